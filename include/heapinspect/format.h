@@ -1,0 +1,227 @@
+/* format.h - the monitor's in-memory data format and the snapshot file format.
+ *
+ * This header is the single source of truth shared by the monitor
+ * (libheapinspect) and every reader.  All fields have fixed widths;
+ * addresses are uint64_t.  The monitor keeps its state in a few mmap'd
+ * arenas listed by one exported root, `heapinspect_root`.  A reader finds
+ * the root by symbol, or by scanning memory for HI_ROOT_MAGIC, then reads
+ * the arenas it lists.  Readers must validate everything: a core may be
+ * torn or hostile.
+ *
+ * Any change of layout increments HI_FORMAT_VERSION.
+ */
+#ifndef HEAPINSPECT_FORMAT_H
+#define HEAPINSPECT_FORMAT_H
+
+#include <stdint.h>
+
+#define HI_ROOT_MAGIC      UINT64_C(0x31544f4f52504948) /* "HIPROOT1" */
+#define HI_FORMAT_VERSION  1u
+#define HI_ORDER_LITTLE    1u
+#define HI_ORDER_BIG       2u
+
+/* Size classes of mprof: s <= 32 < m <= 256 < l <= 2048 < x. */
+enum hi_size_class { HI_SC_S, HI_SC_M, HI_SC_L, HI_SC_X, HI_NSIZE_CLASSES };
+
+static inline unsigned
+hi_size_class (uint64_t size)
+{
+  return size <= 32 ? HI_SC_S : size <= 256 ? HI_SC_M
+         : size <= 2048 ? HI_SC_L : HI_SC_X;
+}
+
+/* Size bins: one per requested size 0..HI_BIN_MAX, one for larger sizes. */
+#define HI_BIN_MAX   1024u
+#define HI_NBINS     (HI_BIN_MAX + 2u)
+
+static inline unsigned
+hi_bin_of (uint64_t size)
+{
+  return size <= HI_BIN_MAX ? (unsigned) size : HI_BIN_MAX + 1u;
+}
+
+/* Entry points whose calls are counted, in this order. */
+#define HI_ENTRY_POINTS(X) \
+  X (malloc) X (free) X (calloc) X (realloc) X (reallocarray) \
+  X (memalign) X (posix_memalign) X (aligned_alloc) X (valloc) \
+  X (pvalloc) X (malloc_usable_size)
+#define HI_CALL_ENUM(name) HI_CALL_##name,
+enum hi_call { HI_ENTRY_POINTS (HI_CALL_ENUM) HI_NCALLS };
+#undef HI_CALL_ENUM
+
+/* Arena kinds.  Each arena is an array of fixed-size entries. */
+enum hi_arena_kind
+{
+  HI_ARENA_NODES = 1,   /* struct hi_node: the calling-context tree */
+  HI_ARENA_SITES,       /* struct hi_site: counters per allocation chain */
+  HI_ARENA_BINS,        /* struct hi_bin[HI_NBINS] */
+  HI_ARENA_THREADS,     /* struct hi_thread: per-thread counters */
+  HI_ARENA_MODULES,     /* struct hi_module: loaded objects */
+  HI_ARENA_HASH,        /* uint32_t slots: the monitor's own index; readers skip it */
+  HI_NARENA_KINDS
+};
+
+#define HI_MAX_ARENAS 8
+
+struct hi_arena_desc
+{
+  uint64_t addr;        /* address of entry 0 in the process */
+  uint64_t capacity;    /* entries reserved */
+  uint64_t count;       /* entries in use; entry i < count is complete */
+  uint32_t kind;        /* enum hi_arena_kind */
+  uint32_t entry_size;  /* bytes per entry */
+};
+
+/* Process-wide totals.  `allocations` counts every block handed out; a
+   successful realloc of a non-NULL pointer counts one free and one
+   allocation (valgrind memcheck's convention). */
+struct hi_totals
+{
+  uint64_t calls[HI_NCALLS];
+  uint64_t allocations;
+  uint64_t frees;
+  uint64_t bytes_allocated;
+  uint64_t bytes_freed;
+  uint64_t live_blocks;
+  uint64_t live_bytes;
+  uint64_t peak_bytes;
+  uint64_t foreign_frees;     /* pointers not ours passed to free/realloc */
+  uint64_t chains_truncated;  /* chains cut at the depth cap */
+  uint64_t chains_dropped;    /* chains not recorded: a table was full */
+  uint64_t internal_allocs;   /* the monitor's own nested allocations */
+  uint64_t snapshots;         /* snapshot files written */
+};
+
+struct hi_root
+{
+  uint64_t magic;             /* HI_ROOT_MAGIC */
+  uint32_t version;           /* HI_FORMAT_VERSION: never moves */
+  uint32_t root_size;         /* sizeof (struct hi_root) */
+  uint8_t  pointer_size;      /* 8 or 4 */
+  uint8_t  byte_order;        /* HI_ORDER_LITTLE or HI_ORDER_BIG */
+  uint16_t max_depth;         /* chain depth cap in effect */
+  uint32_t header_salt;       /* mixed into every block header check */
+  uint64_t pid;               /* the process that owns this data */
+  uint32_t ready;             /* 1 once the arenas below are set up */
+  uint32_t n_arenas;
+  struct hi_arena_desc arenas[HI_MAX_ARENAS];
+  struct hi_totals totals;
+};
+
+/* Calling-context tree.  Node 0 is the root (the outermost caller);
+   node HI_NODE_CUT is the parent of chains cut at the depth cap.  Each
+   other node is one caller/callee pair: `ret` is a return address in the
+   caller, `parent` the node of the caller's own caller. */
+#define HI_NODE_ROOT 0u
+#define HI_NODE_CUT  1u
+
+struct hi_node
+{
+  uint64_t ret;
+  uint32_t parent;
+  uint32_t site;      /* site id if an allocation chain ends here, else 0 */
+};
+
+/* Sites: one per distinct allocation chain (a leaf node).  Site 0 collects
+   allocations whose chain could not be recorded.  Counters per size class. */
+#define HI_SITE_UNKNOWN  0u
+#define HI_SITE_INTERNAL UINT32_C(0xffffffff) /* monitor's own blocks */
+
+struct hi_site
+{
+  uint32_t node;
+  uint32_t depth;
+  uint64_t allocs[HI_NSIZE_CLASSES];
+  uint64_t frees[HI_NSIZE_CLASSES];
+  uint64_t bytes[HI_NSIZE_CLASSES];
+  uint64_t bytes_freed[HI_NSIZE_CLASSES];
+};
+
+struct hi_bin
+{
+  uint64_t allocs;
+  uint64_t frees;
+  uint64_t bytes;
+  uint64_t bytes_freed;
+};
+
+/* Per-thread counters; written only by their own thread. */
+struct hi_thread
+{
+  uint64_t tid;
+  uint64_t chains;          /* chains captured */
+  uint64_t frames;          /* frames in those chains */
+  uint64_t frames_cached;   /* frames resolved from the prefix cache */
+};
+
+#define HI_MODULE_LOADED   1u
+#define HI_MODULE_PATH_CUT 2u
+#define HI_BUILD_ID_MAX    32u
+#define HI_PATH_MAX        440u
+
+struct hi_module
+{
+  uint64_t bias;            /* load bias (l_addr) */
+  uint64_t start, end;      /* lowest and highest address of PT_LOAD segments */
+  uint32_t flags;
+  uint32_t build_id_len;
+  uint8_t  build_id[HI_BUILD_ID_MAX];
+  char     path[HI_PATH_MAX]; /* NUL-terminated */
+};
+
+/* Block header, 16 bytes right before every user pointer.  For blocks
+   aligned beyond 16 bytes HI_BLOCK_ALIGNED is set in size_flags and the
+   8 bytes before the header hold the distance from the underlying
+   block's start to the header. */
+#define HI_BLOCK_ALIGNED   (UINT64_C(1) << 63)
+#define HI_BLOCK_SIZE_MASK (HI_BLOCK_ALIGNED - 1)
+
+struct hi_block_header
+{
+  uint32_t check;
+  uint32_t site;
+  uint64_t size_flags;
+};
+
+#define HI_HEADER_MAGIC UINT64_C(0x9e3779b97f4a7c15)
+
+/* The check word: a magic mixed with the header's own address, the salt
+   of the process, and the rest of the header, so neither random data nor
+   a stale copy at another address passes. */
+static inline uint32_t
+hi_block_check (uint32_t salt, uint64_t header_addr, uint32_t site,
+                uint64_t size_flags)
+{
+  uint64_t x = HI_HEADER_MAGIC ^ header_addr ^ ((uint64_t) salt << 32)
+               ^ size_flags ^ ((uint64_t) site << 17);
+  x ^= x >> 33;
+  x *= UINT64_C(0xff51afd7ed558ccd);
+  x ^= x >> 33;
+  x *= UINT64_C(0xc4ceb9fe1a85ec53);
+  x ^= x >> 33;
+  return (uint32_t) x;
+}
+
+/* Snapshot file: a header, a region table, then the regions' bytes.  It
+   holds copies of the process's memory (root and arenas) at their
+   original addresses, so it is read exactly like a live process. */
+#define HI_SNAP_MAGIC   UINT64_C(0x0150414e53504948) /* "HIPSNAP\1" */
+#define HI_SNAP_MAX_REGIONS 64u
+
+struct hi_snap_header
+{
+  uint64_t magic;           /* HI_SNAP_MAGIC */
+  uint32_t version;         /* HI_FORMAT_VERSION */
+  uint32_t n_regions;
+  uint64_t root_addr;       /* address of heapinspect_root */
+  uint64_t pid;
+};
+
+struct hi_snap_region
+{
+  uint64_t addr;            /* address in the process */
+  uint64_t size;            /* bytes */
+  uint64_t offset;          /* file offset of the bytes */
+};
+
+#endif /* HEAPINSPECT_FORMAT_H */

@@ -1,0 +1,184 @@
+/* chain.c - call chains: capture, and interning into the calling-context
+   tree of caller/callee pairs with mprof's chain-prefix caching. */
+#include "monitor.h"
+
+/* Extra frames captured beyond the cap: the monitor's own frames, which
+   precede the allocating caller, plus one to tell whether the cap cut. */
+#define OWN_FRAMES_MAX 8
+
+static inline uint32_t
+pair_hash (uint32_t parent, uint64_t ret)
+{
+  uint64_t x = ret * UINT64_C(0x9e3779b97f4a7c15) ^ parent;
+  x ^= x >> 29;
+  x *= UINT64_C(0xbf58476d1ce4e5b9);
+  return (uint32_t) (x >> 32);
+}
+
+static uint32_t
+probe (uint32_t parent, uint64_t ret, uint32_t *slot_out)
+{
+  const uint32_t mask = HI_CAP_HASH - 1;
+  uint32_t h = pair_hash (parent, ret) & mask;
+  for (;;)
+    {
+      uint32_t id = HI_LOAD_ACQ (hi_state.hash[h]);
+      if (id == 0)
+        {
+          *slot_out = h;
+          return 0;
+        }
+      const struct hi_node *n = &hi_state.nodes[id];
+      if (n->ret == ret && n->parent == parent)
+        return id;
+      h = (h + 1) & mask;
+    }
+}
+
+/* The node for pair (PARENT, RET), created if new; 0 if the table is
+   full.  *CREATED is set when this call made it. */
+static uint32_t
+intern (uint32_t parent, uint64_t ret, int *created)
+{
+  uint32_t slot, id = probe (parent, ret, &slot);
+  if (id)
+    return id;
+  hi_lock_acquire (&hi_state.table_lock);
+  id = probe (parent, ret, &slot);      /* another thread may have won */
+  if (!id)
+    {
+      struct hi_arena_desc *a = &heapinspect_root.arenas[HI_A_NODES];
+      if (a->count < HI_CAP_NODES)
+        {
+          id = (uint32_t) a->count;
+          hi_state.nodes[id].ret = ret;
+          hi_state.nodes[id].parent = parent;
+          HI_STORE_REL (a->count, a->count + 1);
+          HI_STORE_REL (hi_state.hash[slot], id);
+          *created = 1;
+        }
+    }
+  hi_lock_release (&hi_state.table_lock);
+  return id;
+}
+
+static uint32_t
+site_of (uint32_t node, uint32_t depth)
+{
+  uint32_t site = HI_LOAD_ACQ (hi_state.nodes[node].site);
+  if (HI_LIKELY (site != 0))
+    return site;
+  hi_lock_acquire (&hi_state.table_lock);
+  site = hi_state.nodes[node].site;
+  if (!site)
+    {
+      struct hi_arena_desc *a = &heapinspect_root.arenas[HI_A_SITES];
+      if (a->count < HI_CAP_SITES)
+        {
+          site = (uint32_t) a->count;
+          hi_state.sites[site].node = node;
+          hi_state.sites[site].depth = depth;
+          HI_STORE_REL (a->count, a->count + 1);
+          HI_STORE_REL (hi_state.nodes[node].site, site);
+        }
+    }
+  hi_lock_release (&hi_state.table_lock);
+  return site;
+}
+
+static struct hi_thread *
+this_thread (void)
+{
+  if (HI_UNLIKELY (hi_tls.thread_slot == 0))
+    {
+      struct hi_arena_desc *a = &heapinspect_root.arenas[HI_A_THREADS];
+      uint64_t i = atomic_fetch_add ((_Atomic uint64_t *) &a->count, 1);
+      if (i >= HI_CAP_THREADS)
+        {
+          /* Out of slots: later threads share the last one (their
+             counters are still exact, only no longer per thread). */
+          atomic_store ((_Atomic uint64_t *) &a->count, HI_CAP_THREADS);
+          i = HI_CAP_THREADS - 1;
+        }
+      else
+        hi_state.threads[i].tid = hi_prim_tid ();
+      hi_tls.thread_slot = (uint32_t) i + 1;
+    }
+  return &hi_state.threads[hi_tls.thread_slot - 1];
+}
+
+void
+hi_chain_forget_thread (void)
+{
+  hi_tls.thread_slot = 0;
+  hi_tls.prev_n = 0;
+}
+
+uint32_t
+hi_chain_site (uint64_t caller_ret)
+{
+  uint64_t raw[HI_MAX_DEPTH + OWN_FRAMES_MAX + 1];
+  int depth = hi_state.depth;
+  int n = hi_prim_backtrace (raw, depth + OWN_FRAMES_MAX + 1);
+
+  /* Skip the monitor's own frames: the chain starts at the frame that
+     called the entry point. */
+  int first = 0;
+  while (first < n && first < OWN_FRAMES_MAX && raw[first] != caller_ret)
+    first++;
+  if (first == n || first == OWN_FRAMES_MAX)
+    first = 0;
+  uint64_t *chain = raw + first;   /* innermost first */
+  n -= first;
+  int cut = n > depth;
+  if (cut)
+    n = depth;
+
+  struct hi_thread *t = this_thread ();
+  if (n == 0)
+    return HI_SITE_UNKNOWN;
+  if (cut)
+    HI_ADD (heapinspect_root.totals.chains_truncated, 1);
+
+  /* Compare with the previous chain from the root side; only frames past
+     the first difference are looked up in the pair table. */
+  int same = 0;
+  if (hi_tls.prev_cut == cut)
+    {
+      int m = hi_tls.prev_n < n ? hi_tls.prev_n : n;
+      while (same < m && hi_tls.prev_ret[same] == chain[n - 1 - same])
+        same++;
+    }
+  uint32_t node = same ? hi_tls.prev_node[same - 1]
+                       : cut ? HI_NODE_CUT : HI_NODE_ROOT;
+  int refresh = 0;
+  for (int i = same; i < n; i++)
+    {
+      uint64_t ret = chain[n - 1 - i];
+      int created = 0;
+      node = intern (node, ret, &created);
+      if (HI_UNLIKELY (created) && !refresh && !hi_modules_cover (ret))
+        refresh = 1;
+      if (HI_UNLIKELY (node == 0))
+        {
+          hi_tls.prev_n = i;
+          HI_ADD (heapinspect_root.totals.chains_dropped, 1);
+          return HI_SITE_UNKNOWN;
+        }
+      hi_tls.prev_ret[i] = ret;
+      hi_tls.prev_node[i] = node;
+    }
+  hi_tls.prev_n = n;
+  hi_tls.prev_cut = cut;
+  if (HI_UNLIKELY (refresh))
+    hi_modules_refresh ();
+
+  /* Uncontended unless threads overflowed into a shared slot. */
+  HI_ADD (t->chains, 1);
+  HI_ADD (t->frames, (uint64_t) n);
+  HI_ADD (t->frames_cached, (uint64_t) same);
+  uint32_t site = site_of (node, (uint32_t) n);
+  if (!site)
+    HI_ADD (heapinspect_root.totals.chains_dropped, 1);
+  return site;
+}

@@ -1,0 +1,343 @@
+/* malloc.c - the malloc-family entry points: block headers over glibc's
+   allocator.  Built twice: as malloc/free/... for libheapinspect.so, and
+   as __wrap_malloc/... (HI_WRAP) for static links with -Wl,--wrap. */
+#define _GNU_SOURCE
+#include "monitor.h"
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#define HDR ((size_t) sizeof (struct hi_block_header))
+_Static_assert (sizeof (struct hi_block_header) == 16, "16-byte header");
+
+#ifdef HI_WRAP
+# define ENTRY(name) __wrap_##name
+#else
+# define ENTRY(name) name
+#endif
+#define PUBLIC __attribute__ ((visibility ("default"), noinline))
+#define CALLER ((uint64_t) (uintptr_t) __builtin_return_address (0))
+#define COUNT_CALL(name) HI_ADD (heapinspect_root.totals.calls[HI_CALL_##name], 1)
+
+extern void *__libc_malloc (size_t);
+extern void *__libc_calloc (size_t, size_t);
+extern void *__libc_realloc (void *, size_t);
+extern void *__libc_memalign (size_t, size_t);
+extern void __libc_free (void *);
+
+/* What a header says about a block we handed out. */
+struct block
+{
+  struct hi_block_header *h;
+  void *base;          /* what glibc's allocator returned */
+  uint32_t site;
+  uint64_t size;
+  int aligned;
+};
+
+static uint32_t
+site_for (uint64_t caller)
+{
+  if (hi_tls.busy || !hi_ensure_init ())
+    return HI_SITE_INTERNAL;
+  hi_tls.busy++;
+  uint32_t site = hi_chain_site (caller);
+  hi_tls.busy--;
+  return site;
+}
+
+/* Write the header at BASE + OFFSET and account for the new block. */
+static void *
+finish (void *base, size_t offset, uint32_t site, uint64_t size)
+{
+  struct hi_block_header *h = (void *) ((char *) base + offset);
+  uint64_t sf = size;
+  if (offset)
+    {
+      sf |= HI_BLOCK_ALIGNED;
+      ((uint64_t *) h)[-1] = offset;
+    }
+  h->site = site;
+  h->size_flags = sf;
+  h->check = hi_block_check (heapinspect_root.header_salt,
+                             (uint64_t) (uintptr_t) h, site, sf);
+  hi_account_alloc (site, size);
+  return h + 1;
+}
+
+/* 1 if P is a live block of ours; fills B. */
+static int
+lookup (void *p, struct block *b)
+{
+  uintptr_t a = (uintptr_t) p;
+  if ((a & 15) != 0 || a < 4096 || !hi_prim_header_readable (p))
+    return 0;
+  struct hi_block_header *h = (struct hi_block_header *) p - 1;
+  uint64_t sf = h->size_flags;
+  if (h->check != hi_block_check (heapinspect_root.header_salt,
+                                  (uint64_t) a - HDR, h->site, sf))
+    return 0;
+  b->h = h;
+  b->site = h->site;
+  b->size = sf & HI_BLOCK_SIZE_MASK;
+  b->aligned = (sf & HI_BLOCK_ALIGNED) != 0;
+  b->base = h;
+  if (b->aligned)
+    {
+      uint64_t off = ((uint64_t *) h)[-1];
+      if (off == 0 || (off & 15) != 0 || off > (uint64_t) a - 4096)
+        return 0;
+      b->base = (char *) h - off;
+    }
+  return b->site == HI_SITE_INTERNAL
+         || b->site < heapinspect_root.arenas[HI_A_SITES].count;
+}
+
+static void
+release (struct block *b)
+{
+  b->h->check = ~b->h->check;   /* a second free finds no header */
+  hi_account_free (b->site, b->size);
+  __libc_free (b->base);
+}
+
+static void *
+alloc_plain (size_t n, uint64_t caller)
+{
+  if (n > SIZE_MAX - HDR)
+    {
+      errno = ENOMEM;
+      return NULL;
+    }
+  uint32_t site = site_for (caller);
+  void *base = __libc_malloc (n + HDR);
+  return base ? finish (base, 0, site, n) : NULL;
+}
+
+/* ALIGN is a power of two.  Above 16 the header sits in the ALIGN bytes
+   of padding before the user pointer. */
+static void *
+alloc_aligned (size_t align, size_t n, uint64_t caller)
+{
+  if (align <= HDR)
+    return alloc_plain (n, caller);
+  if (n > SIZE_MAX - align)
+    {
+      errno = ENOMEM;
+      return NULL;
+    }
+  uint32_t site = site_for (caller);
+  void *base = __libc_memalign (align, n + align);
+  return base ? finish (base, align - HDR, site, n) : NULL;
+}
+
+static void
+free_any (void *p)
+{
+  struct block b;
+  if (!p)
+    return;
+  if (hi_ensure_init () && lookup (p, &b))
+    release (&b);
+  else
+    {
+      HI_ADD (heapinspect_root.totals.foreign_frees, 1);
+      __libc_free (p);
+    }
+}
+
+static void *
+realloc_any (void *p, size_t n, uint64_t caller)
+{
+  struct block b;
+  if (!p)
+    return alloc_plain (n, caller);
+  if (!hi_ensure_init () || !lookup (p, &b))
+    {
+      HI_ADD (heapinspect_root.totals.foreign_frees, 1);
+      return __libc_realloc (p, n);
+    }
+  if (n == 0)
+    {
+      release (&b);      /* glibc: realloc (p, 0) frees p, returns NULL */
+      return NULL;
+    }
+  if (n > SIZE_MAX - HDR)
+    {
+      errno = ENOMEM;
+      return NULL;
+    }
+  if (b.aligned)
+    {
+      void *q = alloc_plain (n, caller);
+      if (q)
+        {
+          memcpy (q, p, b.size < n ? b.size : n);
+          release (&b);
+        }
+      return q;
+    }
+  uint32_t site = site_for (caller);
+  void *nb = __libc_realloc (b.base, n + HDR);
+  if (!nb)
+    return NULL;         /* the old block is untouched */
+  hi_account_free (b.site, b.size);
+  return finish (nb, 0, site, n);
+}
+
+static size_t
+round_pow2 (size_t a)
+{
+  size_t r = 1;
+  while (r < a && r)
+    r <<= 1;
+  return r;
+}
+
+PUBLIC void *
+ENTRY (malloc) (size_t n)
+{
+  COUNT_CALL (malloc);
+  return alloc_plain (n, CALLER);
+}
+
+PUBLIC void
+ENTRY (free) (void *p)
+{
+  COUNT_CALL (free);
+  free_any (p);
+}
+
+PUBLIC void *
+ENTRY (calloc) (size_t k, size_t n)
+{
+  COUNT_CALL (calloc);
+  size_t total;
+  if (__builtin_mul_overflow (k, n, &total) || total > SIZE_MAX - HDR)
+    {
+      errno = ENOMEM;
+      return NULL;
+    }
+  uint32_t site = site_for (CALLER);
+  void *base = __libc_calloc (1, total + HDR);
+  return base ? finish (base, 0, site, total) : NULL;
+}
+
+PUBLIC void *
+ENTRY (realloc) (void *p, size_t n)
+{
+  COUNT_CALL (realloc);
+  return realloc_any (p, n, CALLER);
+}
+
+PUBLIC void *
+ENTRY (reallocarray) (void *p, size_t k, size_t n)
+{
+  COUNT_CALL (reallocarray);
+  size_t total;
+  if (__builtin_mul_overflow (k, n, &total))
+    {
+      errno = ENOMEM;
+      return NULL;
+    }
+  return realloc_any (p, total, CALLER);
+}
+
+PUBLIC void *
+ENTRY (memalign) (size_t align, size_t n)
+{
+  COUNT_CALL (memalign);
+  if (align > SIZE_MAX / 2 + 1)
+    {
+      errno = EINVAL;
+      return NULL;
+    }
+  return alloc_aligned (round_pow2 (align), n, CALLER);
+}
+
+PUBLIC void *
+ENTRY (aligned_alloc) (size_t align, size_t n)
+{
+  COUNT_CALL (aligned_alloc);
+  if (align > SIZE_MAX / 2 + 1)
+    {
+      errno = EINVAL;
+      return NULL;
+    }
+  return alloc_aligned (round_pow2 (align), n, CALLER);
+}
+
+PUBLIC int
+ENTRY (posix_memalign) (void **out, size_t align, size_t n)
+{
+  COUNT_CALL (posix_memalign);
+  if (align < sizeof (void *) || (align & (align - 1)) != 0)
+    return EINVAL;
+  int saved = errno;
+  void *p = alloc_aligned (align, n, CALLER);
+  if (!p)
+    return ENOMEM;
+  errno = saved;
+  *out = p;
+  return 0;
+}
+
+PUBLIC void *
+ENTRY (valloc) (size_t n)
+{
+  COUNT_CALL (valloc);
+  return alloc_aligned ((size_t) sysconf (_SC_PAGESIZE), n, CALLER);
+}
+
+PUBLIC void *
+ENTRY (pvalloc) (size_t n)
+{
+  COUNT_CALL (pvalloc);
+  size_t page = (size_t) sysconf (_SC_PAGESIZE);
+  if (n > SIZE_MAX - page)
+    {
+      errno = ENOMEM;
+      return NULL;
+    }
+  n = n ? (n + page - 1) & ~(page - 1) : page;
+  return alloc_aligned (page, n, CALLER);
+}
+
+#ifdef HI_WRAP
+extern size_t __real_malloc_usable_size (void *);
+# define underlying_usable_size __real_malloc_usable_size
+#else
+typedef size_t usable_fn (void *);
+static size_t
+underlying_usable_size (void *p)
+{
+  static usable_fn *_Atomic fn;
+  usable_fn *f = atomic_load_explicit (&fn, memory_order_acquire);
+  if (!f)
+    {
+      hi_tls.busy++;   /* dlsym may allocate */
+      f = (usable_fn *) dlsym (RTLD_NEXT, "malloc_usable_size");
+      hi_tls.busy--;
+      if (!f)
+        return 0;
+      atomic_store_explicit (&fn, f, memory_order_release);
+    }
+  return f (p);
+}
+#endif
+
+PUBLIC size_t
+ENTRY (malloc_usable_size) (void *p)
+{
+  COUNT_CALL (malloc_usable_size);
+  struct block b;
+  if (!p)
+    return 0;
+  if (!hi_ensure_init () || !lookup (p, &b))
+    return underlying_usable_size (p);
+  size_t whole = underlying_usable_size (b.base);
+  size_t before = (size_t) ((char *) p - (char *) b.base);
+  return whole > before + b.size ? whole - before : b.size;
+}

@@ -1,0 +1,91 @@
+/* monitor.h - internal declarations shared by the monitor's files. */
+#ifndef HI_MONITOR_H
+#define HI_MONITOR_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "heapinspect/format.h"
+#include "prim.h"
+
+#define HI_HIDDEN __attribute__ ((visibility ("hidden")))
+#define HI_LIKELY(x) __builtin_expect (!!(x), 1)
+#define HI_UNLIKELY(x) __builtin_expect (!!(x), 0)
+
+#define HI_DEFAULT_DEPTH 64
+#define HI_MAX_DEPTH     256
+
+/* Capacities (entries) of the arenas; memory is committed on first touch. */
+#define HI_CAP_NODES   (UINT32_C(1) << 21)
+#define HI_CAP_HASH    (UINT32_C(1) << 22)   /* power of two, 2 x nodes */
+#define HI_CAP_SITES   (UINT32_C(1) << 19)
+#define HI_CAP_THREADS 4096u
+#define HI_CAP_MODULES 1024u
+
+/* Relaxed atomic add on a uint64_t counter of the shared format. */
+#define HI_ADD(field, v) \
+  atomic_fetch_add_explicit ((_Atomic uint64_t *) &(field), (v), \
+                             memory_order_relaxed)
+#define HI_LOAD_ACQ(field) \
+  atomic_load_explicit ((_Atomic __typeof__ (field) *) &(field), \
+                        memory_order_acquire)
+#define HI_STORE_REL(field, v) \
+  atomic_store_explicit ((_Atomic __typeof__ (field) *) &(field), (v), \
+                         memory_order_release)
+
+/* Indexes of the arenas in the root's list. */
+enum { HI_A_NODES, HI_A_SITES, HI_A_BINS, HI_A_THREADS, HI_A_MODULES,
+       HI_A_HASH, HI_A_COUNT };
+
+struct hi_state
+{
+  struct hi_node *nodes;
+  struct hi_site *sites;
+  struct hi_bin *bins;
+  struct hi_thread *threads;
+  struct hi_module *modules;
+  uint32_t *hash;
+  hi_lock table_lock;      /* serializes insertions into nodes/sites */
+  hi_lock module_lock;     /* serializes module-list refreshes */
+  int depth;               /* HEAPINSPECT_DEPTH */
+  char output[512];        /* HEAPINSPECT_OUTPUT template; "" = none */
+};
+
+extern struct hi_root heapinspect_root;
+extern HI_HIDDEN struct hi_state hi_state;
+
+/* state.c: 1 once the monitor is ready; initializes on first use. */
+HI_HIDDEN int hi_ensure_init (void);
+
+/* Per-thread state (initial-exec TLS: no allocation on access). */
+struct hi_tls
+{
+  int busy;                /* inside the monitor: nested calls are internal */
+  uint32_t thread_slot;    /* 1 + index in the threads arena, 0 = none yet */
+  int prev_n;              /* previous chain, root first, and its nodes */
+  int prev_cut;
+  uint64_t prev_ret[HI_MAX_DEPTH];
+  uint32_t prev_node[HI_MAX_DEPTH];
+};
+extern __thread struct hi_tls hi_tls
+  __attribute__ ((tls_model ("initial-exec"))) HI_HIDDEN;
+
+/* chain.c: the site id of the calling context of the allocation whose
+   entry point returns to CALLER_RET. */
+HI_HIDDEN uint32_t hi_chain_site (uint64_t caller_ret);
+HI_HIDDEN void hi_chain_forget_thread (void);
+
+/* account.c */
+HI_HIDDEN void hi_account_alloc (uint32_t site, uint64_t size);
+HI_HIDDEN void hi_account_free (uint32_t site, uint64_t size);
+
+/* modules.c: refresh the module list (skipped if another refresh runs);
+   hi_modules_cover: 1 if ADDR lies in a known loaded module. */
+HI_HIDDEN void hi_modules_refresh (void);
+HI_HIDDEN int hi_modules_cover (uint64_t addr);
+
+/* snapshot.c */
+HI_HIDDEN int hi_snapshot_write (const char *path_template, int from_signal);
+
+#endif

@@ -1,0 +1,37 @@
+/* prim.h - the monitor's only door to the OS: memory, locks, ids, env,
+   stack unwinding.  Everything else in lib/ is portable C over these. */
+#ifndef HI_PRIM_H
+#define HI_PRIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Reserve SIZE bytes of zeroed, lazily committed memory; NULL on failure. */
+void *hi_prim_reserve (size_t size);
+
+/* A mutex that never allocates.  Not recursive. */
+typedef struct { int word; } hi_lock;
+void hi_lock_acquire (hi_lock *l);
+int  hi_lock_try (hi_lock *l);      /* 1 if acquired */
+void hi_lock_release (hi_lock *l);
+
+uint64_t hi_prim_tid (void);
+uint64_t hi_prim_pid (void);
+uint32_t hi_prim_random32 (void);
+
+/* Value of environment variable NAME or NULL; never allocates. */
+const char *hi_prim_getenv (const char *name);
+
+/* Write a one-line diagnostic "heapinspect: MSG\n" to stderr, at most a
+   few times per process. */
+void hi_prim_warn (const char *msg);
+
+/* Fill OUT with up to MAX return addresses, innermost first, of the
+   current thread's stack.  Returns how many were stored.  Never allocates
+   on glibc >= 2.35 (the unwinder finds FDEs with _dl_find_object). */
+int hi_prim_backtrace (uint64_t *out, int max);
+
+/* 1 if the 16 bytes before P can be read without faulting. */
+int hi_prim_header_readable (const void *p);
+
+#endif

@@ -1,0 +1,95 @@
+/* hi-reader.h - the reader library: targets, the validated model of the
+   monitor's data, and the tables computed from it.  Shared by
+   heapinspect(1) and the gdb plugin; not installed.
+
+   Functions return hi_status (HI_OK = 0 or a named error); they never
+   print, exit or abort.  Nothing here is thread-safe unless said so. */
+#ifndef HI_READER_H
+#define HI_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "heapinspect/format.h"
+
+/* Errors: one list makes both the enum and the messages. */
+#define HI_ERRORS(X) \
+  X (HI_OK, "success") \
+  X (HI_E_IO, "cannot read it") \
+  X (HI_E_NOT_SNAPSHOT, "not a heapinspect snapshot file") \
+  X (HI_E_VERSION, "written by a heapinspect whose format this reader does not know") \
+  X (HI_E_TRUNCATED, "the file is truncated") \
+  X (HI_E_NO_DATA, "no heapinspect data: run the program with LD_PRELOAD=.../libheapinspect.so") \
+  X (HI_E_NOT_READY, "the monitor had not finished starting: no data yet") \
+  X (HI_E_CORRUPT, "the heapinspect data is damaged beyond use") \
+  X (HI_E_UNREADABLE, "memory named by the heapinspect data cannot be read") \
+  X (HI_E_NOMEM, "out of memory")
+#define HI_ERROR_ENUM(name, msg) name,
+typedef enum { HI_ERRORS (HI_ERROR_ENUM) HI_NSTATUS } hi_status;
+#undef HI_ERROR_ENUM
+
+/* A static one-line message for S. */
+const char *hi_strerror (hi_status s);
+
+/* A target: the memory of a process, as a core, a live process, a
+   snapshot file or gdb's inferior.  The host supplies these callbacks. */
+struct hi_target_ops
+{
+  /* Copy LEN bytes at ADDR into BUF; 0 on success, -1 if any is missing. */
+  int (*read_memory) (void *ctx, uint64_t addr, void *buf, size_t len);
+  /* Store the address of data symbol NAME in *ADDR; 0, or -1 if unknown. */
+  int (*lookup_symbol) (void *ctx, const char *name, uint64_t *addr);
+  /* Release CTX; may be NULL. */
+  void (*close) (void *ctx);
+};
+
+struct hi_target
+{
+  const struct hi_target_ops *ops;
+  void *ctx;
+};
+
+/* Open the snapshot file PATH as a target in *OUT (owned by the caller,
+   released with hi_target_close).  HI_E_NOT_SNAPSHOT, HI_E_VERSION,
+   HI_E_TRUNCATED or HI_E_IO on failure. */
+hi_status hi_target_open_snapshot (const char *path, struct hi_target *out);
+void hi_target_close (struct hi_target *t);
+
+/* The monitor's data, copied out of a target and validated: every index
+   is in range and every parent link points to an older node, so walks
+   terminate.  Entries that fail validation are counted, not used. */
+struct hi_model
+{
+  struct hi_root root;
+  struct hi_node *nodes;
+  uint64_t n_nodes;
+  struct hi_site *sites;
+  uint64_t n_sites;
+  struct hi_bin *bins;       /* HI_NBINS entries, zeroed if absent */
+  struct hi_thread *threads;
+  uint64_t n_threads;
+  struct hi_module *modules;
+  uint64_t n_modules;
+  uint64_t damaged;          /* entries dropped by validation */
+};
+
+/* Read and validate the model from T into *OUT (free with hi_model_free). */
+hi_status hi_model_load (const struct hi_target *t, struct hi_model **out);
+void hi_model_free (struct hi_model *m);
+
+/* The `stat` table: totals and table sizes, as key: value lines. */
+struct hi_stat
+{
+  uint64_t allocations, frees, bytes_allocated, bytes_freed;
+  uint64_t live_blocks, live_bytes, peak_bytes, foreign_frees;
+  uint64_t sites, pairs, threads, modules;
+  uint64_t chains, frames, frames_cached;
+  uint64_t chains_truncated, chains_dropped, damaged;
+  uint64_t calls[HI_NCALLS];
+};
+void hi_stat_compute (const struct hi_model *m, struct hi_stat *out);
+/* Write S to F, one "key: value" per line. */
+void hi_stat_print (const struct hi_stat *s, FILE *f);
+
+#endif

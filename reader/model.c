@@ -1,0 +1,171 @@
+/* model.c - copying the monitor's root and arenas out of a target and
+   validating them, so that the tables can trust what they walk. */
+#include "hi-reader.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* No arena of a sane process is larger; a hostile count must not make
+   us allocate without bound. */
+#define ARENA_BYTES_MAX (UINT64_C(1) << 32)
+
+static const uint32_t entry_sizes[HI_NARENA_KINDS] = {
+  [HI_ARENA_NODES] = sizeof (struct hi_node),
+  [HI_ARENA_SITES] = sizeof (struct hi_site),
+  [HI_ARENA_BINS] = sizeof (struct hi_bin),
+  [HI_ARENA_THREADS] = sizeof (struct hi_thread),
+  [HI_ARENA_MODULES] = sizeof (struct hi_module),
+  [HI_ARENA_HASH] = sizeof (uint32_t),
+};
+
+static hi_status
+read_root (const struct hi_target *t, struct hi_root *r)
+{
+  uint64_t addr;
+  if (t->ops->lookup_symbol (t->ctx, "heapinspect_root", &addr) != 0)
+    return HI_E_NO_DATA;
+  uint64_t magic;
+  if (t->ops->read_memory (t->ctx, addr, &magic, sizeof magic) != 0)
+    return HI_E_UNREADABLE;
+  if (magic == 0)
+    return HI_E_NOT_READY;    /* loaded, but no allocation yet */
+  if (magic != HI_ROOT_MAGIC)
+    return HI_E_CORRUPT;
+  uint32_t version;
+  if (t->ops->read_memory (t->ctx, addr + 8, &version, sizeof version) != 0)
+    return HI_E_UNREADABLE;
+  if (version != HI_FORMAT_VERSION)
+    return HI_E_VERSION;
+  if (t->ops->read_memory (t->ctx, addr, r, sizeof *r) != 0)
+    return HI_E_UNREADABLE;
+  if (r->root_size != sizeof *r || r->pointer_size != sizeof (void *)
+      || r->byte_order != HI_ORDER_LITTLE || r->n_arenas > HI_MAX_ARENAS
+      || !r->ready)
+    return HI_E_CORRUPT;
+  return HI_OK;
+}
+
+/* Copy the arena of KIND into a new array; *COUNT entries.  A missing
+   arena yields an empty array. */
+static hi_status
+read_arena (const struct hi_target *t, const struct hi_root *r,
+            uint32_t kind, void **out, uint64_t *count)
+{
+  *out = NULL;
+  *count = 0;
+  for (uint32_t i = 0; i < r->n_arenas; i++)
+    {
+      const struct hi_arena_desc *a = &r->arenas[i];
+      if (a->kind != kind)
+        continue;
+      if (a->entry_size != entry_sizes[kind] || a->count > a->capacity
+          || a->count > ARENA_BYTES_MAX / a->entry_size)
+        return HI_E_CORRUPT;
+      if (a->count == 0)
+        return HI_OK;
+      void *p = malloc (a->count * a->entry_size);
+      if (!p)
+        return HI_E_NOMEM;
+      if (t->ops->read_memory (t->ctx, a->addr, p, a->count * a->entry_size))
+        {
+          free (p);
+          return HI_E_UNREADABLE;
+        }
+      *out = p;
+      *count = a->count;
+      return HI_OK;
+    }
+  return HI_OK;
+}
+
+/* Drop links that break the model's invariants: a node's parent is an
+   older node (so every walk to the root ends), node <-> site links agree. */
+static void
+validate (struct hi_model *m)
+{
+  for (uint64_t i = 0; i < m->n_nodes; i++)
+    {
+      struct hi_node *n = &m->nodes[i];
+      if (i > HI_NODE_CUT && n->parent >= i)
+        {
+          n->parent = HI_NODE_CUT;
+          n->site = 0;
+          m->damaged++;
+        }
+      if (n->site >= m->n_sites)
+        {
+          n->site = 0;
+          m->damaged++;
+        }
+    }
+  for (uint64_t i = 1; i < m->n_sites; i++)
+    {
+      struct hi_site *s = &m->sites[i];
+      if (s->node >= m->n_nodes || s->node <= HI_NODE_CUT
+          || s->depth > 65535)
+        {
+          memset (s, 0, sizeof *s);
+          m->damaged++;
+        }
+    }
+  for (uint64_t i = 0; i < m->n_modules; i++)
+    m->modules[i].path[HI_PATH_MAX - 1] = '\0';
+}
+
+hi_status
+hi_model_load (const struct hi_target *t, struct hi_model **out)
+{
+  struct hi_model *m = calloc (1, sizeof *m);
+  if (!m)
+    return HI_E_NOMEM;
+  hi_status s = read_root (t, &m->root);
+  void *bins = NULL;
+  uint64_t n_bins = 0;
+  if (s == HI_OK)
+    s = read_arena (t, &m->root, HI_ARENA_NODES, (void **) &m->nodes,
+                    &m->n_nodes);
+  if (s == HI_OK)
+    s = read_arena (t, &m->root, HI_ARENA_SITES, (void **) &m->sites,
+                    &m->n_sites);
+  if (s == HI_OK)
+    s = read_arena (t, &m->root, HI_ARENA_BINS, &bins, &n_bins);
+  if (s == HI_OK)
+    s = read_arena (t, &m->root, HI_ARENA_THREADS, (void **) &m->threads,
+                    &m->n_threads);
+  if (s == HI_OK)
+    s = read_arena (t, &m->root, HI_ARENA_MODULES, (void **) &m->modules,
+                    &m->n_modules);
+  if (s == HI_OK && (m->n_nodes < 2 || m->n_sites < 1))
+    s = HI_E_CORRUPT;
+  if (s == HI_OK)
+    {
+      m->bins = calloc (HI_NBINS, sizeof *m->bins);
+      if (!m->bins)
+        s = HI_E_NOMEM;
+      else if (bins)
+        memcpy (m->bins, bins,
+                (n_bins < HI_NBINS ? n_bins : HI_NBINS) * sizeof *m->bins);
+    }
+  free (bins);
+  if (s != HI_OK)
+    {
+      hi_model_free (m);
+      return s;
+    }
+  validate (m);
+  *out = m;
+  return HI_OK;
+}
+
+void
+hi_model_free (struct hi_model *m)
+{
+  if (!m)
+    return;
+  free (m->nodes);
+  free (m->sites);
+  free (m->bins);
+  free (m->threads);
+  free (m->modules);
+  free (m);
+}

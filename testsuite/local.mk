@@ -1,0 +1,47 @@
+# testsuite/local.mk - DejaGnu tests (make check) and the programs they run.
+DEJATOOL = heapinspect
+RUNTESTDEFAULTFLAGS = --tool heapinspect --srcdir $(abs_top_srcdir)/testsuite
+AM_RUNTESTFLAGS = HI_BUILDDIR=$(abs_top_builddir) HI_SRCDIR=$(abs_top_srcdir)
+EXTRA_DIST += %reldir%/config/unix.exp %reldir%/lib/heapinspect.exp \
+	%reldir%/heapinspect.monitor/*.exp %reldir%/progs/report.h
+CLEANFILES += heapinspect.log heapinspect.sum site.exp site.bak
+clean-local: clean-testsuite-tmp
+clean-testsuite-tmp:
+	-rm -rf testsuite/tmp
+.PHONY: clean-testsuite-tmp
+
+progs_cflags = $(AM_CFLAGS) -g -fno-optimize-sibling-calls
+check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
+	%reldir%/progs/forks %reldir%/progs/dlopen %reldir%/progs/cxx \
+	%reldir%/progs/recurse %reldir%/progs/widget-linked \
+	%reldir%/progs/widget-static
+%canon_reldir%_progs_entry_points_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_threads_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_threads_LDADD = -lpthread
+%canon_reldir%_progs_forks_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_dlopen_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_dlopen_LDADD = -ldl
+%canon_reldir%_progs_cxx_SOURCES = %reldir%/progs/cxx.cc
+%canon_reldir%_progs_cxx_CXXFLAGS = $(AM_CXXFLAGS) -g -fno-optimize-sibling-calls
+%canon_reldir%_progs_recurse_CFLAGS = $(progs_cflags) -O1
+
+# The demo linked against the monitor instead of preloading it.
+%canon_reldir%_progs_widget_linked_SOURCES = demo/widget.c
+%canon_reldir%_progs_widget_linked_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_widget_linked_LDADD = lib/libheapinspect.la
+%canon_reldir%_progs_widget_linked_LDFLAGS = -no-install
+
+# The demo as a static binary, monitored through -Wl,--wrap.
+%canon_reldir%_progs_widget_static_SOURCES = demo/widget.c
+%canon_reldir%_progs_widget_static_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_widget_static_LDADD = lib/libheapinspect.a
+%canon_reldir%_progs_widget_static_LDFLAGS = -all-static \
+	-Wl,--wrap=malloc,--wrap=free,--wrap=calloc,--wrap=realloc \
+	-Wl,--wrap=reallocarray,--wrap=memalign,--wrap=posix_memalign \
+	-Wl,--wrap=aligned_alloc,--wrap=valloc,--wrap=pvalloc \
+	-Wl,--wrap=malloc_usable_size
+
+check_LTLIBRARIES += %reldir%/progs/libdltest.la
+%canon_reldir%_progs_libdltest_la_SOURCES = %reldir%/progs/dlopen-lib.c
+%canon_reldir%_progs_libdltest_la_LDFLAGS = -module -avoid-version \
+	-rpath /nowhere
