@@ -12,5 +12,6 @@ void hi_cli_error (const char *source, const char *message);
 struct hi_model *hi_cli_load (const char *source);
 
 int hi_cmd_stat (int argc, char **argv);
+int hi_cmd_modules (int argc, char **argv);
 
 #endif

@@ -38,6 +38,7 @@ static int
 usage (FILE *f, int status)
 {
   fputs ("usage: heapinspect stat FILE.hip\n"
+         "       heapinspect modules FILE.hip\n"
          "       heapinspect --help | --version\n"
          "Print what the heapinspect monitor recorded in a snapshot file.\n"
          "See heapinspect(1) and libheapinspect(7).\n", f);
@@ -58,6 +59,8 @@ main (int argc, char **argv)
     }
   if (strcmp (argv[1], "stat") == 0)
     return hi_cmd_stat (argc - 1, argv + 1);
+  if (strcmp (argv[1], "modules") == 0)
+    return hi_cmd_modules (argc - 1, argv + 1);
   fprintf (stderr, "heapinspect: unknown command '%s'\n", argv[1]);
   return usage (stderr, 2);
 }

@@ -42,6 +42,9 @@ site_for (uint64_t caller)
 {
   if (hi_tls.busy || !hi_ensure_init ())
     return HI_SITE_INTERNAL;
+  if (HI_UNLIKELY (!atomic_load_explicit (&hi_unwind_ready,
+                                          memory_order_relaxed)))
+    return HI_SITE_UNKNOWN;
   hi_tls.busy++;
   uint32_t site = hi_chain_site (caller);
   hi_tls.busy--;

@@ -57,6 +57,10 @@ extern HI_HIDDEN struct hi_state hi_state;
 
 /* state.c: 1 once the monitor is ready; initializes on first use. */
 HI_HIDDEN int hi_ensure_init (void);
+/* state.c: 0 until the unwinder may run.  In static binaries libc
+   allocates before the unwinder can find its tables (it would abort);
+   their chains wait for the monitor's constructor. */
+extern HI_HIDDEN _Atomic int hi_unwind_ready;
 
 /* Per-thread state (initial-exec TLS: no allocation on access). */
 struct hi_tls

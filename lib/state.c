@@ -12,6 +12,17 @@ __attribute__ ((visibility ("default"))) struct hi_root heapinspect_root;
 HI_HIDDEN struct hi_state hi_state;
 __thread struct hi_tls hi_tls __attribute__ ((tls_model ("initial-exec")));
 
+#ifdef HI_WRAP
+HI_HIDDEN _Atomic int hi_unwind_ready;
+__attribute__ ((constructor)) static void
+allow_unwinding (void)
+{
+  atomic_store (&hi_unwind_ready, 1);
+}
+#else
+HI_HIDDEN _Atomic int hi_unwind_ready = 1;
+#endif
+
 enum { ST_NONE, ST_BUSY, ST_READY, ST_FAILED };
 static _Atomic int init_state;
 

@@ -19,6 +19,7 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
   s->foreign_frees = t->foreign_frees;
   s->chains_truncated = t->chains_truncated;
   s->chains_dropped = t->chains_dropped;
+  s->internal_allocations = t->internal_allocs;
   memcpy (s->calls, t->calls, sizeof s->calls);
   /* Site 0 and nodes 0 and 1 are the monitor's placeholders. */
   s->sites = m->n_sites > 0 ? m->n_sites - 1 : 0;
@@ -57,6 +58,7 @@ hi_stat_print (const struct hi_stat *s, FILE *f)
   KEY (frames_cached);
   KEY (chains_truncated);
   KEY (chains_dropped);
+  KEY (internal_allocations);
   KEY (damaged);
 #undef KEY
 #define CALL_KEY(name) \

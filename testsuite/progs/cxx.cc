@@ -21,10 +21,13 @@ struct node
   long value[6];
 };
 
+// Stores through a volatile pointer keep GCC from eliding new/delete pairs.
+static node *volatile sink;
+
 __attribute__ ((noinline)) static void
 thrower (int depth)
 {
-  node *n = new node ();          // leaks: the exception skips its delete
+  node *n = sink = new node ();   // leaks: the exception skips its delete
   if (depth == 0)
     throw std::runtime_error ("x"); // the exception object: +1 allocation
   thrower (depth - 1);
@@ -35,8 +38,8 @@ int
 main ()
 {
   snap ("cxx-before.hip");
-  node *one = new node ();
-  node *many = new node[10];
+  node *one = sink = new node ();
+  node *many = sink = new node[10];
   delete one;
   delete[] many;
   int caught = 0;

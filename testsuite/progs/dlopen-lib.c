@@ -1,4 +1,5 @@
 /* dlopen-lib.c - a library loaded with dlopen that allocates. */
+#define _GNU_SOURCE
 #include <stdlib.h>
 
 void **

@@ -1,5 +1,6 @@
 /* dlopen.c - dlopen a library, allocate from it, dlclose it; snapshots
    bracket the library's allocations and show the module list. */
+#define _GNU_SOURCE
 #include <dlfcn.h>
 #include "report.h"
 

@@ -33,6 +33,10 @@ int
 main (void)
 {
   size_t page = (size_t) sysconf (_SC_PAGESIZE);
+  /* Hidden from the compiler, which would fold realloc (NULL, n) into
+     malloc, drop free (NULL) and reject huge sizes at compile time. */
+  volatile size_t huge = SIZE_MAX;
+  void *volatile null = NULL;
   char *p1 = malloc (100);
   memset (p1, 'a', 100);
   char *p2 = calloc (10, 10);
@@ -41,12 +45,12 @@ main (void)
   check (p3 && p3[0] == 'a' && p3[99] == 'a', "realloc growth keeps data");
   p3 = realloc (p3, 10);
   check (p3 && p3[9] == 'a', "realloc shrink keeps data");
-  char *p4 = realloc (NULL, 50);
+  char *p4 = realloc (null, 50);
   check (p4 != NULL, "realloc (NULL, 50)");
   check (realloc (p4, 0) == NULL, "realloc (p, 0) frees and returns NULL");
-  free (NULL);
+  free (null);
   errno = 0;
-  check (calloc (SIZE_MAX / 2, 4) == NULL && errno == ENOMEM,
+  check (calloc (huge / 2, 4) == NULL && errno == ENOMEM,
          "calloc overflow: NULL with ENOMEM");
   void *a16 = memalign (16, 33);
   check (aligned (a16, 16), "memalign 16");
@@ -61,11 +65,11 @@ main (void)
   check (aligned (v, page), "valloc page-aligned");
   void *pv = pvalloc (100);
   check (aligned (pv, page), "pvalloc page-aligned");
-  long *ra = reallocarray (NULL, 7, 8);
+  long *ra = reallocarray (null, 7, 8);
   check (ra != NULL, "reallocarray (NULL, 7, 8)");
   ra = reallocarray (ra, 9, 8);
   errno = 0;
-  check (ra && reallocarray (ra, SIZE_MAX, 2) == NULL && errno == ENOMEM,
+  check (ra && reallocarray (ra, huge, 2) == NULL && errno == ENOMEM,
          "reallocarray overflow: NULL with ENOMEM");
   check (malloc_usable_size (p2) >= 100 && malloc_usable_size (p3) >= 10
          && malloc_usable_size (a64) >= 192

@@ -1,7 +1,10 @@
 /* forks.c - allocations before fork, in the child and in the parent; each
    process writes its own exit snapshot named by its pid. */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include <sys/wait.h>
+
+static void *volatile sink;
 #include "report.h"
 
 int
@@ -16,13 +19,13 @@ main (void)
   if (child == 0)
     {
       for (int i = 0; i < 5; i++)
-        malloc (40);
+        sink = malloc (40);
       free (before[0]);
       free (before[1]);
       exit (0);
     }
   for (int i = 0; i < 3; i++)
-    malloc (7);
+    sink = malloc (7);
   free (before[9]);
   int status;
   waitpid (child, &status, 0);

@@ -1,5 +1,6 @@
 /* recurse.c - allocations at the bottom of a recursion deeper than the
    depth cap. */
+#define _GNU_SOURCE
 #include <stdlib.h>
 #include "report.h"
 

@@ -1,6 +1,7 @@
 /* threads.c - 8 threads x 200000 random allocations and frees through a
    shared slot array, so most frees happen in another thread than the
    allocation.  Snapshots before and after the work bracket it exactly. */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>

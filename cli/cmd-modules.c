@@ -1,0 +1,33 @@
+/* cmd-modules.c - `heapinspect modules FILE`: the loaded objects the
+   monitor recorded, one per line. */
+#include "cli.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+int
+hi_cmd_modules (int argc, char **argv)
+{
+  if (argc != 2)
+    {
+      fputs ("usage: heapinspect modules FILE.hip\n", stderr);
+      return 2;
+    }
+  struct hi_model *m = hi_cli_load (argv[1]);
+  if (!m)
+    return 1;
+  for (uint64_t i = 0; i < m->n_modules; i++)
+    {
+      const struct hi_module *mod = &m->modules[i];
+      char id[2 * HI_BUILD_ID_MAX + 1] = "-";
+      uint32_t n = mod->build_id_len < HI_BUILD_ID_MAX
+                   ? mod->build_id_len : HI_BUILD_ID_MAX;
+      for (uint32_t k = 0; k < n; k++)
+        snprintf (id + 2 * k, 3, "%02x", mod->build_id[k]);
+      printf ("%-8s 0x%016" PRIx64 " %s %s\n",
+              mod->flags & HI_MODULE_LOADED ? "loaded" : "unloaded",
+              mod->bias, id, mod->path[0] ? mod->path : "-");
+    }
+  hi_model_free (m);
+  return fflush (stdout) != 0;
+}
