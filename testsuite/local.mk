@@ -45,3 +45,13 @@ check_LTLIBRARIES += %reldir%/progs/libdltest.la
 %canon_reldir%_progs_libdltest_la_SOURCES = %reldir%/progs/dlopen-lib.c
 %canon_reldir%_progs_libdltest_la_LDFLAGS = -module -avoid-version \
 	-rpath /nowhere
+
+# heapinspect(1) and its reader built with ASan and UBSan: the tests of
+# damaged input run it as well as the normal build.
+check_PROGRAMS += %reldir%/progs/heapinspect-asan
+%canon_reldir%_progs_heapinspect_asan_SOURCES = $(cli_heapinspect_SOURCES) \
+	$(reader_libhireader_la_SOURCES)
+%canon_reldir%_progs_heapinspect_asan_CFLAGS = $(AM_CFLAGS) -g -O1 \
+	-fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+%canon_reldir%_progs_heapinspect_asan_LDFLAGS = -fsanitize=address,undefined
