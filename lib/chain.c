@@ -91,15 +91,18 @@ this_thread (void)
 {
   if (HI_UNLIKELY (hi_tls.thread_slot == 0))
     {
-      struct hi_arena_desc *a = &heapinspect_root.arenas[HI_A_THREADS];
-      uint64_t i = atomic_fetch_add ((_Atomic uint64_t *) &a->count, 1);
+      /* Claim a slot without ever letting count pass the capacity, which
+         a reader would take for damage.  When none is left, later threads
+         share the last one (counters stay exact, only not per thread). */
+      _Atomic uint64_t *count = (_Atomic uint64_t *)
+        &heapinspect_root.arenas[HI_A_THREADS].count;
+      uint64_t i = atomic_load (count);
+      do
+        if (i >= HI_CAP_THREADS)
+          break;
+      while (!atomic_compare_exchange_weak (count, &i, i + 1));
       if (i >= HI_CAP_THREADS)
-        {
-          /* Out of slots: later threads share the last one (their
-             counters are still exact, only no longer per thread). */
-          atomic_store ((_Atomic uint64_t *) &a->count, HI_CAP_THREADS);
-          i = HI_CAP_THREADS - 1;
-        }
+        i = HI_CAP_THREADS - 1;
       else
         hi_state.threads[i].tid = hi_prim_tid ();
       hi_tls.thread_slot = (uint32_t) i + 1;

@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 __attribute__ ((visibility ("default"))) struct hi_root heapinspect_root;
 HI_HIDDEN struct hi_state hi_state;
@@ -120,12 +121,22 @@ configure (void)
     out = "heapinspect.%p.hip";
   if (strcmp (out, "none") == 0)
     out = "";
-  if (strlen (out) >= sizeof hi_state.output)
+  /* A relative name is relative to the directory the program started in,
+     wherever it has moved to by exit. */
+  size_t dir = 0;
+  if (out[0] && out[0] != '/' && getcwd (hi_state.output,
+                                         sizeof hi_state.output - 1))
+    {
+      dir = strlen (hi_state.output);
+      hi_state.output[dir++] = '/';
+    }
+  if (dir + strlen (out) >= sizeof hi_state.output)
     {
       hi_prim_warn ("HEAPINSPECT_OUTPUT is too long; no snapshot will be written");
+      dir = 0;
       out = "";
     }
-  strcpy (hi_state.output, out);
+  strcpy (hi_state.output + dir, out);
 }
 
 static int

@@ -13,7 +13,7 @@ clean-testsuite-tmp:
 progs_cflags = $(AM_CFLAGS) -g -fno-optimize-sibling-calls
 check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/forks %reldir%/progs/dlopen %reldir%/progs/cxx \
-	%reldir%/progs/recurse %reldir%/progs/widget-linked \
+	%reldir%/progs/recurse %reldir%/progs/foreign %reldir%/progs/widget-linked \
 	%reldir%/progs/widget-static
 %canon_reldir%_progs_entry_points_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_threads_CFLAGS = $(progs_cflags)
@@ -24,6 +24,7 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 %canon_reldir%_progs_cxx_SOURCES = %reldir%/progs/cxx.cc
 %canon_reldir%_progs_cxx_CXXFLAGS = $(AM_CXXFLAGS) -g -fno-optimize-sibling-calls
 %canon_reldir%_progs_recurse_CFLAGS = $(progs_cflags) -O1
+%canon_reldir%_progs_foreign_CFLAGS = $(progs_cflags)
 
 # The demo linked against the monitor instead of preloading it.
 %canon_reldir%_progs_widget_linked_SOURCES = demo/widget.c
