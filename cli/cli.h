@@ -1,17 +1,35 @@
-/* cli.h - shared declarations of heapinspect(1)'s subcommands. */
+/* cli.h - shared declarations of heapinspect(1). */
 #ifndef HI_CLI_H
 #define HI_CLI_H
 
-#include "hi-reader.h"
+#include "analysis.h"
+
+/* Where the data comes from. */
+struct hi_source
+{
+  const char *path;          /* snapshot or core file, or raw dump */
+  const char *exe;           /* executable given on the command line */
+  long pid;                  /* -p PID, or 0 */
+  int no_stop;               /* --no-stop */
+  uint64_t raw_base;         /* --raw FILE@ADDRESS */
+  int raw;
+  const char *name;          /* for messages */
+};
 
 /* Print "heapinspect: SOURCE: MESSAGE" on stderr. */
 void hi_cli_error (const char *source, const char *message);
 
-/* Open SOURCE (a snapshot file) and load its model; on failure print the
-   error and return NULL. */
-struct hi_model *hi_cli_load (const char *source);
+/* Open SRC and load its model; on failure print the error and return
+   NULL.  Notes (an incomplete report) go to stderr. */
+struct hi_model *hi_cli_load (const struct hi_source *src);
 
-int hi_cmd_stat (int argc, char **argv);
-int hi_cmd_modules (int argc, char **argv);
+/* Print the tables named in TABLES (comma-separated) of M to stdout.
+   Returns the exit status. */
+int hi_cli_report (const struct hi_source *src, struct hi_model *m,
+                   const char *tables, const struct hi_options *opt);
+
+int hi_cmd_modules (const struct hi_source *src);
+int hi_cmd_run (char **argv, const char *tables,
+                const struct hi_options *opt);
 
 #endif

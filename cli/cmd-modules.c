@@ -1,4 +1,4 @@
-/* cmd-modules.c - `heapinspect modules FILE`: the loaded objects the
+/* cmd-modules.c - `heapinspect modules SOURCE`: the loaded objects the
    monitor recorded, one per line. */
 #include "cli.h"
 
@@ -6,14 +6,9 @@
 #include <stdio.h>
 
 int
-hi_cmd_modules (int argc, char **argv)
+hi_cmd_modules (const struct hi_source *src)
 {
-  if (argc != 2)
-    {
-      fputs ("usage: heapinspect modules FILE.hip\n", stderr);
-      return 2;
-    }
-  struct hi_model *m = hi_cli_load (argv[1]);
+  struct hi_model *m = hi_cli_load (src);
   if (!m)
     return 1;
   for (uint64_t i = 0; i < m->n_modules; i++)

@@ -1,66 +1,182 @@
-/* main.c - heapinspect(1): argument dispatch to subcommands. */
+/* main.c - heapinspect(1): options and dispatch. */
 #include "config.h"
 #include "cli.h"
 
+#include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-void
-hi_cli_error (const char *source, const char *message)
-{
-  fprintf (stderr, "heapinspect: %s: %s\n", source, message);
-}
-
-struct hi_model *
-hi_cli_load (const char *source)
-{
-  struct hi_target t;
-  struct hi_model *m = NULL;
-  hi_status s = hi_target_open_snapshot (source, &t);
-  if (s == HI_OK)
-    {
-      s = hi_model_load (&t, &m);
-      hi_target_close (&t);
-    }
-  if (s != HI_OK)
-    {
-      hi_cli_error (source, hi_strerror (s));
-      return NULL;
-    }
-  if (m->damaged)
-    fprintf (stderr, "heapinspect: %s: incomplete report: %llu damaged "
-             "entries were left out\n", source,
-             (unsigned long long) m->damaged);
-  return m;
-}
+static const char usage_text[] =
+  "usage: heapinspect [OPTIONS] FILE [EXECUTABLE]   snapshot (.hip) or core file\n"
+  "       heapinspect [OPTIONS] -p PID               a running process\n"
+  "       heapinspect [OPTIONS] --raw DUMP@ADDRESS [ELF]   a raw memory dump\n"
+  "       heapinspect [OPTIONS] run [--] COMMAND [ARGS...]\n"
+  "       heapinspect stat|modules SOURCE...\n"
+  "options: -t bins,leaks,direct,graph,stat   --depth N   --offsets\n"
+  "         --terse | --verbose   --format=text|json   --no-stop\n"
+  "See heapinspect(1).\n";
 
 static int
 usage (FILE *f, int status)
 {
-  fputs ("usage: heapinspect stat FILE.hip\n"
-         "       heapinspect modules FILE.hip\n"
-         "       heapinspect --help | --version\n"
-         "Print what the heapinspect monitor recorded in a snapshot file.\n"
-         "See heapinspect(1) and libheapinspect(7).\n", f);
+  fputs (usage_text, f);
   return status;
+}
+
+static int
+bad_usage (const char *msg)
+{
+  fprintf (stderr, "heapinspect: %s\n", msg);
+  return usage (stderr, 2);
+}
+
+static int
+parse_number (const char *s, long *out)
+{
+  char *end;
+  long v = strtol (s, &end, 0);
+  if (!*s || *end || v < 0)
+    return -1;
+  *out = v;
+  return 0;
 }
 
 int
 main (int argc, char **argv)
 {
-  if (argc < 2)
-    return usage (stderr, 2);
-  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
-    return usage (stdout, 0);
-  if (strcmp (argv[1], "--version") == 0)
+  enum { OPT_DEPTH = 256, OPT_OFFSETS, OPT_TERSE, OPT_VERBOSE, OPT_FORMAT,
+         OPT_NO_STOP, OPT_RAW, OPT_VERSION };
+  static const struct option longopts[] = {
+    { "depth", required_argument, NULL, OPT_DEPTH },
+    { "offsets", no_argument, NULL, OPT_OFFSETS },
+    { "terse", no_argument, NULL, OPT_TERSE },
+    { "verbose", no_argument, NULL, OPT_VERBOSE },
+    { "format", required_argument, NULL, OPT_FORMAT },
+    { "no-stop", no_argument, NULL, OPT_NO_STOP },
+    { "raw", required_argument, NULL, OPT_RAW },
+    { "help", no_argument, NULL, 'h' },
+    { "version", no_argument, NULL, OPT_VERSION },
+    { NULL, 0, NULL, 0 },
+  };
+  struct hi_options opt = { 5, 0, HI_NORMAL, HI_TEXT };
+  struct hi_source src;
+  memset (&src, 0, sizeof src);
+  const char *tables = "leaks,bins,direct,graph";
+  int c;
+  long n;
+  /* '+': options end at the first operand, so `run CMD -x` keeps -x. */
+  while ((c = getopt_long (argc, argv, "+t:p:h", longopts, NULL)) != -1)
+    switch (c)
+      {
+      case 't':
+        tables = optarg;
+        break;
+      case 'p':
+        if (parse_number (optarg, &src.pid) != 0 || src.pid == 0)
+          return bad_usage ("-p needs a process id");
+        break;
+      case OPT_DEPTH:
+        if (parse_number (optarg, &n) != 0 || n < 1 || n > 10000)
+          return bad_usage ("--depth needs a number from 1 to 10000");
+        opt.depth = (int) n;
+        break;
+      case OPT_OFFSETS:
+        opt.offsets = 1;
+        break;
+      case OPT_TERSE:
+        opt.verbosity = HI_TERSE;
+        break;
+      case OPT_VERBOSE:
+        opt.verbosity = HI_VERBOSE;
+        break;
+      case OPT_FORMAT:
+        if (strcmp (optarg, "text") == 0)
+          opt.format = HI_TEXT;
+        else if (strcmp (optarg, "json") == 0)
+          opt.format = HI_JSON;
+        else
+          return bad_usage ("--format is text or json");
+        break;
+      case OPT_NO_STOP:
+        src.no_stop = 1;
+        break;
+      case OPT_RAW:
+        {
+          char *at = strrchr (optarg, '@');
+          char *end;
+          if (!at || at == optarg)
+            return bad_usage ("--raw needs DUMP@ADDRESS");
+          *at = '\0';
+          src.raw_base = strtoull (at + 1, &end, 0);
+          if (!at[1] || *end)
+            return bad_usage ("--raw needs DUMP@ADDRESS");
+          src.raw = 1;
+          src.path = optarg;
+          break;
+        }
+      case 'h':
+        return usage (stdout, 0);
+      case OPT_VERSION:
+        puts (PACKAGE_STRING);
+        return 0;
+      default:
+        return usage (stderr, 2);
+      }
+  argv += optind;
+  argc -= optind;
+
+  const char *cmd = argc > 0 ? argv[0] : NULL;
+  if (cmd && strcmp (cmd, "run") == 0)
     {
-      puts (PACKAGE_STRING);
-      return 0;
+      argv++;
+      if (*argv && strcmp (*argv, "--") == 0)
+        argv++;
+      if (!*argv)
+        return bad_usage ("run needs a command");
+      return hi_cmd_run (argv, tables, &opt);
     }
-  if (strcmp (argv[1], "stat") == 0)
-    return hi_cmd_stat (argc - 1, argv + 1);
-  if (strcmp (argv[1], "modules") == 0)
-    return hi_cmd_modules (argc - 1, argv + 1);
-  fprintf (stderr, "heapinspect: unknown command '%s'\n", argv[1]);
-  return usage (stderr, 2);
+  int modules = 0;
+  if (cmd && (strcmp (cmd, "stat") == 0 || strcmp (cmd, "modules") == 0))
+    {
+      modules = cmd[0] == 'm';
+      tables = "stat";
+      argv++;
+      argc--;
+    }
+  /* Operands: FILE [EXECUTABLE], or [ELF] after --raw, or none with -p. */
+  if (src.pid)
+    {
+      if (argc > 1)
+        return bad_usage ("-p takes at most the executable");
+      static char name[32];
+      snprintf (name, sizeof name, "process %ld", src.pid);
+      src.name = name;
+      src.exe = argc > 0 ? argv[0] : NULL;
+    }
+  else if (src.raw)
+    {
+      if (argc > 1)
+        return bad_usage ("--raw takes at most one ELF file");
+      src.exe = argc > 0 ? argv[0] : NULL;
+      src.name = src.path;
+    }
+  else
+    {
+      if (argc < 1)
+        return bad_usage (modules || cmd ? "which file?" : "no source given");
+      if (argc > 2)
+        return bad_usage ("too many operands");
+      src.path = argv[0];
+      src.exe = argc > 1 ? argv[1] : NULL;
+      src.name = src.path;
+    }
+  if (modules)
+    return hi_cmd_modules (&src);
+  struct hi_model *m = hi_cli_load (&src);
+  if (!m)
+    return 1;
+  int status = hi_cli_report (&src, m, tables, &opt);
+  hi_model_free (m);
+  return status;
 }

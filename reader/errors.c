@@ -18,3 +18,9 @@ hi_target_close (struct hi_target *t)
   if (t)
     t->ctx = NULL;
 }
+
+hi_status
+hi_target_finish (struct hi_target *t)
+{
+  return t->ops->finish ? t->ops->finish (t->ctx) : HI_OK;
+}

@@ -24,7 +24,10 @@
   X (HI_E_NOT_READY, "the monitor had not finished starting: no data yet") \
   X (HI_E_CORRUPT, "the heapinspect data is damaged beyond use") \
   X (HI_E_UNREADABLE, "memory named by the heapinspect data cannot be read") \
-  X (HI_E_NOMEM, "out of memory")
+  X (HI_E_NOMEM, "out of memory") \
+  X (HI_E_NOT_CORE, "an ELF file, but not a core file") \
+  X (HI_E_PROCESS, "cannot read the process: no such process, or no permission (ptrace)") \
+  X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)")
 #define HI_ERROR_ENUM(name, msg) name,
 typedef enum { HI_ERRORS (HI_ERROR_ENUM) HI_NSTATUS } hi_status;
 #undef HI_ERROR_ENUM
@@ -42,6 +45,12 @@ struct hi_target_ops
   int (*lookup_symbol) (void *ctx, const char *name, uint64_t *addr);
   /* Release CTX; may be NULL. */
   void (*close) (void *ctx);
+  /* Memory region I (0, 1, ...): 0 and its bounds, -1 past the last.
+     Used to scan for the root when no symbol names it.  May be NULL. */
+  int (*region) (void *ctx, size_t i, uint64_t *addr, uint64_t *size);
+  /* Called once the model is read (a live process resumes here); returns
+     a status to report, or HI_OK.  May be NULL. */
+  hi_status (*finish) (void *ctx);
 };
 
 struct hi_target
@@ -54,7 +63,38 @@ struct hi_target
    released with hi_target_close).  HI_E_NOT_SNAPSHOT, HI_E_VERSION,
    HI_E_TRUNCATED or HI_E_IO on failure. */
 hi_status hi_target_open_snapshot (const char *path, struct hi_target *out);
+
+/* Open the ELF core file PATH.  EXE, if not NULL, is the executable (used
+   when it holds the monitor statically).  HI_E_NOT_CORE, HI_E_TRUNCATED. */
+hi_status hi_target_open_core (const char *path, const char *exe,
+                               struct hi_target *out);
+
+/* Attach to process PID; with STOP, its threads are stopped (ptrace
+   seize + interrupt) until hi_target_finish.  HI_E_PROCESS on failure. */
+hi_status hi_target_open_process (int pid, int stop, struct hi_target *out);
+
+/* The raw memory dump PATH, whose first byte was at address BASE; ELF,
+   if not NULL, is the program whose symbols locate the root. */
+hi_status hi_target_open_raw (const char *path, uint64_t base,
+                              const char *elf, struct hi_target *out);
+
+/* Finish reading T (resume a stopped process); a status to report. */
+hi_status hi_target_finish (struct hi_target *t);
 void hi_target_close (struct hi_target *t);
+
+/* A file mapped into a process: where, from which offset, which file. */
+struct hi_mapping
+{
+  uint64_t start, end, offset;
+  const char *path;
+};
+
+/* Find data symbol NAME in the ELF files of MAPS (the executable EXE
+   too, if given, at its link-time address) and compute its address in
+   the process.  0 on success, -1 if no file defines it. */
+int hi_find_symbol_in_mappings (const struct hi_mapping *maps, size_t n,
+                                const char *exe, const char *name,
+                                uint64_t *addr);
 
 /* The monitor's data, copied out of a target and validated: every index
    is in range and every parent link points to an older node, so walks

@@ -1,5 +1,11 @@
 # reader/local.mk - the reader library shared by the CLI and the gdb plugin.
 noinst_LTLIBRARIES += %reldir%/libhireader.la
 %canon_reldir%_libhireader_la_SOURCES = %reldir%/hi-reader.h \
-	%reldir%/errors.c %reldir%/target-snapshot.c %reldir%/model.c \
-	%reldir%/table-stat.c
+	%reldir%/errors.c %reldir%/target-snapshot.c %reldir%/target-core.c \
+	%reldir%/target-process.c %reldir%/target-raw.c %reldir%/elfsym.c \
+	%reldir%/model.c %reldir%/strtab.h %reldir%/strtab.c \
+	%reldir%/symbolize.h %reldir%/symbolize.c %reldir%/analysis.h \
+	%reldir%/analysis.c %reldir%/table-stat.c %reldir%/table-bins.c \
+	%reldir%/table-leaks.c %reldir%/table-direct.c %reldir%/table-graph.c
+%canon_reldir%_libhireader_la_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS)
+%canon_reldir%_libhireader_la_LIBADD = $(DW_LIBS) -lelf -lstdc++

@@ -18,11 +18,42 @@ static const uint32_t entry_sizes[HI_NARENA_KINDS] = {
   [HI_ARENA_HASH] = sizeof (uint32_t),
 };
 
+/* Without symbols: the first 8-aligned HI_ROOT_MAGIC in a writable region
+   followed by this format's version and root size.  (The monitor scrubs
+   the copies of its root it makes on the stack.) */
+static int
+scan_for_root (const struct hi_target *t, uint64_t *addr)
+{
+  enum { CHUNK = 1 << 20 };
+  uint64_t *buf = malloc (CHUNK + 16);
+  uint64_t base, size;
+  for (size_t i = 0; buf && t->ops->region
+       && t->ops->region (t->ctx, i, &base, &size) == 0; i++)
+    for (uint64_t off = 0; off + 16 <= size; off += CHUNK)
+      {
+        size_t n = size - off < CHUNK + 16 ? (size_t) (size - off) : CHUNK + 16;
+        if (t->ops->read_memory (t->ctx, base + off, buf, n) != 0)
+          continue;
+        for (size_t k = 0; k + 2 <= n / 8 && k < CHUNK / 8; k++)
+          if (buf[k] == HI_ROOT_MAGIC
+              && (uint32_t) buf[k + 1] == HI_FORMAT_VERSION
+              && (uint32_t) (buf[k + 1] >> 32) == sizeof (struct hi_root))
+            {
+              *addr = base + off + 8 * k;
+              free (buf);
+              return 0;
+            }
+      }
+  free (buf);
+  return -1;
+}
+
 static hi_status
 read_root (const struct hi_target *t, struct hi_root *r)
 {
   uint64_t addr;
-  if (t->ops->lookup_symbol (t->ctx, "heapinspect_root", &addr) != 0)
+  if (t->ops->lookup_symbol (t->ctx, "heapinspect_root", &addr) != 0
+      && scan_for_root (t, &addr) != 0)
     return HI_E_NO_DATA;
   uint64_t magic;
   if (t->ops->read_memory (t->ctx, addr, &magic, sizeof magic) != 0)

@@ -1,5 +1,5 @@
 /* table-stat.c - the `stat` table: totals, table sizes, cache hit rate. */
-#include "hi-reader.h"
+#include "analysis.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -35,34 +35,68 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
   s->damaged = m->damaged;
 }
 
+/* Write S as "key: value" lines, or as a JSON object's members. */
+static void
+print_stat (const struct hi_stat *s, FILE *f, int json)
+{
+  const struct { const char *key; uint64_t value; } keys[] = {
+    { "allocations", s->allocations }, { "frees", s->frees },
+    { "bytes_allocated", s->bytes_allocated },
+    { "bytes_freed", s->bytes_freed }, { "live_blocks", s->live_blocks },
+    { "live_bytes", s->live_bytes }, { "peak_bytes", s->peak_bytes },
+    { "foreign_frees", s->foreign_frees }, { "sites", s->sites },
+    { "pairs", s->pairs }, { NULL, 0 } /* prefix_cache_hit_rate */,
+    { "threads", s->threads }, { "modules", s->modules },
+    { "chains", s->chains }, { "frames", s->frames },
+    { "frames_cached", s->frames_cached },
+    { "chains_truncated", s->chains_truncated },
+    { "chains_dropped", s->chains_dropped },
+    { "internal_allocations", s->internal_allocations },
+    { "damaged", s->damaged },
+  };
+  const char *sep = json ? "\"" : "", *colon = json ? "\": " : ": ";
+  const char *end = json ? ",\n  " : "\n";
+  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+    if (keys[i].key)
+      fprintf (f, "%s%s%s%" PRIu64 "%s", sep, keys[i].key, colon,
+               keys[i].value, end);
+    else
+      fprintf (f, "%sprefix_cache_hit_rate%s%.4f%s", sep, colon,
+               s->frames ? (double) s->frames_cached / (double) s->frames
+                         : 0.0, end);
+  for (int c = 0; c < HI_NCALLS; c++)
+    {
+      static const char *const names[] = {
+#define HI_CALL_NAME(name) #name,
+        HI_ENTRY_POINTS (HI_CALL_NAME)
+#undef HI_CALL_NAME
+      };
+      fprintf (f, "%scalls_%s%s%" PRIu64 "%s", sep, names[c], colon,
+               s->calls[c], c + 1 < HI_NCALLS ? end : json ? "" : "\n");
+    }
+}
+
 void
 hi_stat_print (const struct hi_stat *s, FILE *f)
 {
-#define KEY(name) fprintf (f, "%s: %" PRIu64 "\n", #name, s->name)
-  KEY (allocations);
-  KEY (frees);
-  KEY (bytes_allocated);
-  KEY (bytes_freed);
-  KEY (live_blocks);
-  KEY (live_bytes);
-  KEY (peak_bytes);
-  KEY (foreign_frees);
-  KEY (sites);
-  KEY (pairs);
-  fprintf (f, "prefix_cache_hit_rate: %.4f\n",
-           s->frames ? (double) s->frames_cached / (double) s->frames : 0.0);
-  KEY (threads);
-  KEY (modules);
-  KEY (chains);
-  KEY (frames);
-  KEY (frames_cached);
-  KEY (chains_truncated);
-  KEY (chains_dropped);
-  KEY (internal_allocations);
-  KEY (damaged);
-#undef KEY
-#define CALL_KEY(name) \
-  fprintf (f, "calls_%s: %" PRIu64 "\n", #name, s->calls[HI_CALL_##name]);
-  HI_ENTRY_POINTS (CALL_KEY)
-#undef CALL_KEY
+  print_stat (s, f, 0);
+}
+
+void
+hi_table_stat (struct hi_analysis *a, FILE *f)
+{
+  struct hi_stat s;
+  hi_stat_compute (a->m, &s);
+  if (a->opt.format == HI_JSON)
+    {
+      fputs ("\"stat\": {\n  ", f);
+      print_stat (&s, f, 1);
+      fputs ("\n}", f);
+    }
+  else
+    {
+      fputs ("--------- Totals ---------\n\n", f);
+      print_stat (&s, f, 0);
+      fputc ('\n', f);
+    }
 }

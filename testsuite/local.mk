@@ -52,7 +52,9 @@ check_LTLIBRARIES += %reldir%/progs/libdltest.la
 check_PROGRAMS += %reldir%/progs/heapinspect-asan
 %canon_reldir%_progs_heapinspect_asan_SOURCES = $(cli_heapinspect_SOURCES) \
 	$(reader_libhireader_la_SOURCES)
-%canon_reldir%_progs_heapinspect_asan_CFLAGS = $(AM_CFLAGS) -g -O1 \
+%canon_reldir%_progs_heapinspect_asan_CPPFLAGS = $(cli_heapinspect_CPPFLAGS)
+%canon_reldir%_progs_heapinspect_asan_LDADD = $(DW_LIBS) -lelf -lstdc++
+%canon_reldir%_progs_heapinspect_asan_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) -g -O1 \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 %canon_reldir%_progs_heapinspect_asan_LDFLAGS = -fsanitize=address,undefined

@@ -1,0 +1,204 @@
+/* analysis.c - from caller/callee nodes to chains of function names. */
+#include "analysis.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Frames outside main that every chain would share. */
+static const char *const startup_frames[] = {
+  "_start", "__libc_start_main", "__libc_start_main_impl",
+  "__libc_start_call_main", "start_thread", "clone", "clone3", "__clone",
+  "__clone3", NULL
+};
+
+static int
+is_startup (const char *name)
+{
+  for (int i = 0; startup_frames[i]; i++)
+    if (strcmp (name, startup_frames[i]) == 0)
+      return 1;
+  return 0;
+}
+
+/* Allocation wrappers whose callers are the real allocators. */
+static int
+is_wrapper (const char *name)
+{
+  return strncmp (name, "operator new", 12) == 0;
+}
+
+static hi_status
+name_nodes (struct hi_analysis *a)
+{
+  const struct hi_model *m = a->m;
+  a->node_func = calloc (m->n_nodes, sizeof *a->node_func);
+  a->node_label = calloc (m->n_nodes, sizeof *a->node_label);
+  if (!a->node_func || !a->node_label)
+    return HI_E_NOMEM;
+  for (uint64_t i = 0; i < m->n_nodes; i++)
+    {
+      char name[1024], label[1100];
+      uint64_t ret = m->nodes[i].ret;
+      struct hi_code c;
+      if (i <= HI_NODE_CUT)
+        memset (&c, 0, sizeof c);
+      else
+        hi_symbolize (a->sym, ret - 1, &c);   /* the call, not the return */
+      if (i <= HI_NODE_CUT)
+        snprintf (name, sizeof name, "%s", i == HI_NODE_CUT ? "..." : "<root>");
+      else if (c.function)
+        snprintf (name, sizeof name, "%s", c.function);
+      else if (c.module)
+        snprintf (name, sizeof name, "%s+0x%" PRIx64, c.module,
+                  c.module_offset + 1);
+      else
+        snprintf (name, sizeof name, "0x%" PRIx64, ret);
+      if (c.function && a->opt.offsets)
+        snprintf (label, sizeof label, "%s+0x%" PRIx64, name,
+                  c.function_offset + 1);
+      else
+        snprintf (label, sizeof label, "%s", name);
+      a->node_func[i] = hi_strtab_intern (&a->funcs, name);
+      a->node_label[i] = hi_strtab_intern (&a->labels, label);
+      if (a->node_func[i] == UINT32_MAX || a->node_label[i] == UINT32_MAX)
+        return HI_E_NOMEM;
+    }
+  return HI_OK;
+}
+
+static hi_status
+build_chains (struct hi_analysis *a)
+{
+  const struct hi_model *m = a->m;
+  uint64_t total = 0;
+  a->chain_start = calloc (m->n_sites + 1, sizeof *a->chain_start);
+  a->sum = calloc (m->n_sites, sizeof *a->sum);
+  if (!a->chain_start || !a->sum)
+    return HI_E_NOMEM;
+  for (uint64_t s = 0; s < m->n_sites; s++)
+    total += m->sites[s].depth + 1;
+  if (total > UINT32_MAX)
+    return HI_E_CORRUPT;
+  a->chain_nodes = malloc ((total ? total : 1) * sizeof *a->chain_nodes);
+  if (!a->chain_nodes)
+    return HI_E_NOMEM;
+  uint32_t at = 0;
+  uint32_t *tmp = malloc ((m->n_nodes + 1) * sizeof *tmp);
+  if (!tmp)
+    return HI_E_NOMEM;
+  for (uint64_t s = 0; s < m->n_sites; s++)
+    {
+      const struct hi_site *site = &m->sites[s];
+      struct hi_site_sum *sum = &a->sum[s];
+      for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+        {
+          sum->allocs += site->allocs[c];
+          sum->frees += site->frees[c];
+          sum->bytes += site->bytes[c];
+          sum->freed += site->bytes_freed[c];
+        }
+      a->total_allocs += sum->allocs;
+      a->total_bytes += sum->bytes;
+      a->total_frees += sum->frees;
+      a->total_freed += sum->freed;
+      a->chain_start[s] = at;
+      /* Walk leaf to root (parents are older nodes: it ends), then keep
+         the part from main, or past the start-up frames, inward. */
+      uint32_t n = 0;
+      for (uint32_t node = s ? site->node : 0; node > HI_NODE_CUT
+           && n < site->depth; node = m->nodes[node].parent)
+        tmp[n++] = node;
+      if (s && site->node > HI_NODE_CUT
+          && m->nodes[tmp[n - 1]].parent == HI_NODE_CUT)
+        tmp[n++] = HI_NODE_CUT;
+      int first = (int) n - 1;
+      for (int i = (int) n - 1; i >= 0; i--)
+        if (strcmp (a->funcs.strs[a->node_func[tmp[i]]], "main") == 0)
+          {
+            first = i;
+            break;
+          }
+      if (first == (int) n - 1)
+        while (first > 0 && is_startup (a->funcs.strs[a->node_func[tmp[first]]]))
+          first--;
+      int last = 0;
+      while (last < first && is_wrapper (a->funcs.strs[a->node_func[tmp[last]]]))
+        last++;
+      for (int i = first; i >= last && at < total; i--)
+        a->chain_nodes[at++] = tmp[i];
+    }
+  a->chain_start[m->n_sites] = at;
+  free (tmp);
+  return HI_OK;
+}
+
+hi_status
+hi_analysis_init (struct hi_analysis *a, const struct hi_model *m,
+                  struct hi_symbolizer *sym, const struct hi_options *opt)
+{
+  memset (a, 0, sizeof *a);
+  a->m = m;
+  a->sym = sym;
+  a->opt = *opt;
+  hi_strtab_init (&a->funcs);
+  hi_strtab_init (&a->labels);
+  hi_status s = name_nodes (a);
+  if (s == HI_OK)
+    s = build_chains (a);
+  if (s != HI_OK)
+    hi_analysis_free (a);
+  return s;
+}
+
+void
+hi_analysis_free (struct hi_analysis *a)
+{
+  hi_strtab_free (&a->funcs);
+  hi_strtab_free (&a->labels);
+  free (a->node_func);
+  free (a->node_label);
+  free (a->chain_start);
+  free (a->chain_nodes);
+  free (a->sum);
+  memset (a, 0, sizeof *a);
+}
+
+void
+hi_pct2 (char *out, uint64_t part, uint64_t whole)
+{
+  if (part == 0 || whole == 0)
+    strcpy (out, "  ");
+  else if (part >= whole)
+    strcpy (out, "**");
+  else if (part * 100 < whole)
+    strcpy (out, " .");
+  else
+    snprintf (out, 3, "%2u", (unsigned) (part * 100 / whole));
+}
+
+int
+hi_shown (const struct hi_options *o, uint64_t part, uint64_t whole)
+{
+  if (o->verbosity == HI_VERBOSE)
+    return part > 0;
+  /* terse: at least 1%; normal: at least 0.5% */
+  return whole && part * (o->verbosity == HI_TERSE ? 100 : 200) >= whole;
+}
+
+void
+hi_json_string (FILE *f, const char *s)
+{
+  fputc ('"', f);
+  for (; s && *s; s++)
+    {
+      unsigned char c = (unsigned char) *s;
+      if (c == '"' || c == '\\')
+        fprintf (f, "\\%c", c);
+      else if (c < 0x20)
+        fprintf (f, "\\u%04x", c);
+      else
+        fputc (c, f);
+    }
+  fputc ('"', f);
+}

@@ -1,0 +1,65 @@
+/* analysis.h - the model's chains as function names, and mprof's tables
+   computed from them.  One implementation, used by heapinspect(1) and the
+   gdb plugin. */
+#ifndef HI_ANALYSIS_H
+#define HI_ANALYSIS_H
+
+#include "hi-reader.h"
+#include "strtab.h"
+#include "symbolize.h"
+
+enum hi_verbosity { HI_TERSE, HI_NORMAL, HI_VERBOSE };
+enum hi_format { HI_TEXT, HI_JSON };
+
+struct hi_options
+{
+  int depth;                 /* functions in a leak path; default 5 */
+  int offsets;               /* leak paths tell call sites apart */
+  enum hi_verbosity verbosity;
+  enum hi_format format;
+};
+
+/* Per site, sums over size classes. */
+struct hi_site_sum
+{
+  uint64_t allocs, frees, bytes, freed;
+};
+
+struct hi_analysis
+{
+  const struct hi_model *m;
+  struct hi_symbolizer *sym;
+  struct hi_options opt;
+  struct hi_strtab funcs;    /* function names: the graph's and direct's */
+  struct hi_strtab labels;   /* leak-path labels: names, or name+0xOFF */
+  uint32_t *node_func;       /* per node: id in funcs */
+  uint32_t *node_label;      /* per node: id in labels */
+  /* Per site: its chain, outermost first, trimmed to main. */
+  uint32_t *chain_start;     /* n_sites + 1 offsets into chain_nodes */
+  uint32_t *chain_nodes;
+  struct hi_site_sum *sum;   /* per site */
+  uint64_t total_allocs, total_bytes, total_frees, total_freed;
+};
+
+/* Symbolize and trim the chains of M.  SYM and M must outlive A. */
+hi_status hi_analysis_init (struct hi_analysis *a, const struct hi_model *m,
+                            struct hi_symbolizer *sym,
+                            const struct hi_options *opt);
+void hi_analysis_free (struct hi_analysis *a);
+
+/* "  " for 0, " ." under 1%, "**" for all, else the percent: mprof's
+   two-character fields.  OUT has room for 3 bytes. */
+void hi_pct2 (char *out, uint64_t part, uint64_t whole);
+/* Whether a row of PART of WHOLE is shown at this verbosity. */
+int hi_shown (const struct hi_options *o, uint64_t part, uint64_t whole);
+/* Write S as a JSON string. */
+void hi_json_string (FILE *f, const char *s);
+
+/* The tables, written to F in the format of A's options. */
+void hi_table_bins (struct hi_analysis *a, FILE *f);
+void hi_table_leaks (struct hi_analysis *a, FILE *f);
+void hi_table_direct (struct hi_analysis *a, FILE *f);
+void hi_table_graph (struct hi_analysis *a, FILE *f);
+void hi_table_stat (struct hi_analysis *a, FILE *f);
+
+#endif

@@ -1,0 +1,486 @@
+/* table-graph.c - mprof's allocation call graph, gprof style: one entry
+   per function on an allocating chain, with the bytes it and its callees
+   allocated, its callers above and callees below.  Recursion is merged:
+   each strongly connected component of two or more functions becomes one
+   <cycle N> node.  Every distinct pair is counted once per chain, so
+   recursion never inflates a pair or a function. */
+#include "analysis.h"
+
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A hash set of directed pairs (a, b) with per-pair counters. */
+struct pair
+{
+  uint32_t a, b;
+  uint64_t stamp;            /* last chain that counted it, + 1 */
+  uint64_t calls;
+  uint64_t bytes[HI_NSIZE_CLASSES];
+};
+
+struct pairs
+{
+  struct pair *v;
+  uint32_t n, cap;
+  uint32_t *slots, mask;     /* index + 1 */
+};
+
+static uint32_t
+pair_hash (uint32_t a, uint32_t b)
+{
+  uint64_t x = ((uint64_t) a << 32 | b) * UINT64_C(0x9e3779b97f4a7c15);
+  return (uint32_t) (x >> 32);
+}
+
+/* The pair (A, B), added if new; NULL if out of memory. */
+static struct pair *
+pair_get (struct pairs *p, uint32_t a, uint32_t b)
+{
+  if (p->n == p->cap)
+    {
+      uint32_t cap = p->cap ? p->cap * 2 : 256;
+      struct pair *v = realloc (p->v, cap * sizeof *v);
+      uint32_t *slots = calloc (cap * 2, sizeof *slots);
+      if (!v || !slots)
+        {
+          free (slots);
+          if (v)
+            p->v = v;
+          return NULL;
+        }
+      p->v = v;
+      free (p->slots);
+      p->slots = slots;
+      p->mask = cap * 2 - 1;
+      p->cap = cap;
+      for (uint32_t i = 0; i < p->n; i++)
+        {
+          uint32_t h = pair_hash (v[i].a, v[i].b) & p->mask;
+          while (slots[h])
+            h = (h + 1) & p->mask;
+          slots[h] = i + 1;
+        }
+    }
+  uint32_t h = pair_hash (a, b) & p->mask;
+  for (; p->slots[h]; h = (h + 1) & p->mask)
+    {
+      struct pair *e = &p->v[p->slots[h] - 1];
+      if (e->a == a && e->b == b)
+        return e;
+    }
+  struct pair *e = &p->v[p->n];
+  memset (e, 0, sizeof *e);
+  e->a = a;
+  e->b = b;
+  p->slots[h] = ++p->n;
+  return e;
+}
+
+static void
+pairs_free (struct pairs *p)
+{
+  free (p->v);
+  free (p->slots);
+}
+
+/* Graph nodes: functions 0..nf-1, then cycles nf..nf+ncycles-1. */
+struct gnode
+{
+  uint64_t total[HI_NSIZE_CLASSES];  /* self + descendants */
+  uint64_t self[HI_NSIZE_CLASSES];
+  uint64_t called, recursive;
+  uint64_t stamp;
+  uint32_t index;                    /* rank in the table, + 1 */
+  uint32_t count_in_chain;
+};
+
+struct graph
+{
+  struct hi_analysis *a;
+  uint32_t nf, ncycles;
+  uint32_t *comp;            /* function -> graph node */
+  struct gnode *g;
+  struct pairs fpairs;       /* function pairs, for the components */
+  struct pairs gpairs;       /* graph-node pairs, with counters */
+};
+
+static uint64_t
+sum4 (const uint64_t *v)
+{
+  return v[0] + v[1] + v[2] + v[3];
+}
+
+/* Function ids of site S's chain (no "..." marker), into OUT. */
+static uint32_t
+chain_funcs (struct hi_analysis *a, uint64_t s, uint32_t *out)
+{
+  uint32_t n = 0;
+  for (uint32_t i = a->chain_start[s]; i < a->chain_start[s + 1]; i++)
+    if (a->chain_nodes[i] > HI_NODE_CUT)
+      out[n++] = a->node_func[a->chain_nodes[i]];
+  return n;
+}
+
+/* Tarjan's strongly connected components, without recursion. */
+static int
+components (struct graph *gr)
+{
+  uint32_t nf = gr->nf, ne = gr->fpairs.n;
+  uint32_t *first = calloc (nf + 1, sizeof *first);
+  uint32_t *adj = malloc ((ne ? ne : 1) * sizeof *adj);
+  uint32_t *idx = malloc (nf * sizeof *idx + 1);
+  uint32_t *low = malloc (nf * sizeof *low + 1);
+  uint32_t *stack = malloc (nf * sizeof *stack + 1);
+  uint32_t *call = malloc (nf * sizeof *call + 1);
+  uint32_t *edge = malloc (nf * sizeof *edge + 1);
+  char *on = calloc (nf + 1, 1);
+  int ok = first && adj && idx && low && stack && call && edge && on;
+  if (ok)
+    {
+      for (uint32_t e = 0; e < ne; e++)
+        first[gr->fpairs.v[e].a + 1]++;
+      for (uint32_t i = 0; i < nf; i++)
+        first[i + 1] += first[i];
+      uint32_t *fill = calloc (nf + 1, sizeof *fill);
+      ok = fill != NULL;
+      for (uint32_t e = 0; ok && e < ne; e++)
+        {
+          uint32_t a = gr->fpairs.v[e].a;
+          adj[first[a] + fill[a]++] = gr->fpairs.v[e].b;
+        }
+      free (fill);
+    }
+  if (ok)
+    {
+      memset (idx, 0xff, nf * sizeof *idx);
+      uint32_t counter = 0, sp = 0;
+      for (uint32_t root = 0; root < nf; root++)
+        {
+          if (idx[root] != UINT32_MAX)
+            continue;
+          uint32_t depth = 0;
+          call[depth] = root;
+          edge[depth] = first[root];
+          idx[root] = low[root] = counter++;
+          stack[sp++] = root;
+          on[root] = 1;
+          while (1)
+            {
+              uint32_t v = call[depth];
+              if (edge[depth] < first[v + 1])
+                {
+                  uint32_t w = adj[edge[depth]++];
+                  if (idx[w] == UINT32_MAX)
+                    {
+                      call[++depth] = w;
+                      edge[depth] = first[w];
+                      idx[w] = low[w] = counter++;
+                      stack[sp++] = w;
+                      on[w] = 1;
+                    }
+                  else if (on[w] && idx[w] < low[v])
+                    low[v] = idx[w];
+                  continue;
+                }
+              if (low[v] == idx[v])
+                {
+                  uint32_t size = 0, w;
+                  do
+                    size++;
+                  while (stack[sp - size] != v);
+                  uint32_t node = size > 1 ? nf + gr->ncycles++ : v;
+                  do
+                    {
+                      w = stack[--sp];
+                      on[w] = 0;
+                      gr->comp[w] = node;
+                    }
+                  while (w != v);
+                }
+              if (depth == 0)
+                break;
+              uint32_t u = call[--depth];
+              if (low[v] < low[u])
+                low[u] = low[v];
+            }
+        }
+    }
+  free (first);
+  free (adj);
+  free (idx);
+  free (low);
+  free (stack);
+  free (call);
+  free (edge);
+  free (on);
+  return ok ? 0 : -1;
+}
+
+static int
+build (struct graph *gr, uint32_t *buf)
+{
+  struct hi_analysis *a = gr->a;
+  const struct hi_model *m = a->m;
+  for (uint64_t s = 0; s < m->n_sites; s++)
+    {
+      uint32_t n = chain_funcs (a, s, buf);
+      for (uint32_t i = 0; i + 1 < n; i++)
+        if (buf[i] != buf[i + 1] && !pair_get (&gr->fpairs, buf[i], buf[i + 1]))
+          return -1;
+    }
+  gr->comp = malloc ((gr->nf + 1) * sizeof *gr->comp);
+  if (!gr->comp || components (gr) != 0)
+    return -1;
+  gr->g = calloc (gr->nf + gr->ncycles + 1, sizeof *gr->g);
+  if (!gr->g)
+    return -1;
+  for (uint64_t s = 0; s < m->n_sites; s++)
+    {
+      const struct hi_site *site = &m->sites[s];
+      uint64_t allocs = sum4 (site->allocs), stamp = s + 1;
+      uint32_t n = chain_funcs (a, s, buf);
+      if (n == 0 || allocs == 0)
+        continue;
+      for (uint32_t i = 0; i < n; i++)
+        gr->g[gr->comp[buf[i]]].count_in_chain = 0;
+      uint32_t prev = UINT32_MAX;
+      for (uint32_t i = 0; i < n; i++)
+        {
+          uint32_t x = gr->comp[buf[i]];
+          struct gnode *g = &gr->g[x];
+          g->count_in_chain++;
+          if (g->stamp != stamp)
+            {
+              g->stamp = stamp;
+              g->called += allocs;
+              for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+                g->total[c] += site->bytes[c];
+            }
+          if (prev != UINT32_MAX && prev != x)
+            {
+              struct pair *e = pair_get (&gr->gpairs, prev, x);
+              if (!e)
+                return -1;
+              if (e->stamp != stamp)
+                {
+                  e->stamp = stamp;
+                  e->calls += allocs;
+                  for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+                    e->bytes[c] += site->bytes[c];
+                }
+            }
+          prev = x;
+        }
+      for (uint32_t i = 0; i < n; i++)
+        {
+          struct gnode *g = &gr->g[gr->comp[buf[i]]];
+          if (g->count_in_chain > 1)
+            g->recursive += allocs * (g->count_in_chain - 1);
+          g->count_in_chain = 0;
+        }
+      for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+        gr->g[gr->comp[buf[n - 1]]].self[c] += site->bytes[c];
+    }
+  return 0;
+}
+
+static struct graph *sort_graph;
+
+static int
+by_total (const void *x, const void *y)
+{
+  uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
+  uint64_t ta = sum4 (sort_graph->g[a].total), tb = sum4 (sort_graph->g[b].total);
+  if (ta != tb)
+    return ta < tb ? 1 : -1;
+  return a < b ? -1 : a > b;
+}
+
+static void
+node_name (struct graph *gr, uint32_t x, char *buf, size_t size)
+{
+  if (x < gr->nf)
+    snprintf (buf, size, "%s", gr->a->funcs.strs[x]);
+  else
+    snprintf (buf, size, "<cycle %u>", x - gr->nf + 1);
+}
+
+static void
+print_line (struct graph *gr, FILE *f, const uint64_t *bytes, uint64_t whole,
+            uint64_t calls, uint64_t of, uint32_t x, const char *label)
+{
+  char name[1200], sz[HI_NSIZE_CLASSES][3], fr[3];
+  uint64_t b = sum4 (bytes);
+  if (label)
+    snprintf (name, sizeof name, "%s", label);
+  else
+    {
+      node_name (gr, x, name, sizeof name - 16);
+      snprintf (name + strlen (name), 16, " [%u]", gr->g[x].index);
+    }
+  for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+    hi_pct2 (sz[c], bytes[c], b);
+  hi_pct2 (fr, b, whole);
+  char cl[48];
+  snprintf (cl, sizeof cl, "%" PRIu64 "/%" PRIu64, calls, of);
+  fprintf (f, "               %12" PRIu64 "       %s %s %s %s   %s %17s      %s\n",
+           b, sz[0], sz[1], sz[2], sz[3], fr, cl, name);
+}
+
+static void
+print_text_entry (struct graph *gr, FILE *f, uint32_t x)
+{
+  struct hi_analysis *a = gr->a;
+  struct gnode *g = &gr->g[x];
+  uint64_t in[HI_NSIZE_CLASSES] = { 0 }, out[HI_NSIZE_CLASSES] = { 0 };
+  uint64_t in_calls = 0, out_calls = 0;
+  unsigned n_in = 0, n_out = 0;
+  for (uint32_t e = 0; e < gr->gpairs.n; e++)
+    {
+      struct pair *p = &gr->gpairs.v[e];
+      for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+        {
+          in[c] += p->b == x ? p->bytes[c] : 0;
+          out[c] += p->a == x ? p->bytes[c] : 0;
+        }
+      in_calls += p->b == x ? p->calls : 0;
+      out_calls += p->a == x ? p->calls : 0;
+      n_in += p->b == x;
+      n_out += p->a == x;
+    }
+  if (n_in > 1)
+    print_line (gr, f, in, sum4 (in), in_calls, g->called, x, "all");
+  for (uint32_t e = 0; e < gr->gpairs.n; e++)
+    if (gr->gpairs.v[e].b == x)
+      print_line (gr, f, gr->gpairs.v[e].bytes, sum4 (in),
+                  gr->gpairs.v[e].calls, g->called, gr->gpairs.v[e].a, NULL);
+  char name[1200], idx[16], pct[3], selfp[3], sz[HI_NSIZE_CLASSES][3];
+  node_name (gr, x, name, sizeof name);
+  snprintf (idx, sizeof idx, "[%u]", g->index);
+  hi_pct2 (pct, sum4 (g->total), a->total_bytes);
+  hi_pct2 (selfp, sum4 (g->self), a->total_bytes);
+  for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+    hi_pct2 (sz[c], g->self[c], sum4 (g->self));
+  fprintf (f, "%6s    %s  %12" PRIu64 " (%s)  %s %s %s %s      %12" PRIu64
+           "+%-8" PRIu64 " %s %s\n", idx, pct, sum4 (g->self), selfp, sz[0],
+           sz[1], sz[2], sz[3], g->called, g->recursive, name, idx);
+  if (x >= gr->nf)
+    for (uint32_t fn = 0; fn < gr->nf; fn++)
+      if (gr->comp[fn] == x)
+        fprintf (f, "%74s%s <%s>\n", "", gr->a->funcs.strs[fn], name + 1);
+  for (uint32_t e = 0; e < gr->gpairs.n; e++)
+    if (gr->gpairs.v[e].a == x)
+      {
+        uint32_t c = gr->gpairs.v[e].b;
+        print_line (gr, f, gr->gpairs.v[e].bytes, sum4 (out),
+                    gr->gpairs.v[e].calls, gr->g[c].called, c, NULL);
+      }
+  if (n_out > 1)
+    print_line (gr, f, out, sum4 (out), out_calls, out_calls, x, "all");
+  fputs ("------------------------------------------------------------------"
+         "----------------------------\n", f);
+}
+
+static void
+json_links (struct graph *gr, FILE *f, uint32_t x, int up)
+{
+  int first = 1;
+  for (uint32_t e = 0; e < gr->gpairs.n; e++)
+    {
+      struct pair *p = &gr->gpairs.v[e];
+      if ((up ? p->b : p->a) != x)
+        continue;
+      uint32_t o = up ? p->a : p->b;
+      char name[1200];
+      node_name (gr, o, name, sizeof name);
+      fprintf (f, "%s{\"index\": %u, \"name\": ", first ? "" : ", ",
+               gr->g[o].index);
+      hi_json_string (f, name);
+      fprintf (f, ", \"bytes\": %" PRIu64 ", \"calls\": %" PRIu64 "}",
+               sum4 (p->bytes), p->calls);
+      first = 0;
+    }
+}
+
+static void
+print_json_entry (struct graph *gr, FILE *f, uint32_t x, int first)
+{
+  struct gnode *g = &gr->g[x];
+  char name[1200];
+  node_name (gr, x, name, sizeof name);
+  fprintf (f, "%s\n  {\"index\": %u, \"name\": ", first ? "" : ",", g->index);
+  hi_json_string (f, name);
+  fprintf (f, ", \"self_desc\": %" PRIu64 ", \"self\": %" PRIu64
+           ", \"self_s\": %" PRIu64 ", \"self_m\": %" PRIu64
+           ", \"self_l\": %" PRIu64 ", \"self_x\": %" PRIu64
+           ", \"called\": %" PRIu64 ", \"recursive\": %" PRIu64
+           ", \"members\": [", sum4 (g->total), sum4 (g->self), g->self[0],
+           g->self[1], g->self[2], g->self[3], g->called, g->recursive);
+  int mfirst = 1;
+  for (uint32_t fn = 0; x >= gr->nf && fn < gr->nf; fn++)
+    if (gr->comp[fn] == x)
+      {
+        fputs (mfirst ? "" : ", ", f);
+        hi_json_string (f, gr->a->funcs.strs[fn]);
+        mfirst = 0;
+      }
+  fputs ("], \"ancestors\": [", f);
+  json_links (gr, f, x, 1);
+  fputs ("], \"descendants\": [", f);
+  json_links (gr, f, x, 0);
+  fputs ("]}", f);
+}
+
+void
+hi_table_graph (struct hi_analysis *a, FILE *f)
+{
+  struct graph gr;
+  memset (&gr, 0, sizeof gr);
+  gr.a = a;
+  gr.nf = a->funcs.n;
+  int json = a->opt.format == HI_JSON;
+  uint32_t longest = 0;
+  for (uint64_t s = 0; s < a->m->n_sites; s++)
+    if (a->chain_start[s + 1] - a->chain_start[s] > longest)
+      longest = a->chain_start[s + 1] - a->chain_start[s];
+  uint32_t *buf = malloc ((longest + 1) * sizeof *buf);
+  uint32_t *order = NULL, n = 0;
+  if (buf && build (&gr, buf) == 0)
+    order = malloc ((gr.nf + gr.ncycles + 1) * sizeof *order);
+  for (uint32_t x = 0; order && x < gr.nf + gr.ncycles; x++)
+    if (gr.g[x].called && (x >= gr.nf || gr.comp[x] == x))
+      order[n++] = x;
+  if (order)
+    {
+      sort_graph = &gr;
+      qsort (order, n, sizeof *order, by_total);
+      for (uint32_t i = 0; i < n; i++)
+        gr.g[order[i]].index = i;
+    }
+  fputs (json ? "\"graph\": [" :
+         "--------- Allocation Call Graph ---------\n\n"
+         " index  self+desc          self (%)  size-func           called+recursive  name\n"
+         "                                     s  m  l  x\n"
+         "       (ancestors:          bytes     size-ances   frac           calls  name)\n"
+         "       (descendants:        bytes     size-desc    frac           calls  name)\n"
+         "------------------------------------------------------------------"
+         "----------------------------\n", f);
+  for (uint32_t i = 0; i < n; i++)
+    {
+      if (!json && a->opt.verbosity != HI_VERBOSE
+          && !hi_shown (&a->opt, sum4 (gr.g[order[i]].total), a->total_bytes))
+        continue;
+      if (json)
+        print_json_entry (&gr, f, order[i], i == 0);
+      else
+        print_text_entry (&gr, f, order[i]);
+    }
+  fputs (json ? "\n]" : "\n", f);
+  free (order);
+  free (buf);
+  free (gr.comp);
+  free (gr.g);
+  pairs_free (&gr.fpairs);
+  pairs_free (&gr.gpairs);
+}

@@ -1,0 +1,222 @@
+/* target-process.c - a live process as a target: /proc/PID/mem, with its
+   threads stopped by ptrace (seize + interrupt) only while it is read. */
+#define _GNU_SOURCE
+#include "hi-reader.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+struct process
+{
+  int pid, mem;
+  struct hi_mapping *maps;
+  char *writable;
+  size_t nmaps;
+  int *tids;                 /* seized threads */
+  size_t ntids, captids;
+  int stop;
+  uint64_t root;             /* for the --no-stop consistency check */
+  struct hi_totals before;
+};
+
+static int
+proc_read (void *ctx, uint64_t addr, void *buf, size_t len)
+{
+  struct process *p = ctx;
+  char *out = buf;
+  while (len > 0)
+    {
+      ssize_t n = pread (p->mem, out, len, (off_t) addr);
+      if (n <= 0)
+        return -1;
+      out += n;
+      addr += (uint64_t) n;
+      len -= (size_t) n;
+    }
+  return 0;
+}
+
+static int
+proc_symbol (void *ctx, const char *name, uint64_t *addr)
+{
+  struct process *p = ctx;
+  return hi_find_symbol_in_mappings (p->maps, p->nmaps, NULL, name, addr);
+}
+
+static int
+proc_region (void *ctx, size_t i, uint64_t *addr, uint64_t *size)
+{
+  struct process *p = ctx;
+  for (size_t k = 0; k < p->nmaps; k++)
+    if (p->writable[k] && i-- == 0)
+      {
+        *addr = p->maps[k].start;
+        *size = p->maps[k].end - p->maps[k].start;
+        return 0;
+      }
+  return -1;
+}
+
+static void
+detach_all (struct process *p)
+{
+  for (size_t i = 0; i < p->ntids; i++)
+    ptrace (PTRACE_DETACH, p->tids[i], NULL, NULL);
+  p->ntids = 0;
+}
+
+static hi_status
+proc_finish (void *ctx)
+{
+  struct process *p = ctx;
+  detach_all (p);
+  struct hi_totals after;
+  if (!p->stop && p->root
+      && proc_read (p, p->root + offsetof (struct hi_root, totals), &after,
+                    sizeof after) == 0
+      && (after.allocations != p->before.allocations
+          || after.frees != p->before.frees))
+    return HI_E_INCONSISTENT;
+  return HI_OK;
+}
+
+static void
+proc_close (void *ctx)
+{
+  struct process *p = ctx;
+  detach_all (p);
+  for (size_t i = 0; i < p->nmaps; i++)
+    free ((char *) p->maps[i].path);
+  free (p->maps);
+  free (p->writable);
+  free (p->tids);
+  if (p->mem >= 0)
+    close (p->mem);
+  free (p);
+}
+
+static const struct hi_target_ops process_ops = {
+  proc_read, proc_symbol, proc_close, proc_region, proc_finish
+};
+
+static int
+read_maps (struct process *p)
+{
+  char path[64], line[4096 + 128];
+  snprintf (path, sizeof path, "/proc/%d/maps", p->pid);
+  FILE *f = fopen (path, "re");
+  if (!f)
+    return -1;
+  size_t cap = 0;
+  while (fgets (line, sizeof line, f))
+    {
+      unsigned long long start, end, offset;
+      char perms[8];
+      int name_at = 0;
+      if (sscanf (line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms,
+                  &offset, &name_at) < 4)
+        continue;
+      if (p->nmaps == cap)
+        {
+          cap = cap ? cap * 2 : 64;
+          struct hi_mapping *m = realloc (p->maps, cap * sizeof *m);
+          char *w = realloc (p->writable, cap);
+          if (m)
+            p->maps = m;
+          if (w)
+            p->writable = w;
+          if (!m || !w)
+            break;
+        }
+      char *name = name_at ? line + name_at : NULL;
+      if (name)
+        name[strcspn (name, "\n")] = '\0';
+      p->maps[p->nmaps] = (struct hi_mapping) { start, end, offset,
+                                                name && *name ? strdup (name)
+                                                              : NULL };
+      p->writable[p->nmaps++] = perms[1] == 'w';
+    }
+  fclose (f);
+  return 0;
+}
+
+/* Seize and interrupt every thread, until no new one appears. */
+static int
+stop_all (struct process *p)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/task", p->pid);
+  for (int round = 0, added = 1; added && round < 100; round++)
+    {
+      added = 0;
+      DIR *d = opendir (path);
+      if (!d)
+        return -1;
+      struct dirent *e;
+      while ((e = readdir (d)) != NULL)
+        {
+          int tid = atoi (e->d_name);
+          int known = tid <= 0;
+          for (size_t i = 0; i < p->ntids && !known; i++)
+            known = p->tids[i] == tid;
+          if (known)
+            continue;
+          if (p->ntids == p->captids)
+            {
+              size_t cap = p->captids ? p->captids * 2 : 16;
+              int *t = realloc (p->tids, cap * sizeof *t);
+              if (!t)
+                break;
+              p->tids = t;
+              p->captids = cap;
+            }
+          if (ptrace (PTRACE_SEIZE, tid, NULL, NULL) != 0)
+            {
+              if (errno == ESRCH)
+                continue;          /* it just exited */
+              closedir (d);
+              return -1;
+            }
+          p->tids[p->ntids++] = tid;
+          added = 1;
+          int status;
+          if (ptrace (PTRACE_INTERRUPT, tid, NULL, NULL) == 0)
+            waitpid (tid, &status, __WALL);
+        }
+      closedir (d);
+    }
+  return 0;
+}
+
+hi_status
+hi_target_open_process (int pid, int stop, struct hi_target *out)
+{
+  struct process *p = calloc (1, sizeof *p);
+  if (!p)
+    return HI_E_NOMEM;
+  p->pid = pid;
+  p->stop = stop;
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/mem", pid);
+  if (read_maps (p) != 0 || (stop && stop_all (p) != 0)
+      || (p->mem = open (path, O_RDONLY | O_CLOEXEC)) < 0)
+    {
+      p->mem = -1;
+      proc_close (p);
+      return HI_E_PROCESS;
+    }
+  if (!stop && proc_symbol (p, "heapinspect_root", &p->root) == 0
+      && proc_read (p, p->root + offsetof (struct hi_root, totals),
+                    &p->before, sizeof p->before) != 0)
+    p->root = 0;
+  out->ops = &process_ops;
+  out->ctx = p;
+  return HI_OK;
+}
