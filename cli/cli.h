@@ -11,8 +11,9 @@ struct hi_source
   const char *exe;           /* executable given on the command line */
   long pid;                  /* -p PID, or 0 */
   int no_stop;               /* --no-stop */
-  uint64_t raw_base;         /* --raw FILE@ADDRESS */
-  int raw;
+  const char *raw_path[64];  /* --raw FILE@ADDRESS, repeatable */
+  uint64_t raw_base[64];
+  int raw;                   /* how many */
   const char *name;          /* for messages */
 };
 
@@ -27,6 +28,9 @@ struct hi_model *hi_cli_load (const struct hi_source *src);
    Returns the exit status. */
 int hi_cli_report (const struct hi_source *src, struct hi_model *m,
                    const char *tables, const struct hi_options *opt);
+
+/* 1 if LIST names only known tables. */
+int hi_cli_tables_valid (const char *list);
 
 int hi_cmd_modules (const struct hi_source *src);
 int hi_cmd_run (char **argv, const char *tables,

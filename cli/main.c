@@ -105,14 +105,14 @@ main (int argc, char **argv)
         {
           char *at = strrchr (optarg, '@');
           char *end;
-          if (!at || at == optarg)
-            return bad_usage ("--raw needs DUMP@ADDRESS");
+          if (!at || at == optarg || src.raw == 64)
+            return bad_usage ("--raw needs DUMP@ADDRESS (at most 64)");
           *at = '\0';
-          src.raw_base = strtoull (at + 1, &end, 0);
+          src.raw_base[src.raw] = strtoull (at + 1, &end, 0);
           if (!at[1] || *end)
             return bad_usage ("--raw needs DUMP@ADDRESS");
-          src.raw = 1;
-          src.path = optarg;
+          src.raw_path[src.raw++] = optarg;
+          src.path = src.raw_path[0];
           break;
         }
       case 'h':
@@ -125,6 +125,8 @@ main (int argc, char **argv)
       }
   argv += optind;
   argc -= optind;
+  if (!hi_cli_tables_valid (tables))
+    return bad_usage ("-t takes a list of: leaks, bins, direct, graph, stat");
 
   const char *cmd = argc > 0 ? argv[0] : NULL;
   if (cmd && strcmp (cmd, "run") == 0)

@@ -43,7 +43,8 @@ hi_cli_load (const struct hi_source *src)
   if (src->pid)
     s = hi_target_open_process ((int) src->pid, !src->no_stop, &t);
   else if (src->raw)
-    s = hi_target_open_raw (src->path, src->raw_base, src->exe, &t);
+    s = hi_target_open_raw (src->raw_path, src->raw_base, (size_t) src->raw,
+                            src->exe, &t);
   else
     s = open_file (src, &t);
   if (s == HI_OK)
@@ -98,6 +99,13 @@ parse_tables (const char *list, int *out)
       p += len + (p[len] == ',');
     }
   return n;
+}
+
+int
+hi_cli_tables_valid (const char *list)
+{
+  int which[16];
+  return parse_tables (list, which) > 0;
 }
 
 int

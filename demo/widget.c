@@ -2,9 +2,12 @@
    written anew: two producers make red and blue widgets at random; the
    consumer frees only the blue ones, so every red widget leaks.
 
-   usage: widget [COUNT [SEED]]   (default 10000 widgets, seed 1)
+   usage: widget [COUNT [SEED [wait|crash]]]   (default 10000 widgets, seed 1)
+   wait: after the report, block until standard input closes (to be read
+   live or gcore'd); crash: after the report, dereference NULL.
    It reports its own counts with snprintf+write, which never allocate,
    so the monitor's totals are exactly the widgets'. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,5 +86,13 @@ main (int argc, char **argv)
                     "widgets: %ld\nred: %ld\nblue: %ld\nsizeof_widget: %zu\n"
                     "color_changes: %ld\n",
                     count, red, blue, sizeof (struct widget), changes);
-  return write (1, buf, (size_t) n) == n ? 0 : 1;
+  if (write (1, buf, (size_t) n) != n)
+    return 1;
+  const char *mode = argc > 3 ? argv[3] : "";
+  if (strcmp (mode, "wait") == 0)
+    while (read (0, buf, sizeof buf) > 0)
+      ;
+  if (strcmp (mode, "crash") == 0)
+    *(volatile int *) (uintptr_t) (argc - argc) = 1;
+  return 0;
 }

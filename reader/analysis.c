@@ -28,6 +28,22 @@ is_wrapper (const char *name)
   return strncmp (name, "operator new", 12) == 0;
 }
 
+/* Drop GCC's clone suffixes (f.constprop.0, f.isra.0, f.part.0, f.cold):
+   the user wrote f. */
+static void
+strip_clone_suffix (char *name)
+{
+  static const char *const suffixes[] = {
+    ".constprop.", ".isra.", ".part.", ".cold", ".lto_priv.", NULL
+  };
+  for (int i = 0; suffixes[i]; i++)
+    {
+      char *at = strstr (name, suffixes[i]);
+      if (at && at != name)
+        *at = '\0';
+    }
+}
+
 static hi_status
 name_nodes (struct hi_analysis *a)
 {
@@ -48,7 +64,10 @@ name_nodes (struct hi_analysis *a)
       if (i <= HI_NODE_CUT)
         snprintf (name, sizeof name, "%s", i == HI_NODE_CUT ? "..." : "<root>");
       else if (c.function)
-        snprintf (name, sizeof name, "%s", c.function);
+        {
+          snprintf (name, sizeof name, "%s", c.function);
+          strip_clone_suffix (name);
+        }
       else if (c.module)
         snprintf (name, sizeof name, "%s+0x%" PRIx64, c.module,
                   c.module_offset + 1);

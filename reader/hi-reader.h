@@ -73,10 +73,12 @@ hi_status hi_target_open_core (const char *path, const char *exe,
    seize + interrupt) until hi_target_finish.  HI_E_PROCESS on failure. */
 hi_status hi_target_open_process (int pid, int stop, struct hi_target *out);
 
-/* The raw memory dump PATH, whose first byte was at address BASE; ELF,
-   if not NULL, is the program whose symbols locate the root. */
-hi_status hi_target_open_raw (const char *path, uint64_t base,
-                              const char *elf, struct hi_target *out);
+/* Raw memory dumps: PATHS[i] holds the memory from address BASES[i] on
+   (N of them, at most 64).  ELF, if not NULL, is the program whose
+   symbols locate the root; without it the root is found by its magic. */
+hi_status hi_target_open_raw (const char *const *paths, const uint64_t *bases,
+                              size_t n, const char *elf,
+                              struct hi_target *out);
 
 /* Finish reading T (resume a stopped process); a status to report. */
 hi_status hi_target_finish (struct hi_target *t);

@@ -368,7 +368,7 @@ print_text_entry (struct graph *gr, FILE *f, uint32_t x)
   if (x >= gr->nf)
     for (uint32_t fn = 0; fn < gr->nf; fn++)
       if (gr->comp[fn] == x)
-        fprintf (f, "%74s%s <%s>\n", "", gr->a->funcs.strs[fn], name + 1);
+        fprintf (f, "%74s%s %s\n", "", gr->a->funcs.strs[fn], name);
   for (uint32_t e = 0; e < gr->gpairs.n; e++)
     if (gr->gpairs.v[e].a == x)
       {

@@ -8,10 +8,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#define RAW_MAX 64
+
 struct raw
 {
-  int fd;
-  uint64_t base, size;
+  int fd[RAW_MAX];
+  uint64_t base[RAW_MAX], size[RAW_MAX];
+  size_t n;
   const char *elf;
 };
 
@@ -19,11 +22,12 @@ static int
 raw_read (void *ctx, uint64_t addr, void *buf, size_t len)
 {
   struct raw *r = ctx;
-  if (addr < r->base || addr - r->base > r->size
-      || len > r->size - (addr - r->base))
-    return -1;
-  return pread (r->fd, buf, len, (off_t) (addr - r->base)) == (ssize_t) len
-         ? 0 : -1;
+  for (size_t i = 0; i < r->n; i++)
+    if (addr >= r->base[i] && addr - r->base[i] <= r->size[i]
+        && len <= r->size[i] - (addr - r->base[i]))
+      return pread (r->fd[i], buf, len, (off_t) (addr - r->base[i]))
+             == (ssize_t) len ? 0 : -1;
+  return -1;
 }
 
 static int
@@ -38,10 +42,10 @@ static int
 raw_region (void *ctx, size_t i, uint64_t *addr, uint64_t *size)
 {
   struct raw *r = ctx;
-  if (i > 0)
+  if (i >= r->n)
     return -1;
-  *addr = r->base;
-  *size = r->size;
+  *addr = r->base[i];
+  *size = r->size[i];
   return 0;
 }
 
@@ -49,7 +53,8 @@ static void
 raw_close (void *ctx)
 {
   struct raw *r = ctx;
-  close (r->fd);
+  for (size_t i = 0; i < r->n; i++)
+    close (r->fd[i]);
   free (r);
 }
 
@@ -58,24 +63,28 @@ static const struct hi_target_ops raw_ops = {
 };
 
 hi_status
-hi_target_open_raw (const char *path, uint64_t base, const char *elf,
-                    struct hi_target *out)
+hi_target_open_raw (const char *const *paths, const uint64_t *bases,
+                    size_t n, const char *elf, struct hi_target *out)
 {
-  struct stat st;
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0 || fstat (fd, &st) != 0)
-    {
-      if (fd >= 0)
-        close (fd);
-      return HI_E_IO;
-    }
   struct raw *r = calloc (1, sizeof *r);
   if (!r)
+    return HI_E_NOMEM;
+  r->elf = elf;
+  for (size_t i = 0; i < n && i < RAW_MAX; i++)
     {
-      close (fd);
-      return HI_E_NOMEM;
+      struct stat st;
+      int fd = open (paths[i], O_RDONLY | O_CLOEXEC);
+      if (fd < 0 || fstat (fd, &st) != 0)
+        {
+          if (fd >= 0)
+            close (fd);
+          raw_close (r);
+          return HI_E_IO;
+        }
+      r->fd[r->n] = fd;
+      r->base[r->n] = bases[i];
+      r->size[r->n++] = (uint64_t) st.st_size;
     }
-  *r = (struct raw) { fd, base, (uint64_t) st.st_size, elf };
   out->ops = &raw_ops;
   out->ctx = r;
   return HI_OK;

@@ -3,7 +3,8 @@ DEJATOOL = heapinspect
 RUNTESTDEFAULTFLAGS = --tool heapinspect --srcdir $(abs_top_srcdir)/testsuite
 AM_RUNTESTFLAGS = HI_BUILDDIR=$(abs_top_builddir) HI_SRCDIR=$(abs_top_srcdir)
 EXTRA_DIST += %reldir%/config/unix.exp %reldir%/lib/heapinspect.exp \
-	%reldir%/heapinspect.monitor/*.exp %reldir%/progs/report.h
+	%reldir%/heapinspect.monitor/*.exp %reldir%/heapinspect.cli/*.exp \
+	%reldir%/progs/report.h
 CLEANFILES += heapinspect.log heapinspect.sum site.exp site.bak
 clean-local: clean-testsuite-tmp
 clean-testsuite-tmp:
@@ -13,7 +14,8 @@ clean-testsuite-tmp:
 progs_cflags = $(AM_CFLAGS) -g -fno-optimize-sibling-calls
 check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/forks %reldir%/progs/dlopen %reldir%/progs/cxx \
-	%reldir%/progs/recurse %reldir%/progs/foreign %reldir%/progs/widget-linked \
+	%reldir%/progs/recurse %reldir%/progs/foreign %reldir%/progs/recursion \
+	%reldir%/progs/pie-main %reldir%/progs/widget-linked \
 	%reldir%/progs/widget-static
 %canon_reldir%_progs_entry_points_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_threads_CFLAGS = $(progs_cflags)
@@ -25,6 +27,10 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 %canon_reldir%_progs_cxx_CXXFLAGS = $(AM_CXXFLAGS) -g -fno-optimize-sibling-calls
 %canon_reldir%_progs_recurse_CFLAGS = $(progs_cflags) -O1
 %canon_reldir%_progs_foreign_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_recursion_CFLAGS = $(progs_cflags) -O1
+%canon_reldir%_progs_pie_main_CFLAGS = $(progs_cflags) -fPIE
+%canon_reldir%_progs_pie_main_LDFLAGS = -pie -no-install
+%canon_reldir%_progs_pie_main_LDADD = %reldir%/progs/libhitestlib.la
 
 # The demo linked against the monitor instead of preloading it.
 %canon_reldir%_progs_widget_linked_SOURCES = demo/widget.c
@@ -42,7 +48,10 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	-Wl,--wrap=aligned_alloc,--wrap=valloc,--wrap=pvalloc \
 	-Wl,--wrap=malloc_usable_size
 
-check_LTLIBRARIES += %reldir%/progs/libdltest.la
+check_LTLIBRARIES += %reldir%/progs/libdltest.la %reldir%/progs/libhitestlib.la
+%canon_reldir%_progs_libhitestlib_la_SOURCES = %reldir%/progs/pie-lib.c
+%canon_reldir%_progs_libhitestlib_la_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_libhitestlib_la_LDFLAGS = -avoid-version -rpath /nowhere
 %canon_reldir%_progs_libdltest_la_SOURCES = %reldir%/progs/dlopen-lib.c
 %canon_reldir%_progs_libdltest_la_LDFLAGS = -module -avoid-version \
 	-rpath /nowhere
