@@ -28,8 +28,8 @@ is_wrapper (const char *name)
   return strncmp (name, "operator new", 12) == 0;
 }
 
-/* Drop GCC's clone suffixes (f.constprop.0, f.isra.0, f.part.0, f.cold):
-   the user wrote f. */
+/* Drop GCC's clone suffixes (f.constprop.0, f.isra.0, f.part.0, f.cold)
+   and symbol versions (f@@GLIBC_2.34): the user wrote f. */
 static void
 strip_clone_suffix (char *name)
 {
@@ -42,6 +42,9 @@ strip_clone_suffix (char *name)
       if (at && at != name)
         *at = '\0';
     }
+  char *version = strchr (name, '@');     /* memcpy@@GLIBC_2.14 */
+  if (version && version != name)
+    *version = '\0';
 }
 
 static hi_status
@@ -131,16 +134,18 @@ build_chains (struct hi_analysis *a)
       if (s && site->node > HI_NODE_CUT
           && m->nodes[tmp[n - 1]].parent == HI_NODE_CUT)
         tmp[n++] = HI_NODE_CUT;
+      /* From main if it is named; else from past the innermost start-up
+         frame (stripped programs name neither main nor _start). */
       int first = (int) n - 1;
-      for (int i = (int) n - 1; i >= 0; i--)
+      int found = 0;
+      for (int i = (int) n - 1; i >= 0 && !found; i--)
         if (strcmp (a->funcs.strs[a->node_func[tmp[i]]], "main") == 0)
-          {
-            first = i;
-            break;
-          }
-      if (first == (int) n - 1)
-        while (first > 0 && is_startup (a->funcs.strs[a->node_func[tmp[first]]]))
-          first--;
+          first = i, found = 1;
+      for (int i = 0; i < (int) n && !found; i++)
+        if (is_startup (a->funcs.strs[a->node_func[tmp[i]]]))
+          first = i - 1, found = 1;
+      if (first < 0 && n > 0)
+        first = 0;              /* the leaf itself is a start-up frame */
       int last = 0;
       while (last < first && is_wrapper (a->funcs.strs[a->node_func[tmp[last]]]))
         last++;

@@ -101,19 +101,20 @@ static const struct hi_target_ops core_ops = {
 static void
 parse_nt_file (struct core *c, const char *desc, size_t size)
 {
-  const uint64_t *w = (const void *) desc;
-  if (size < 16)
+  uint64_t head[2];
+  if (size < sizeof head)
     return;
-  uint64_t count = w[0], page = w[1];
+  memcpy (head, desc, sizeof head);     /* notes are only 4-aligned */
+  uint64_t count = head[0], page = head[1];
   if (count == 0 || count > (size - 16) / 24)
     return;
   c->note = malloc (size + 1);
   c->maps = calloc (count, sizeof *c->maps);
   if (!c->note || !c->maps)
     return;
-  memcpy (c->note, desc, size);
+  memcpy (c->note, desc, size);         /* malloc's memory is aligned */
   c->note[size] = '\0';
-  w = (const void *) c->note;
+  const uint64_t *w = (const void *) c->note;
   const char *str = c->note + 16 + count * 24, *end = c->note + size;
   for (uint64_t i = 0; i < count && str < end; i++)
     {
