@@ -103,7 +103,46 @@ struct graph
   struct gnode *g;
   struct pairs fpairs;       /* function pairs, for the components */
   struct pairs gpairs;       /* graph-node pairs, with counters */
+  /* gpairs by caller and by callee: node x's are by_a[from_a[x] ..
+     from_a[x + 1]) and likewise by_b. */
+  uint32_t *from_a, *by_a, *from_b, *by_b;
 };
+
+/* Index gpairs by both ends (counting sort). */
+static int
+index_pairs (struct graph *gr)
+{
+  uint32_t nn = gr->nf + gr->ncycles, ne = gr->gpairs.n;
+  gr->from_a = calloc (nn + 2, sizeof *gr->from_a);
+  gr->from_b = calloc (nn + 2, sizeof *gr->from_b);
+  gr->by_a = malloc ((ne + 1) * sizeof *gr->by_a);
+  gr->by_b = malloc ((ne + 1) * sizeof *gr->by_b);
+  if (!gr->from_a || !gr->from_b || !gr->by_a || !gr->by_b)
+    return -1;
+  for (uint32_t e = 0; e < ne; e++)
+    {
+      gr->from_a[gr->gpairs.v[e].a + 2]++;
+      gr->from_b[gr->gpairs.v[e].b + 2]++;
+    }
+  for (uint32_t x = 0; x < nn; x++)
+    {
+      gr->from_a[x + 2] += gr->from_a[x + 1];
+      gr->from_b[x + 2] += gr->from_b[x + 1];
+    }
+  for (uint32_t e = 0; e < ne; e++)
+    {
+      gr->by_a[gr->from_a[gr->gpairs.v[e].a + 1]++] = e;
+      gr->by_b[gr->from_b[gr->gpairs.v[e].b + 1]++] = e;
+    }
+  return 0;
+}
+
+#define FOR_CALLERS(gr, x, p) \
+  for (uint32_t i_ = (gr)->from_b[x]; i_ < (gr)->from_b[(x) + 1] \
+       && ((p) = &(gr)->gpairs.v[(gr)->by_b[i_]]); i_++)
+#define FOR_CALLEES(gr, x, p) \
+  for (uint32_t i_ = (gr)->from_a[x]; i_ < (gr)->from_a[(x) + 1] \
+       && ((p) = &(gr)->gpairs.v[(gr)->by_a[i_]]); i_++)
 
 static uint64_t
 sum4 (const uint64_t *v)
@@ -336,25 +375,25 @@ print_text_entry (struct graph *gr, FILE *f, uint32_t x)
   uint64_t in[HI_NSIZE_CLASSES] = { 0 }, out[HI_NSIZE_CLASSES] = { 0 };
   uint64_t in_calls = 0, out_calls = 0;
   unsigned n_in = 0, n_out = 0;
-  for (uint32_t e = 0; e < gr->gpairs.n; e++)
+  struct pair *p;
+  FOR_CALLERS (gr, x, p)
     {
-      struct pair *p = &gr->gpairs.v[e];
       for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-        {
-          in[c] += p->b == x ? p->bytes[c] : 0;
-          out[c] += p->a == x ? p->bytes[c] : 0;
-        }
-      in_calls += p->b == x ? p->calls : 0;
-      out_calls += p->a == x ? p->calls : 0;
-      n_in += p->b == x;
-      n_out += p->a == x;
+        in[c] += p->bytes[c];
+      in_calls += p->calls;
+      n_in++;
+    }
+  FOR_CALLEES (gr, x, p)
+    {
+      for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+        out[c] += p->bytes[c];
+      out_calls += p->calls;
+      n_out++;
     }
   if (n_in > 1)
     print_line (gr, f, in, sum4 (in), in_calls, g->called, x, "all");
-  for (uint32_t e = 0; e < gr->gpairs.n; e++)
-    if (gr->gpairs.v[e].b == x)
-      print_line (gr, f, gr->gpairs.v[e].bytes, sum4 (in),
-                  gr->gpairs.v[e].calls, g->called, gr->gpairs.v[e].a, NULL);
+  FOR_CALLERS (gr, x, p)
+    print_line (gr, f, p->bytes, sum4 (in), p->calls, g->called, p->a, NULL);
   char name[1200], idx[16], pct[3], selfp[3], sz[HI_NSIZE_CLASSES][3];
   node_name (gr, x, name, sizeof name);
   snprintf (idx, sizeof idx, "[%u]", g->index);
@@ -369,13 +408,9 @@ print_text_entry (struct graph *gr, FILE *f, uint32_t x)
     for (uint32_t fn = 0; fn < gr->nf; fn++)
       if (gr->comp[fn] == x)
         fprintf (f, "%74s%s %s\n", "", gr->a->funcs.strs[fn], name);
-  for (uint32_t e = 0; e < gr->gpairs.n; e++)
-    if (gr->gpairs.v[e].a == x)
-      {
-        uint32_t c = gr->gpairs.v[e].b;
-        print_line (gr, f, gr->gpairs.v[e].bytes, sum4 (out),
-                    gr->gpairs.v[e].calls, gr->g[c].called, c, NULL);
-      }
+  FOR_CALLEES (gr, x, p)
+    print_line (gr, f, p->bytes, sum4 (out), p->calls, gr->g[p->b].called,
+                p->b, NULL);
   if (n_out > 1)
     print_line (gr, f, out, sum4 (out), out_calls, out_calls, x, "all");
   fputs ("------------------------------------------------------------------"
@@ -383,24 +418,16 @@ print_text_entry (struct graph *gr, FILE *f, uint32_t x)
 }
 
 static void
-json_links (struct graph *gr, FILE *f, uint32_t x, int up)
+json_link (struct graph *gr, FILE *f, const struct pair *p, uint32_t o,
+           int first)
 {
-  int first = 1;
-  for (uint32_t e = 0; e < gr->gpairs.n; e++)
-    {
-      struct pair *p = &gr->gpairs.v[e];
-      if ((up ? p->b : p->a) != x)
-        continue;
-      uint32_t o = up ? p->a : p->b;
-      char name[1200];
-      node_name (gr, o, name, sizeof name);
-      fprintf (f, "%s{\"index\": %u, \"name\": ", first ? "" : ", ",
-               gr->g[o].index);
-      hi_json_string (f, name);
-      fprintf (f, ", \"bytes\": %" PRIu64 ", \"calls\": %" PRIu64 "}",
-               sum4 (p->bytes), p->calls);
-      first = 0;
-    }
+  char name[1200];
+  node_name (gr, o, name, sizeof name);
+  fprintf (f, "%s{\"index\": %u, \"name\": ", first ? "" : ", ",
+           gr->g[o].index);
+  hi_json_string (f, name);
+  fprintf (f, ", \"bytes\": %" PRIu64 ", \"calls\": %" PRIu64 "}",
+           sum4 (p->bytes), p->calls);
 }
 
 static void
@@ -425,10 +452,15 @@ print_json_entry (struct graph *gr, FILE *f, uint32_t x, int first)
         hi_json_string (f, gr->a->funcs.strs[fn]);
         mfirst = 0;
       }
+  struct pair *p;
+  int lfirst = 1;
   fputs ("], \"ancestors\": [", f);
-  json_links (gr, f, x, 1);
+  FOR_CALLERS (gr, x, p)
+    json_link (gr, f, p, p->a, lfirst), lfirst = 0;
+  lfirst = 1;
   fputs ("], \"descendants\": [", f);
-  json_links (gr, f, x, 0);
+  FOR_CALLEES (gr, x, p)
+    json_link (gr, f, p, p->b, lfirst), lfirst = 0;
   fputs ("]}", f);
 }
 
@@ -446,7 +478,7 @@ hi_table_graph (struct hi_analysis *a, FILE *f)
       longest = a->chain_start[s + 1] - a->chain_start[s];
   uint32_t *buf = malloc ((longest + 1) * sizeof *buf);
   uint32_t *order = NULL, n = 0;
-  if (buf && build (&gr, buf) == 0)
+  if (buf && build (&gr, buf) == 0 && index_pairs (&gr) == 0)
     order = malloc ((gr.nf + gr.ncycles + 1) * sizeof *order);
   for (uint32_t x = 0; order && x < gr.nf + gr.ncycles; x++)
     if (gr.g[x].called && (x >= gr.nf || gr.comp[x] == x))
@@ -481,6 +513,10 @@ hi_table_graph (struct hi_analysis *a, FILE *f)
   free (buf);
   free (gr.comp);
   free (gr.g);
+  free (gr.from_a);
+  free (gr.from_b);
+  free (gr.by_a);
+  free (gr.by_b);
   pairs_free (&gr.fpairs);
   pairs_free (&gr.gpairs);
 }
