@@ -21,18 +21,20 @@ struct hi_source
 void hi_cli_error (const char *source, const char *message);
 
 /* Open SRC and load its model; on failure print the error and return
-   NULL.  Notes (an incomplete report) go to stderr. */
-struct hi_model *hi_cli_load (const struct hi_source *src);
+   NULL.  Notes (an incomplete report) go to stderr.  With KEEP, the
+   target stays open there for the caller to close. */
+struct hi_model *hi_cli_load (const struct hi_source *src,
+                              struct hi_target *keep);
 
 /* Print the tables named in TABLES (comma-separated) of M to stdout.
    Returns the exit status. */
 int hi_cli_report (const struct hi_source *src, struct hi_model *m,
                    const char *tables, const struct hi_options *opt);
 
-/* 1 if LIST names only known tables. */
-int hi_cli_tables_valid (const char *list);
-
 int hi_cmd_modules (const struct hi_source *src);
+/* `block ADDR SOURCE`: the block of ours holding ADDR; 1 if none. */
+int hi_cmd_block (const struct hi_source *src, uint64_t addr,
+                  const struct hi_options *opt);
 int hi_cmd_run (char **argv, const char *tables,
                 const struct hi_options *opt);
 

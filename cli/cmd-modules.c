@@ -8,7 +8,7 @@
 int
 hi_cmd_modules (const struct hi_source *src)
 {
-  struct hi_model *m = hi_cli_load (src);
+  struct hi_model *m = hi_cli_load (src, NULL);
   if (!m)
     return 1;
   for (uint64_t i = 0; i < m->n_modules; i++)

@@ -103,7 +103,7 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt)
   struct hi_source src;
   memset (&src, 0, sizeof src);
   src.path = src.name = output;
-  struct hi_model *m = hi_cli_load (&src);
+  struct hi_model *m = hi_cli_load (&src, NULL);
   if (!m)
     return 1;
   int r = hi_cli_report (&src, m, tables, opt);

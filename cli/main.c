@@ -13,6 +13,7 @@ static const char usage_text[] =
   "       heapinspect [OPTIONS] --raw DUMP@ADDRESS [ELF]   a raw memory dump\n"
   "       heapinspect [OPTIONS] run [--] COMMAND [ARGS...]\n"
   "       heapinspect stat|modules SOURCE...\n"
+  "       heapinspect block ADDRESS SOURCE...\n"
   "options: -t bins,leaks,direct,graph,stat   --depth N   --offsets\n"
   "         --terse | --verbose   --format=text|json   --no-stop\n"
   "See heapinspect(1).\n";
@@ -65,8 +66,25 @@ main (int argc, char **argv)
   const char *tables = "leaks,bins,direct,graph";
   int c;
   long n;
-  /* '+': options end at the first operand, so `run CMD -x` keeps -x. */
-  while ((c = getopt_long (argc, argv, "+t:p:h", longopts, NULL)) != -1)
+  /* Options may come anywhere, except after `run`: the command's own
+     options are its own.  Parse only up to `run`. */
+  int limit = argc;
+  for (int i = 1; i < argc; i++)
+    {
+      static const char *const with_arg[] = { "-t", "-p", "--depth",
+                                              "--format", "--raw", NULL };
+      int is_arg = 0;
+      for (int k = 0; with_arg[k]; k++)
+        is_arg |= strcmp (argv[i - 1], with_arg[k]) == 0;
+      if (strcmp (argv[i], "--") == 0)
+        break;
+      if (!is_arg && strcmp (argv[i], "run") == 0)
+        {
+          limit = i;
+          break;
+        }
+    }
+  while ((c = getopt_long (limit, argv, "t:p:h", longopts, NULL)) != -1)
     switch (c)
       {
       case 't':
@@ -123,9 +141,11 @@ main (int argc, char **argv)
       default:
         return usage (stderr, 2);
       }
+  /* Operands: those getopt moved to the end of argv[0..limit), then the
+     rest (`run` and its command). */
   argv += optind;
   argc -= optind;
-  if (!hi_cli_tables_valid (tables))
+  if (!hi_tables_valid (tables))
     return bad_usage ("-t takes a list of: leaks, bins, direct, graph, stat");
 
   const char *cmd = argc > 0 ? argv[0] : NULL;
@@ -138,8 +158,21 @@ main (int argc, char **argv)
         return bad_usage ("run needs a command");
       return hi_cmd_run (argv, tables, &opt);
     }
-  int modules = 0;
-  if (cmd && (strcmp (cmd, "stat") == 0 || strcmp (cmd, "modules") == 0))
+  int modules = 0, block = 0;
+  uint64_t block_addr = 0;
+  if (cmd && strcmp (cmd, "block") == 0)
+    {
+      char *end;
+      if (argc < 2)
+        return bad_usage ("block needs an address");
+      block_addr = strtoull (argv[1], &end, 0);
+      if (!argv[1][0] || *end)
+        return bad_usage ("block needs an address (0x...)");
+      block = 1;
+      argv += 2;
+      argc -= 2;
+    }
+  else if (cmd && (strcmp (cmd, "stat") == 0 || strcmp (cmd, "modules") == 0))
     {
       modules = cmd[0] == 'm';
       tables = "stat";
@@ -175,7 +208,9 @@ main (int argc, char **argv)
     }
   if (modules)
     return hi_cmd_modules (&src);
-  struct hi_model *m = hi_cli_load (&src);
+  if (block)
+    return hi_cmd_block (&src, block_addr, &opt);
+  struct hi_model *m = hi_cli_load (&src, NULL);
   if (!m)
     return 1;
   int status = hi_cli_report (&src, m, tables, &opt);

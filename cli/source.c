@@ -35,7 +35,7 @@ open_file (const struct hi_source *src, struct hi_target *t)
 }
 
 struct hi_model *
-hi_cli_load (const struct hi_source *src)
+hi_cli_load (const struct hi_source *src, struct hi_target *keep)
 {
   struct hi_target t;
   struct hi_model *m = NULL;
@@ -54,7 +54,10 @@ hi_cli_load (const struct hi_source *src)
       if (s == HI_OK && after != HI_OK)
         fprintf (stderr, "heapinspect: %s: %s\n", src->name,
                  hi_strerror (after));
-      hi_target_close (&t);
+      if (s == HI_OK && keep)
+        *keep = t;
+      else
+        hi_target_close (&t);
     }
   if (s != HI_OK)
     {
@@ -68,97 +71,50 @@ hi_cli_load (const struct hi_source *src)
   return m;
 }
 
-static const struct
-{
-  const char *name;
-  void (*print) (struct hi_analysis *, FILE *);
-} tables[] = {
-  { "leaks", hi_table_leaks }, { "bins", hi_table_bins },
-  { "direct", hi_table_direct }, { "graph", hi_table_graph },
-  { "stat", hi_table_stat },
-};
-#define NTABLES (sizeof tables / sizeof tables[0])
-
-/* Indexes into tables[] named by LIST, in its order; -1 if unknown. */
-static int
-parse_tables (const char *list, int *out)
-{
-  int n = 0;
-  const char *p = list;
-  while (*p)
-    {
-      size_t len = strcspn (p, ",");
-      size_t i;
-      for (i = 0; i < NTABLES; i++)
-        if (strlen (tables[i].name) == len
-            && strncmp (tables[i].name, p, len) == 0)
-          break;
-      if (i == NTABLES || n == 16)
-        return -1;
-      out[n++] = (int) i;
-      p += len + (p[len] == ',');
-    }
-  return n;
-}
-
-int
-hi_cli_tables_valid (const char *list)
-{
-  int which[16];
-  return parse_tables (list, which) > 0;
-}
 
 int
 hi_cli_report (const struct hi_source *src, struct hi_model *m,
-               const char *list, const struct hi_options *opt)
+               const char *tables, const struct hi_options *opt)
 {
-  int which[16];
-  int n = parse_tables (list, which);
-  if (n <= 0)
-    {
-      fprintf (stderr, "heapinspect: -t takes a list of: leaks, bins, "
-               "direct, graph, stat\n");
-      return 2;
-    }
-  struct hi_symbolizer *sym = hi_symbolizer_new (m, src->exe);
-  struct hi_analysis a;
-  hi_status s = sym ? hi_analysis_init (&a, m, sym, opt) : HI_E_NOMEM;
+  unsigned missing = 0;
+  hi_status s = hi_report (m, src->exe, src->name, tables, opt, stdout,
+                           &missing);
   if (s != HI_OK)
     {
       hi_cli_error (src->name, hi_strerror (s));
-      hi_symbolizer_free (sym);
       return 1;
     }
-  int json = opt->format == HI_JSON;
-  if (json)
-    {
-      fputs ("{\"source\": ", stdout);
-      hi_json_string (stdout, src->name);
-      fprintf (stdout, ", \"incomplete\": %s", m->damaged ? "true" : "false");
-    }
-  for (int i = 0; i < n; i++)
-    {
-      if (json)
-        fputs (",\n", stdout);
-      else if (n == 1 && which[0] == (int) NTABLES - 1)
-        {
-          /* `stat` alone: bare key: value lines, for scripts. */
-          struct hi_stat st;
-          hi_stat_compute (m, &st);
-          hi_stat_print (&st, stdout);
-          break;
-        }
-      else if (i > 0)
-        fputc ('\n', stdout);
-      tables[which[i]].print (&a, stdout);
-    }
-  if (json)
-    fputs ("\n}\n", stdout);
-  if (hi_symbolizer_missing (sym) && !json)
+  if (missing && opt->format != HI_JSON)
     fprintf (stderr, "heapinspect: %s: %u modules could not be read or have "
              "changed since the run; their code is shown as module+offset\n",
-             src->name, hi_symbolizer_missing (sym));
-  hi_analysis_free (&a);
-  hi_symbolizer_free (sym);
+             src->name, missing);
   return fflush (stdout) != 0 || m->damaged ? 1 : 0;
+}
+
+int
+hi_cmd_block (const struct hi_source *src, uint64_t addr,
+              const struct hi_options *opt)
+{
+  struct hi_target t;
+  struct hi_model *m = hi_cli_load (src, &t);
+  if (!m)
+    return 1;
+  struct hi_symbolizer *sym = hi_symbolizer_new (m, src->exe);
+  struct hi_analysis a;
+  hi_status s = sym ? hi_analysis_init (&a, m, sym, opt) : HI_E_NOMEM;
+  int status = 1;
+  if (s == HI_OK)
+    {
+      struct hi_block b;
+      int found = hi_block_find (&t, m, addr, &b) == HI_OK;
+      hi_block_print (&a, addr, found ? &b : NULL, stdout);
+      status = found ? 0 : 1;
+      hi_analysis_free (&a);
+    }
+  else
+    hi_cli_error (src->name, hi_strerror (s));
+  hi_symbolizer_free (sym);
+  hi_target_close (&t);
+  hi_model_free (m);
+  return status;
 }

@@ -2,7 +2,8 @@
 # static links with -Wl,--wrap=malloc,... (entry points named __wrap_*).
 monitor_sources = %reldir%/prim.h %reldir%/prim-linux.c %reldir%/monitor.h \
 	%reldir%/state.c %reldir%/chain.c %reldir%/account.c \
-	%reldir%/malloc.c %reldir%/modules.c %reldir%/snapshot.c
+	%reldir%/malloc.c %reldir%/modules.c %reldir%/snapshot.c \
+	%reldir%/jit.c
 monitor_cflags = $(AM_CFLAGS) -fvisibility=hidden -ftls-model=initial-exec \
 	-fno-builtin-malloc -fno-builtin-free -fno-builtin-calloc \
 	-fno-builtin-realloc

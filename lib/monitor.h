@@ -89,6 +89,9 @@ HI_HIDDEN void hi_account_free (uint32_t site, uint64_t size);
 HI_HIDDEN void hi_modules_refresh (void);
 HI_HIDDEN int hi_modules_cover (uint64_t addr);
 
+/* jit.c: register the root with gdb's JIT interface. */
+HI_HIDDEN void hi_jit_register (void);
+
 /* snapshot.c */
 HI_HIDDEN int hi_snapshot_write (const char *path_template, int from_signal);
 

@@ -220,7 +220,10 @@ hi_ensure_init (void)
       atomic_store_explicit (&init_state, ok ? ST_READY : ST_FAILED,
                              memory_order_release);
       if (ok)
-        install_hooks ();
+        {
+          install_hooks ();
+          hi_jit_register ();
+        }
       hi_tls.busy--;
       return ok;
     }

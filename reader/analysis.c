@@ -226,3 +226,26 @@ hi_json_string (FILE *f, const char *s)
     }
   fputc ('"', f);
 }
+
+/* The last DEPTH labels of site S's chain, "..." first when cut. */
+void
+hi_site_path (struct hi_analysis *a, uint64_t s, char *buf, size_t size)
+{
+  uint32_t from = a->chain_start[s], to = a->chain_start[s + 1];
+  size_t at = 0;
+  buf[0] = '\0';
+  if (from == to)
+    {
+      snprintf (buf, size, "<no call chain recorded>");
+      return;
+    }
+  uint32_t depth = a->opt.depth > 0 ? (uint32_t) a->opt.depth : 1;
+  uint32_t start = to - from > depth ? to - depth : from;
+  if (start > from && a->chain_nodes[start] != HI_NODE_CUT)
+    at += (size_t) snprintf (buf + at, size - at, "... > ");
+  for (uint32_t i = start; i < to && at < size; i++)
+    at += (size_t) snprintf (buf + at, size - at, "%s%s",
+                             a->labels.strs[a->node_label[a->chain_nodes[i]]],
+                             i + 1 < to ? " > " : "");
+}
+

@@ -47,6 +47,40 @@ hi_status hi_analysis_init (struct hi_analysis *a, const struct hi_model *m,
                             const struct hi_options *opt);
 void hi_analysis_free (struct hi_analysis *a);
 
+/* The leak-path text of site S: its last opt.depth labels, outermost
+   first, "... > " when callers were cut. */
+void hi_site_path (struct hi_analysis *a, uint64_t s, char *buf, size_t size);
+
+/* A block handed out by the monitor, found by hi_block_find. */
+struct hi_block
+{
+  uint64_t start;            /* the user pointer */
+  uint64_t size;             /* requested bytes */
+  uint32_t site;
+  int freed;                 /* its header says it was freed */
+};
+
+/* The block of ours containing ADDR, read through T: HI_OK, or
+   HI_E_NOT_BLOCK.  Scans back from ADDR (at most 64 MiB) for a header
+   whose check word is right; a live block wins over a stale header of a
+   freed one inside it. */
+hi_status hi_block_find (const struct hi_target *t, const struct hi_model *m,
+                         uint64_t addr, struct hi_block *out);
+/* One line: "0x... is 12 bytes into a 204-byte block at 0x..., allocated
+   by main > ...", or that ADDR is in no block (B NULL). */
+void hi_block_print (struct hi_analysis *a, uint64_t addr,
+                     const struct hi_block *b, FILE *f);
+
+/* 1 if LIST names only known tables (leaks, bins, direct, graph, stat). */
+int hi_tables_valid (const char *list);
+/* Print the tables of LIST (comma-separated) of M to OUT; NAME names the
+   source in JSON; EXE overrides the main executable's path.  *MISSING,
+   if not NULL, gets how many modules could not be used. */
+hi_status hi_report (const struct hi_model *m, const char *exe,
+                     const char *name, const char *list,
+                     const struct hi_options *opt, FILE *out,
+                     unsigned *missing);
+
 /* "  " for 0, " ." under 1%, "**" for all, else the percent: mprof's
    two-character fields.  OUT has room for 3 bytes. */
 void hi_pct2 (char *out, uint64_t part, uint64_t whole);

@@ -27,6 +27,8 @@
   X (HI_E_NOMEM, "out of memory") \
   X (HI_E_NOT_CORE, "an ELF file, but not a core file") \
   X (HI_E_PROCESS, "cannot read the process: no such process, or no permission (ptrace)") \
+  X (HI_E_USAGE, "unknown table: use leaks, bins, direct, graph or stat") \
+  X (HI_E_NOT_BLOCK, "not in a block allocated through heapinspect") \
   X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)")
 #define HI_ERROR_ENUM(name, msg) name,
 typedef enum { HI_ERRORS (HI_ERROR_ENUM) HI_NSTATUS } hi_status;

@@ -6,6 +6,7 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 	%reldir%/model.c %reldir%/strtab.h %reldir%/strtab.c \
 	%reldir%/symbolize.h %reldir%/symbolize.c %reldir%/analysis.h \
 	%reldir%/analysis.c %reldir%/table-stat.c %reldir%/table-bins.c \
-	%reldir%/table-leaks.c %reldir%/table-direct.c %reldir%/table-graph.c
+	%reldir%/table-leaks.c %reldir%/table-direct.c %reldir%/table-graph.c \
+	%reldir%/report.c %reldir%/block.c
 %canon_reldir%_libhireader_la_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS)
 %canon_reldir%_libhireader_la_LIBADD = $(DW_LIBS) -lelf -lstdc++

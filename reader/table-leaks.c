@@ -21,28 +21,6 @@ by_kept (const void *x, const void *y)
   return a->path < b->path ? -1 : a->path > b->path;
 }
 
-/* The last DEPTH labels of site S's chain, "..." first when cut. */
-static void
-path_of (struct hi_analysis *a, uint64_t s, char *buf, size_t size)
-{
-  uint32_t from = a->chain_start[s], to = a->chain_start[s + 1];
-  size_t at = 0;
-  buf[0] = '\0';
-  if (from == to)
-    {
-      snprintf (buf, size, "<no call chain recorded>");
-      return;
-    }
-  uint32_t depth = a->opt.depth > 0 ? (uint32_t) a->opt.depth : 1;
-  uint32_t start = to - from > depth ? to - depth : from;
-  if (start > from && a->chain_nodes[start] != HI_NODE_CUT)
-    at += (size_t) snprintf (buf + at, size - at, "... > ");
-  for (uint32_t i = start; i < to && at < size; i++)
-    at += (size_t) snprintf (buf + at, size - at, "%s%s",
-                             a->labels.strs[a->node_label[a->chain_nodes[i]]],
-                             i + 1 < to ? " > " : "");
-}
-
 void
 hi_table_leaks (struct hi_analysis *a, FILE *f)
 {
@@ -58,7 +36,7 @@ hi_table_leaks (struct hi_analysis *a, FILE *f)
       if (x->bytes == x->freed && x->allocs == x->frees)
         continue;
       char buf[8192];
-      path_of (a, s, buf, sizeof buf);
+      hi_site_path (a, s, buf, sizeof buf);
       uint32_t id = hi_strtab_intern (&paths, buf);
       if (id == UINT32_MAX)
         break;

@@ -202,6 +202,17 @@ hi_block_check (uint32_t salt, uint64_t header_addr, uint32_t site,
   return (uint32_t) x;
 }
 
+/* The blob the monitor registers as its one JIT code entry in its own
+   __jit_debug_descriptor, so that a gdb JIT reader (the heapinspect gdb
+   plugin) is handed the root's address on every target gdb can read. */
+#define HI_JIT_MAGIC UINT64_C(0x0154494a50494820) /* " HIPJIT\1" */
+
+struct hi_jit_blob
+{
+  uint64_t magic;           /* HI_JIT_MAGIC */
+  uint64_t root_addr;       /* address of heapinspect_root */
+};
+
 /* Snapshot file: a header, a region table, then the regions' bytes.  It
    holds copies of the process's memory (root and arenas) at their
    original addresses, so it is read exactly like a live process. */
