@@ -22,6 +22,9 @@ struct widget
 
 static unsigned long long lcg_state;
 
+/* The newest red widget, for debuggers: `heap block last_red`. */
+struct widget *volatile last_red;
+
 static int
 random_flip (void)
 {
@@ -79,7 +82,10 @@ main (int argc, char **argv)
       if (consume_widget (w))
         blue++;
       else
-        red++;
+        {
+          red++;
+          last_red = w;
+        }
     }
   char buf[256];
   int n = snprintf (buf, sizeof buf,

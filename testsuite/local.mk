@@ -4,6 +4,7 @@ RUNTESTDEFAULTFLAGS = --tool heapinspect --srcdir $(abs_top_srcdir)/testsuite
 AM_RUNTESTFLAGS = HI_BUILDDIR=$(abs_top_builddir) HI_SRCDIR=$(abs_top_srcdir)
 EXTRA_DIST += %reldir%/config/unix.exp %reldir%/lib/heapinspect.exp \
 	%reldir%/heapinspect.monitor/*.exp %reldir%/heapinspect.cli/*.exp \
+	%reldir%/heapinspect.gdb/*.exp %reldir%/lib/heapinspect-gdb.exp \
 	%reldir%/progs/report.h
 CLEANFILES += heapinspect.log heapinspect.sum site.exp site.bak
 clean-local: clean-testsuite-tmp
