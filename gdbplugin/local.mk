@@ -6,24 +6,23 @@ pkglib_LTLIBRARIES = %reldir%/heapinspect-gdb.la
 	-no-undefined -Wl,--exclude-libs,ALL
 %canon_reldir%_heapinspect_gdb_la_LIBADD = reader/libhireader.la
 
-# heap.gdb for the build tree (the tests use it) and for installation.
-noinst_DATA = %reldir%/heap.gdb %reldir%/heap-installed.gdb
+# heap.gdb for the build tree (the tests use it); the installed one is
+# made at install time, naming the installed plugin.
+noinst_DATA = %reldir%/heap.gdb
 EXTRA_DIST += %reldir%/heap.gdb.in
-CLEANFILES += %reldir%/heap.gdb %reldir%/heap-installed.gdb
+CLEANFILES += %reldir%/heap.gdb
 %reldir%/heap.gdb: %reldir%/heap.gdb.in Makefile
 	$(AM_V_GEN)sed 's|@PLUGIN@|$(abs_top_builddir)/%reldir%/.libs/heapinspect-gdb.so|g' \
-	  $(srcdir)/%reldir%/heap.gdb.in > $@
-%reldir%/heap-installed.gdb: %reldir%/heap.gdb.in Makefile
-	$(AM_V_GEN)sed 's|@PLUGIN@|$(pkglibdir)/heapinspect-gdb.so|g' \
 	  $(srcdir)/%reldir%/heap.gdb.in > $@
 
 # gdb auto-loads DATADIR/auto-load/REALPATH-gdb.gdb for the object at
 # REALPATH: any program that loads libheapinspect.so gets the commands.
 gdb_autoload_dir = $(GDB_DATADIR)/auto-load$(libdir)
-install-data-local: %reldir%/heap-installed.gdb
+install-data-local:
 	$(MKDIR_P) $(DESTDIR)$(pkgdatadir) $(DESTDIR)$(gdb_autoload_dir)
-	$(INSTALL_DATA) %reldir%/heap-installed.gdb $(DESTDIR)$(pkgdatadir)/heap.gdb
-	$(INSTALL_DATA) %reldir%/heap-installed.gdb \
+	sed 's|@PLUGIN@|$(pkglibdir)/heapinspect-gdb.so|g' \
+	  $(srcdir)/%reldir%/heap.gdb.in > $(DESTDIR)$(pkgdatadir)/heap.gdb
+	$(INSTALL_DATA) $(DESTDIR)$(pkgdatadir)/heap.gdb \
 	  $(DESTDIR)$(gdb_autoload_dir)/libheapinspect.so.0.0.0-gdb.gdb
 uninstall-local:
 	rm -f $(DESTDIR)$(pkgdatadir)/heap.gdb \

@@ -47,46 +47,76 @@ strip_clone_suffix (char *name)
     *version = '\0';
 }
 
+/* Name node I (its call site) into NAME and LABEL. */
+static void
+describe (struct hi_analysis *a, uint64_t i, char *name, size_t nsize,
+          char *label, size_t lsize)
+{
+  uint64_t ret = a->m->nodes[i].ret;
+  struct hi_code c;
+  memset (&c, 0, sizeof c);
+  if (i > HI_NODE_CUT)
+    hi_symbolize (a->sym, ret - 1, &c);   /* the call, not the return */
+  if (i <= HI_NODE_CUT)
+    snprintf (name, nsize, "%s", i == HI_NODE_CUT ? "..." : "<root>");
+  else if (c.function)
+    {
+      snprintf (name, nsize, "%s", c.function);
+      strip_clone_suffix (name);
+    }
+  else if (c.module)
+    snprintf (name, nsize, "%s+0x%" PRIx64, c.module, c.module_offset + 1);
+  else
+    snprintf (name, nsize, "0x%" PRIx64, ret);
+  if (c.function && a->opt.offsets)
+    snprintf (label, lsize, "%s+0x%" PRIx64, name, c.function_offset + 1);
+  else
+    snprintf (label, lsize, "%s", name);
+}
+
+/* Many nodes share a return address (every chain through a call site):
+   symbolize each address once. */
 static hi_status
 name_nodes (struct hi_analysis *a)
 {
   const struct hi_model *m = a->m;
   a->node_func = calloc (m->n_nodes, sizeof *a->node_func);
   a->node_label = calloc (m->n_nodes, sizeof *a->node_label);
-  if (!a->node_func || !a->node_label)
-    return HI_E_NOMEM;
-  for (uint64_t i = 0; i < m->n_nodes; i++)
+  uint64_t cap = 64;
+  while (cap < 2 * m->n_nodes)
+    cap *= 2;
+  uint64_t *seen = calloc (cap, sizeof *seen);     /* node id + 1 */
+  if (!a->node_func || !a->node_label || !seen)
     {
-      char name[1024], label[1100];
+      free (seen);
+      return HI_E_NOMEM;
+    }
+  hi_status s = HI_OK;
+  for (uint64_t i = 0; i < m->n_nodes && s == HI_OK; i++)
+    {
       uint64_t ret = m->nodes[i].ret;
-      struct hi_code c;
-      if (i <= HI_NODE_CUT)
-        memset (&c, 0, sizeof c);
-      else
-        hi_symbolize (a->sym, ret - 1, &c);   /* the call, not the return */
-      if (i <= HI_NODE_CUT)
-        snprintf (name, sizeof name, "%s", i == HI_NODE_CUT ? "..." : "<root>");
-      else if (c.function)
+      uint64_t h = (ret * UINT64_C(0x9e3779b97f4a7c15)) >> 20 & (cap - 1);
+      if (i > HI_NODE_CUT)
+        for (; seen[h]; h = (h + 1) & (cap - 1))
+          if (m->nodes[seen[h] - 1].ret == ret)
+            break;
+      if (i > HI_NODE_CUT && seen[h])
         {
-          snprintf (name, sizeof name, "%s", c.function);
-          strip_clone_suffix (name);
+          a->node_func[i] = a->node_func[seen[h] - 1];
+          a->node_label[i] = a->node_label[seen[h] - 1];
+          continue;
         }
-      else if (c.module)
-        snprintf (name, sizeof name, "%s+0x%" PRIx64, c.module,
-                  c.module_offset + 1);
-      else
-        snprintf (name, sizeof name, "0x%" PRIx64, ret);
-      if (c.function && a->opt.offsets)
-        snprintf (label, sizeof label, "%s+0x%" PRIx64, name,
-                  c.function_offset + 1);
-      else
-        snprintf (label, sizeof label, "%s", name);
+      char name[1024], label[1100];
+      describe (a, i, name, sizeof name, label, sizeof label);
       a->node_func[i] = hi_strtab_intern (&a->funcs, name);
       a->node_label[i] = hi_strtab_intern (&a->labels, label);
       if (a->node_func[i] == UINT32_MAX || a->node_label[i] == UINT32_MAX)
-        return HI_E_NOMEM;
+        s = HI_E_NOMEM;
+      if (i > HI_NODE_CUT)
+        seen[h] = i + 1;
     }
-  return HI_OK;
+  free (seen);
+  return s;
 }
 
 static hi_status

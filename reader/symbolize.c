@@ -159,7 +159,14 @@ hi_symbolize (struct hi_symbolizer *s, uint64_t addr, struct hi_code *out)
       out->function_offset = off;
       free (dm);
     }
-  Dwfl_Line *line = dwfl_module_getsrc (mod, addr);
+}
+
+void
+hi_symbolize_line (struct hi_symbolizer *s, uint64_t addr, struct hi_code *out)
+{
+  hi_symbolize (s, addr, out);
+  Dwfl_Module *mod = dwfl_addrmodule (s->dwfl, addr);
+  Dwfl_Line *line = mod ? dwfl_module_getsrc (mod, addr) : NULL;
   if (line)
     {
       int lineno = 0;

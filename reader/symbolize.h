@@ -23,10 +23,13 @@ struct hi_code
   uint64_t function_offset;
   const char *module;      /* base name of the module, or NULL */
   uint64_t module_offset;  /* ADDR - module bias */
-  const char *file;        /* source file, or NULL */
+  const char *file;        /* source file, or NULL (hi_symbolize_line) */
   int line;
 };
 void hi_symbolize (struct hi_symbolizer *s, uint64_t addr, struct hi_code *out);
+/* Also the source file and line of ADDR (slower: reads line tables). */
+void hi_symbolize_line (struct hi_symbolizer *s, uint64_t addr,
+                        struct hi_code *out);
 
 /* Names of the program's struct, union, class and typedef types whose
    size is SIZE (0..HI_BIN_MAX), joined by ", ", or NULL if none.  From

@@ -8,7 +8,7 @@
 
 struct leak
 {
-  uint32_t path;             /* id in the paths table */
+  uint32_t path;             /* index in first_site: the row's first site */
   uint64_t kept, allocs, bytes, frees, freed;
 };
 
@@ -21,34 +21,79 @@ by_kept (const void *x, const void *y)
   return a->path < b->path ? -1 : a->path > b->path;
 }
 
+/* The part of site S's chain a leak path shows: [*FROM, TO) in
+   chain_nodes, and whether callers were cut. */
+static void
+path_span (struct hi_analysis *a, uint64_t s, uint32_t *from, uint32_t *to)
+{
+  uint32_t f = a->chain_start[s], t = a->chain_start[s + 1];
+  uint32_t depth = a->opt.depth > 0 ? (uint32_t) a->opt.depth : 1;
+  *from = t - f > depth ? t - depth : f;
+  *to = t;
+}
+
+/* 1 if sites X and Y show the same path (same labels, same cut). */
+static int
+same_path (struct hi_analysis *a, uint64_t x, uint64_t y)
+{
+  uint32_t fx, tx, fy, ty;
+  path_span (a, x, &fx, &tx);
+  path_span (a, y, &fy, &ty);
+  if (tx - fx != ty - fy || (fx > a->chain_start[x]) != (fy > a->chain_start[y]))
+    return 0;
+  for (uint32_t i = 0; i < tx - fx; i++)
+    if (a->node_label[a->chain_nodes[fx + i]]
+        != a->node_label[a->chain_nodes[fy + i]])
+      return 0;
+  return 1;
+}
+
+static uint64_t
+path_hash (struct hi_analysis *a, uint64_t s)
+{
+  uint32_t from, to;
+  path_span (a, s, &from, &to);
+  uint64_t h = from > a->chain_start[s] ? 7 : 3;
+  for (uint32_t i = from; i < to; i++)
+    h = (h ^ a->node_label[a->chain_nodes[i]]) * UINT64_C(0x100000001b3);
+  return h ^ (h >> 29);
+}
+
 void
 hi_table_leaks (struct hi_analysis *a, FILE *f)
 {
   const struct hi_model *m = a->m;
-  struct hi_strtab paths;
-  hi_strtab_init (&paths);
+  /* Group the sites that show the same path, without formatting it. */
+  uint64_t cap = 64;
+  while (cap < 2 * m->n_sites)
+    cap *= 2;
+  uint32_t *slot = calloc (cap, sizeof *slot);         /* row index + 1 */
   struct leak *rows = calloc (m->n_sites ? m->n_sites : 1, sizeof *rows);
+  uint64_t *first_site = calloc (m->n_sites ? m->n_sites : 1, sizeof *first_site);
   size_t n = 0;
   uint64_t kept_all = a->total_bytes - a->total_freed;
-  for (uint64_t s = 0; rows && s < m->n_sites; s++)
+  for (uint64_t s = 0; slot && rows && first_site && s < m->n_sites; s++)
     {
       const struct hi_site_sum *x = &a->sum[s];
       if (x->bytes == x->freed && x->allocs == x->frees)
         continue;
-      char buf[8192];
-      hi_site_path (a, s, buf, sizeof buf);
-      uint32_t id = hi_strtab_intern (&paths, buf);
-      if (id == UINT32_MAX)
-        break;
-      if (id == n)
-        rows[n++].path = id;
-      struct leak *r = &rows[id];
+      uint64_t h = path_hash (a, s) & (cap - 1);
+      while (slot[h] && !same_path (a, first_site[slot[h] - 1], s))
+        h = (h + 1) & (cap - 1);
+      if (!slot[h])
+        {
+          first_site[n] = s;
+          rows[n].path = (uint32_t) n;
+          slot[h] = (uint32_t) ++n;
+        }
+      struct leak *r = &rows[slot[h] - 1];
       r->kept += x->bytes - x->freed;
       r->allocs += x->allocs;
       r->bytes += x->bytes;
       r->frees += x->frees;
       r->freed += x->freed;
     }
+  free (slot);
   if (rows)
     qsort (rows, n, sizeof *rows, by_kept);
   int json = a->opt.format == HI_JSON;
@@ -64,7 +109,8 @@ hi_table_leaks (struct hi_analysis *a, FILE *f)
       const struct leak *r = &rows[i];
       if (!hi_shown (&a->opt, r->kept, kept_all))
         continue;
-      const char *path = paths.strs[r->path];
+      char path[8192];
+      hi_site_path (a, first_site[r->path], path, sizeof path);
       if (json)
         {
           fprintf (f, "%s\n  {\"kept\": %" PRIu64 ", \"allocs\": %" PRIu64
@@ -90,5 +136,5 @@ hi_table_leaks (struct hi_analysis *a, FILE *f)
     }
   fputs (json ? "\n]" : "\n", f);
   free (rows);
-  hi_strtab_free (&paths);
+  free (first_site);
 }
