@@ -2,6 +2,8 @@
    tree of caller/callee pairs with mprof's chain-prefix caching. */
 #include "monitor.h"
 
+#include <string.h>
+
 /* Extra frames captured beyond the cap: the monitor's own frames, which
    precede the allocating caller, plus one to tell whether the cap cut. */
 #define OWN_FRAMES_MAX 8
@@ -117,22 +119,44 @@ hi_chain_forget_thread (void)
   hi_tls.prev_n = 0;
 }
 
-uint32_t
-hi_chain_site (uint64_t caller_ret)
+/* libgcc's chain for the allocation called from CALLER: the frames from
+   the caller outward, the monitor's own frames skipped.  How many. */
+static int
+libgcc_chain (const struct hi_frame *caller, uint64_t *out, int max)
 {
   uint64_t raw[HI_MAX_DEPTH + OWN_FRAMES_MAX + 1];
-  int depth = hi_state.depth;
-  int n = hi_prim_backtrace (raw, depth + OWN_FRAMES_MAX + 1);
-
-  /* Skip the monitor's own frames: the chain starts at the frame that
-     called the entry point. */
+  int n = hi_prim_backtrace (raw, max + OWN_FRAMES_MAX);
   int first = 0;
-  while (first < n && first < OWN_FRAMES_MAX && raw[first] != caller_ret)
+  while (first < n && first < OWN_FRAMES_MAX && raw[first] != caller->ip)
     first++;
   if (first == n || first == OWN_FRAMES_MAX)
     first = 0;
-  uint64_t *chain = raw + first;   /* innermost first */
   n -= first;
+  if (n > max)
+    n = max;
+  memcpy (out, raw + first, (size_t) (n > 0 ? n : 0) * sizeof *out);
+  return n;
+}
+
+uint32_t
+hi_chain_site (const struct hi_frame *caller)
+{
+  uint64_t chain[HI_MAX_DEPTH + 1];     /* innermost first */
+  int depth = hi_state.depth;
+  int n = hi_unwind (caller, chain, depth + 1);
+  if (n < 0)
+    {
+      HI_ADD (heapinspect_root.totals.unwind_fallbacks, 1);
+      n = libgcc_chain (caller, chain, depth + 1);
+    }
+  else if (HI_UNLIKELY (hi_state.check_unwind))
+    {
+      uint64_t ref[HI_MAX_DEPTH + 1];
+      int m = libgcc_chain (caller, ref, depth + 1);
+      HI_ADD (heapinspect_root.totals.unwind_checked, 1);
+      if (m != n || memcmp (ref, chain, (size_t) n * sizeof *chain) != 0)
+        HI_ADD (heapinspect_root.totals.unwind_mismatches, 1);
+    }
   int cut = n > depth;
   if (cut)
     n = depth;

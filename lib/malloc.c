@@ -18,8 +18,13 @@ _Static_assert (sizeof (struct hi_block_header) == 16, "16-byte header");
 # define ENTRY(name) name
 #endif
 #define PUBLIC __attribute__ ((visibility ("default"), noinline))
-#define CALLER ((uint64_t) (uintptr_t) __builtin_return_address (0))
-#define COUNT_CALL(name) HI_ADD (heapinspect_root.totals.calls[HI_CALL_##name], 1)
+
+/* Calls by the program; the monitor's own (busy) calls are not counted. */
+#define COUNT_CALL(name) \
+  do \
+    if (!hi_tls.busy) \
+      HI_ADD (heapinspect_root.totals.calls[HI_CALL_##name], 1); \
+  while (0)
 
 extern void *__libc_malloc (size_t);
 extern void *__libc_calloc (size_t, size_t);
@@ -38,7 +43,7 @@ struct block
 };
 
 static uint32_t
-site_for (uint64_t caller)
+site_for (const struct hi_frame *caller)
 {
   if (hi_tls.busy || !hi_ensure_init ())
     return HI_SITE_INTERNAL;
@@ -107,7 +112,7 @@ release (struct block *b)
 }
 
 static void *
-alloc_plain (size_t n, uint64_t caller)
+alloc_plain (size_t n, const struct hi_frame *caller)
 {
   if (n > SIZE_MAX - HDR)
     {
@@ -122,7 +127,7 @@ alloc_plain (size_t n, uint64_t caller)
 /* ALIGN is a power of two.  Above 16 the header sits in the ALIGN bytes
    of padding before the user pointer. */
 static void *
-alloc_aligned (size_t align, size_t n, uint64_t caller)
+alloc_aligned (size_t align, size_t n, const struct hi_frame *caller)
 {
   if (align <= HDR)
     return alloc_plain (n, caller);
@@ -152,7 +157,7 @@ free_any (void *p)
 }
 
 static void *
-realloc_any (void *p, size_t n, uint64_t caller)
+realloc_any (void *p, size_t n, const struct hi_frame *caller)
 {
   struct block b;
   if (!p)
@@ -202,8 +207,9 @@ round_pow2 (size_t a)
 PUBLIC void *
 ENTRY (malloc) (size_t n)
 {
+  HI_CALLER_FRAME (caller);
   COUNT_CALL (malloc);
-  return alloc_plain (n, CALLER);
+  return alloc_plain (n, &caller);
 }
 
 PUBLIC void
@@ -216,6 +222,7 @@ ENTRY (free) (void *p)
 PUBLIC void *
 ENTRY (calloc) (size_t k, size_t n)
 {
+  HI_CALLER_FRAME (caller);
   COUNT_CALL (calloc);
   size_t total;
   if (__builtin_mul_overflow (k, n, &total) || total > SIZE_MAX - HDR)
@@ -223,7 +230,7 @@ ENTRY (calloc) (size_t k, size_t n)
       errno = ENOMEM;
       return NULL;
     }
-  uint32_t site = site_for (CALLER);
+  uint32_t site = site_for (&caller);
   void *base = __libc_calloc (1, total + HDR);
   return base ? finish (base, 0, site, total) : NULL;
 }
@@ -231,13 +238,15 @@ ENTRY (calloc) (size_t k, size_t n)
 PUBLIC void *
 ENTRY (realloc) (void *p, size_t n)
 {
+  HI_CALLER_FRAME (caller);
   COUNT_CALL (realloc);
-  return realloc_any (p, n, CALLER);
+  return realloc_any (p, n, &caller);
 }
 
 PUBLIC void *
 ENTRY (reallocarray) (void *p, size_t k, size_t n)
 {
+  HI_CALLER_FRAME (caller);
   COUNT_CALL (reallocarray);
   size_t total;
   if (__builtin_mul_overflow (k, n, &total))
@@ -245,41 +254,44 @@ ENTRY (reallocarray) (void *p, size_t k, size_t n)
       errno = ENOMEM;
       return NULL;
     }
-  return realloc_any (p, total, CALLER);
+  return realloc_any (p, total, &caller);
 }
 
 PUBLIC void *
 ENTRY (memalign) (size_t align, size_t n)
 {
+  HI_CALLER_FRAME (caller);
   COUNT_CALL (memalign);
   if (align > SIZE_MAX / 2 + 1)
     {
       errno = EINVAL;
       return NULL;
     }
-  return alloc_aligned (round_pow2 (align), n, CALLER);
+  return alloc_aligned (round_pow2 (align), n, &caller);
 }
 
 PUBLIC void *
 ENTRY (aligned_alloc) (size_t align, size_t n)
 {
+  HI_CALLER_FRAME (caller);
   COUNT_CALL (aligned_alloc);
   if (align > SIZE_MAX / 2 + 1)
     {
       errno = EINVAL;
       return NULL;
     }
-  return alloc_aligned (round_pow2 (align), n, CALLER);
+  return alloc_aligned (round_pow2 (align), n, &caller);
 }
 
 PUBLIC int
 ENTRY (posix_memalign) (void **out, size_t align, size_t n)
 {
+  HI_CALLER_FRAME (caller);
   COUNT_CALL (posix_memalign);
   if (align < sizeof (void *) || (align & (align - 1)) != 0)
     return EINVAL;
   int saved = errno;
-  void *p = alloc_aligned (align, n, CALLER);
+  void *p = alloc_aligned (align, n, &caller);
   if (!p)
     return ENOMEM;
   errno = saved;
@@ -290,13 +302,15 @@ ENTRY (posix_memalign) (void **out, size_t align, size_t n)
 PUBLIC void *
 ENTRY (valloc) (size_t n)
 {
+  HI_CALLER_FRAME (caller);
   COUNT_CALL (valloc);
-  return alloc_aligned ((size_t) sysconf (_SC_PAGESIZE), n, CALLER);
+  return alloc_aligned ((size_t) sysconf (_SC_PAGESIZE), n, &caller);
 }
 
 PUBLIC void *
 ENTRY (pvalloc) (size_t n)
 {
+  HI_CALLER_FRAME (caller);
   COUNT_CALL (pvalloc);
   size_t page = (size_t) sysconf (_SC_PAGESIZE);
   if (n > SIZE_MAX - page)
@@ -305,7 +319,7 @@ ENTRY (pvalloc) (size_t n)
       return NULL;
     }
   n = n ? (n + page - 1) & ~(page - 1) : page;
-  return alloc_aligned (page, n, CALLER);
+  return alloc_aligned (page, n, &caller);
 }
 
 #ifdef HI_WRAP

@@ -119,9 +119,16 @@ hi_modules_refresh (void)
   memset (&r, 0, sizeof r);
   dl_iterate_phdr (visit, &r);
   uint64_t n = heapinspect_root.arenas[HI_A_MODULES].count;
+  int unloaded = 0;
   for (uint64_t i = 0; i < n; i++)
-    if (!(r.generation_seen[i / 64] & (UINT64_C(1) << (i % 64))))
-      hi_state.modules[i].flags &= ~HI_MODULE_LOADED;   /* dlclosed */
+    if (!(r.generation_seen[i / 64] & (UINT64_C(1) << (i % 64)))
+        && (hi_state.modules[i].flags & HI_MODULE_LOADED))
+      {
+        hi_state.modules[i].flags &= ~HI_MODULE_LOADED;   /* dlclosed */
+        unloaded = 1;
+      }
+  if (unloaded)
+    hi_unwind_forget ();      /* its code's rules may be stale */
   hi_lock_release (&hi_state.module_lock);
 }
 

@@ -49,6 +49,7 @@ struct hi_state
   hi_lock table_lock;      /* serializes insertions into nodes/sites */
   hi_lock module_lock;     /* serializes module-list refreshes */
   int depth;               /* HEAPINSPECT_DEPTH */
+  int check_unwind;        /* HEAPINSPECT_CHECK_UNWIND */
   char output[512];        /* HEAPINSPECT_OUTPUT template; "" = none */
 };
 
@@ -75,9 +76,29 @@ struct hi_tls
 extern __thread struct hi_tls hi_tls
   __attribute__ ((tls_model ("initial-exec"))) HI_HIDDEN;
 
+/* The frame that called an entry point: its pc (the return address), its
+   stack pointer after the return (the entry's CFA) and its rbp. */
+struct hi_frame
+{
+  uint64_t ip, sp, bp;
+};
+
+/* In an entry point compiled with frame pointers: the caller's frame. */
+#define HI_CALLER_FRAME(f) \
+  struct hi_frame f = { \
+    (uint64_t) (uintptr_t) __builtin_return_address (0), \
+    (uint64_t) (uintptr_t) __builtin_frame_address (0) + 16, \
+    *(const uint64_t *) __builtin_frame_address (0) }
+
+/* unwind.c: return addresses from START outward into OUT (at most MAX);
+   how many, or -1 if some frame needs libgcc's unwinder. */
+HI_HIDDEN int hi_unwind (const struct hi_frame *start, uint64_t *out, int max);
+/* Drop every cached rule (code was unloaded). */
+HI_HIDDEN void hi_unwind_forget (void);
+
 /* chain.c: the site id of the calling context of the allocation whose
-   entry point returns to CALLER_RET. */
-HI_HIDDEN uint32_t hi_chain_site (uint64_t caller_ret);
+   entry point was called from frame CALLER. */
+HI_HIDDEN uint32_t hi_chain_site (const struct hi_frame *caller);
 HI_HIDDEN void hi_chain_forget_thread (void);
 
 /* account.c */

@@ -23,6 +23,12 @@ hi_prim_reserve (size_t size)
   return p == MAP_FAILED ? NULL : p;
 }
 
+void
+hi_prim_release (void *p, size_t size)
+{
+  munmap (p, size);
+}
+
 /* Drepper's futex mutex: 0 free, 1 locked, 2 locked with waiters. */
 void
 hi_lock_acquire (hi_lock *l)

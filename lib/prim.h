@@ -8,6 +8,8 @@
 
 /* Reserve SIZE bytes of zeroed, lazily committed memory; NULL on failure. */
 void *hi_prim_reserve (size_t size);
+/* Give back memory from hi_prim_reserve. */
+void hi_prim_release (void *p, size_t size);
 
 /* A mutex that never allocates.  Not recursive. */
 typedef struct { int word; } hi_lock;

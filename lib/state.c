@@ -116,6 +116,8 @@ configure (void)
 {
   hi_state.depth = parse_uint (hi_prim_getenv ("HEAPINSPECT_DEPTH"),
                                HI_MAX_DEPTH, HI_DEFAULT_DEPTH);
+  const char *check = hi_prim_getenv ("HEAPINSPECT_CHECK_UNWIND");
+  hi_state.check_unwind = check && check[0] == '1';
   const char *out = hi_prim_getenv ("HEAPINSPECT_OUTPUT");
   if (!out || !*out)
     out = "heapinspect.%p.hip";

@@ -130,6 +130,7 @@ struct hi_stat
   uint64_t sites, pairs, threads, modules;
   uint64_t chains, frames, frames_cached;
   uint64_t chains_truncated, chains_dropped, internal_allocations, damaged;
+  uint64_t unwind_fallbacks, unwind_checked, unwind_mismatches;
   uint64_t calls[HI_NCALLS];
 };
 void hi_stat_compute (const struct hi_model *m, struct hi_stat *out);

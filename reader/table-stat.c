@@ -20,6 +20,9 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
   s->chains_truncated = t->chains_truncated;
   s->chains_dropped = t->chains_dropped;
   s->internal_allocations = t->internal_allocs;
+  s->unwind_fallbacks = t->unwind_fallbacks;
+  s->unwind_checked = t->unwind_checked;
+  s->unwind_mismatches = t->unwind_mismatches;
   memcpy (s->calls, t->calls, sizeof s->calls);
   /* Site 0 and nodes 0 and 1 are the monitor's placeholders. */
   s->sites = m->n_sites > 0 ? m->n_sites - 1 : 0;
@@ -53,6 +56,9 @@ print_stat (const struct hi_stat *s, FILE *f, int json)
     { "chains_dropped", s->chains_dropped },
     { "internal_allocations", s->internal_allocations },
     { "damaged", s->damaged },
+    { "unwind_fallbacks", s->unwind_fallbacks },
+    { "unwind_checked", s->unwind_checked },
+    { "unwind_mismatches", s->unwind_mismatches },
   };
   const char *sep = json ? "\"" : "", *colon = json ? "\": " : ": ";
   const char *end = json ? ",\n  " : "\n";

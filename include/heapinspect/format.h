@@ -90,6 +90,9 @@ struct hi_totals
   uint64_t chains_dropped;    /* chains not recorded: a table was full */
   uint64_t internal_allocs;   /* the monitor's own nested allocations */
   uint64_t snapshots;         /* snapshot files written */
+  uint64_t unwind_fallbacks;  /* chains the fast unwinder left to libgcc */
+  uint64_t unwind_checked;    /* chains compared with libgcc's (CHECK_UNWIND) */
+  uint64_t unwind_mismatches; /* ... that differed */
 };
 
 struct hi_root
