@@ -1,5 +1,15 @@
-/* account.c - counting allocations and frees into totals, sites and bins. */
+/* account.c - counting allocations and frees: per thread (no lock
+   prefix), per site (shared atomics), and live bytes for the peak. */
 #include "monitor.h"
+
+/* Add V to counter F of this thread's record. */
+#define THREAD_ADD(f, v) \
+  do \
+    if (HI_UNLIKELY (hi_tls.shared_slot)) \
+      HI_ADD (f, v); \
+    else \
+      HI_OWN_ADD (f, v); \
+  while (0)
 
 static void
 raise_peak (uint64_t live)
@@ -14,42 +24,50 @@ raise_peak (uint64_t live)
 }
 
 void
+hi_account_call (int call)
+{
+  if (!hi_ensure_init ())
+    return;
+  struct hi_thread *t = hi_this_thread ();
+  THREAD_ADD (t->calls[call], 1);
+}
+
+void
 hi_account_alloc (uint32_t site, uint64_t size)
 {
-  struct hi_totals *t = &heapinspect_root.totals;
+  struct hi_totals *tot = &heapinspect_root.totals;
   if (site == HI_SITE_INTERNAL)
     {
-      HI_ADD (t->internal_allocs, 1);
+      HI_ADD (tot->internal_allocs, 1);
       return;
     }
   unsigned sc = hi_size_class (size);
   struct hi_site *s = &hi_state.sites[site];
   HI_ADD (s->allocs[sc], 1);
   HI_ADD (s->bytes[sc], size);
-  struct hi_bin *b = &hi_state.bins[hi_bin_of (size)];
-  HI_ADD (b->allocs, 1);
-  HI_ADD (b->bytes, size);
-  HI_ADD (t->allocations, 1);
-  HI_ADD (t->bytes_allocated, size);
-  HI_ADD (t->live_blocks, 1);
-  raise_peak (HI_ADD (t->live_bytes, size) + size);
+  struct hi_thread *t = hi_this_thread ();
+  struct hi_bin *b = &t->bins[hi_bin_of (size)];
+  THREAD_ADD (b->allocs, 1);
+  THREAD_ADD (b->bytes, size);
+  THREAD_ADD (t->allocations, 1);
+  THREAD_ADD (t->bytes_allocated, size);
+  raise_peak (HI_ADD (tot->live_bytes, size) + size);
 }
 
 void
 hi_account_free (uint32_t site, uint64_t size)
 {
-  struct hi_totals *t = &heapinspect_root.totals;
   if (site == HI_SITE_INTERNAL)
     return;
   unsigned sc = hi_size_class (size);
   struct hi_site *s = &hi_state.sites[site];
   HI_ADD (s->frees[sc], 1);
   HI_ADD (s->bytes_freed[sc], size);
-  struct hi_bin *b = &hi_state.bins[hi_bin_of (size)];
-  HI_ADD (b->frees, 1);
-  HI_ADD (b->bytes_freed, size);
-  HI_ADD (t->frees, 1);
-  HI_ADD (t->bytes_freed, size);
-  HI_ADD (t->live_blocks, (uint64_t) -1);
-  HI_ADD (t->live_bytes, -size);
+  struct hi_thread *t = hi_this_thread ();
+  struct hi_bin *b = &t->bins[hi_bin_of (size)];
+  THREAD_ADD (b->frees, 1);
+  THREAD_ADD (b->bytes_freed, size);
+  THREAD_ADD (t->frees, 1);
+  THREAD_ADD (t->bytes_freed, size);
+  HI_ADD (heapinspect_root.totals.live_bytes, -size);
 }

@@ -88,8 +88,8 @@ site_of (uint32_t node, uint32_t depth)
   return site;
 }
 
-static struct hi_thread *
-this_thread (void)
+struct hi_thread *
+hi_this_thread (void)
 {
   if (HI_UNLIKELY (hi_tls.thread_slot == 0))
     {
@@ -104,7 +104,10 @@ this_thread (void)
           break;
       while (!atomic_compare_exchange_weak (count, &i, i + 1));
       if (i >= HI_CAP_THREADS)
-        i = HI_CAP_THREADS - 1;
+        {
+          i = HI_CAP_THREADS - 1;
+          hi_tls.shared_slot = 1;
+        }
       else
         hi_state.threads[i].tid = hi_prim_tid ();
       hi_tls.thread_slot = (uint32_t) i + 1;
@@ -161,7 +164,7 @@ hi_chain_site (const struct hi_frame *caller)
   if (cut)
     n = depth;
 
-  struct hi_thread *t = this_thread ();
+  struct hi_thread *t = hi_this_thread ();
   if (n == 0)
     return HI_SITE_UNKNOWN;
   if (cut)
@@ -200,10 +203,18 @@ hi_chain_site (const struct hi_frame *caller)
   if (HI_UNLIKELY (refresh))
     hi_modules_refresh ();
 
-  /* Uncontended unless threads overflowed into a shared slot. */
-  HI_ADD (t->chains, 1);
-  HI_ADD (t->frames, (uint64_t) n);
-  HI_ADD (t->frames_cached, (uint64_t) same);
+  if (HI_UNLIKELY (hi_tls.shared_slot))
+    {
+      HI_ADD (t->chains, 1);
+      HI_ADD (t->frames, (uint64_t) n);
+      HI_ADD (t->frames_cached, (uint64_t) same);
+    }
+  else
+    {
+      HI_OWN_ADD (t->chains, 1);
+      HI_OWN_ADD (t->frames, (uint64_t) n);
+      HI_OWN_ADD (t->frames_cached, (uint64_t) same);
+    }
   uint32_t site = site_of (node, (uint32_t) n);
   if (!site)
     HI_ADD (heapinspect_root.totals.chains_dropped, 1);

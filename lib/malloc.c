@@ -23,7 +23,7 @@ _Static_assert (sizeof (struct hi_block_header) == 16, "16-byte header");
 #define COUNT_CALL(name) \
   do \
     if (!hi_tls.busy) \
-      HI_ADD (heapinspect_root.totals.calls[HI_CALL_##name], 1); \
+      hi_account_call (HI_CALL_##name); \
   while (0)
 
 extern void *__libc_malloc (size_t);

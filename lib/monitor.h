@@ -20,8 +20,16 @@
 #define HI_CAP_NODES   (UINT32_C(1) << 21)
 #define HI_CAP_HASH    (UINT32_C(1) << 22)   /* power of two, 2 x nodes */
 #define HI_CAP_SITES   (UINT32_C(1) << 19)
-#define HI_CAP_THREADS 4096u
+#define HI_CAP_THREADS 1024u   /* later threads share the last slot */
 #define HI_CAP_MODULES 1024u
+
+/* Add to a counter only this thread writes: no lock prefix, but a single
+   store, so readers (another thread, a core) see whole values. */
+#define HI_OWN_ADD(field, v) \
+  atomic_store_explicit ((_Atomic uint64_t *) &(field), \
+                         atomic_load_explicit ((_Atomic uint64_t *) &(field), \
+                                               memory_order_relaxed) + (v), \
+                         memory_order_relaxed)
 
 /* Relaxed atomic add on a uint64_t counter of the shared format. */
 #define HI_ADD(field, v) \
@@ -35,14 +43,13 @@
                          memory_order_release)
 
 /* Indexes of the arenas in the root's list. */
-enum { HI_A_NODES, HI_A_SITES, HI_A_BINS, HI_A_THREADS, HI_A_MODULES,
-       HI_A_HASH, HI_A_COUNT };
+enum { HI_A_NODES, HI_A_SITES, HI_A_THREADS, HI_A_MODULES, HI_A_HASH,
+       HI_A_COUNT };
 
 struct hi_state
 {
   struct hi_node *nodes;
   struct hi_site *sites;
-  struct hi_bin *bins;
   struct hi_thread *threads;
   struct hi_module *modules;
   uint32_t *hash;
@@ -68,6 +75,7 @@ struct hi_tls
 {
   int busy;                /* inside the monitor: nested calls are internal */
   uint32_t thread_slot;    /* 1 + index in the threads arena, 0 = none yet */
+  int shared_slot;         /* the slot is the shared last one: atomics */
   int prev_n;              /* previous chain, root first, and its nodes */
   int prev_cut;
   uint64_t prev_ret[HI_MAX_DEPTH];
@@ -100,8 +108,11 @@ HI_HIDDEN void hi_unwind_forget (void);
    entry point was called from frame CALLER. */
 HI_HIDDEN uint32_t hi_chain_site (const struct hi_frame *caller);
 HI_HIDDEN void hi_chain_forget_thread (void);
+/* chain.c: this thread's record in the threads arena. */
+HI_HIDDEN struct hi_thread *hi_this_thread (void);
 
-/* account.c */
+/* account.c: count a call of entry point CALL, an allocation, a free. */
+HI_HIDDEN void hi_account_call (int call);
 HI_HIDDEN void hi_account_alloc (uint32_t site, uint64_t size);
 HI_HIDDEN void hi_account_free (uint32_t site, uint64_t size);
 

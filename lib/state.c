@@ -159,8 +159,6 @@ init_once (void)
                               sizeof (struct hi_node));
   hi_state.sites = add_arena (HI_A_SITES, HI_ARENA_SITES, HI_CAP_SITES,
                               sizeof (struct hi_site));
-  hi_state.bins = add_arena (HI_A_BINS, HI_ARENA_BINS, HI_NBINS,
-                             sizeof (struct hi_bin));
   hi_state.threads = add_arena (HI_A_THREADS, HI_ARENA_THREADS,
                                 HI_CAP_THREADS, sizeof (struct hi_thread));
   hi_state.modules = add_arena (HI_A_MODULES, HI_ARENA_MODULES,
@@ -168,15 +166,13 @@ init_once (void)
   hi_state.hash = add_arena (HI_A_HASH, HI_ARENA_HASH, HI_CAP_HASH,
                              sizeof (uint32_t));
   r->n_arenas = HI_A_COUNT;
-  if (!hi_state.nodes || !hi_state.sites || !hi_state.bins
-      || !hi_state.threads || !hi_state.modules || !hi_state.hash)
+  if (!hi_state.nodes || !hi_state.sites || !hi_state.threads || !hi_state.modules || !hi_state.hash)
     return -1;
   /* Node 0 is the root, node 1 the parent of cut chains; site 0 gathers
      allocations whose chain was not recorded. */
   hi_state.nodes[HI_NODE_CUT].parent = HI_NODE_ROOT;
   r->arenas[HI_A_NODES].count = 2;
   r->arenas[HI_A_SITES].count = 1;
-  r->arenas[HI_A_BINS].count = HI_NBINS;
   r->arenas[HI_A_HASH].count = HI_CAP_HASH;
   return 0;
 }

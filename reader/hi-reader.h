@@ -110,7 +110,7 @@ struct hi_model
   uint64_t n_nodes;
   struct hi_site *sites;
   uint64_t n_sites;
-  struct hi_bin *bins;       /* HI_NBINS entries, zeroed if absent */
+  struct hi_bin *bins;       /* HI_NBINS entries: the threads' sums */
   struct hi_thread *threads;
   uint64_t n_threads;
   struct hi_module *modules;

@@ -12,7 +12,6 @@
 static const uint32_t entry_sizes[HI_NARENA_KINDS] = {
   [HI_ARENA_NODES] = sizeof (struct hi_node),
   [HI_ARENA_SITES] = sizeof (struct hi_site),
-  [HI_ARENA_BINS] = sizeof (struct hi_bin),
   [HI_ARENA_THREADS] = sizeof (struct hi_thread),
   [HI_ARENA_MODULES] = sizeof (struct hi_module),
   [HI_ARENA_HASH] = sizeof (uint32_t),
@@ -150,16 +149,12 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
   if (!m)
     return HI_E_NOMEM;
   hi_status s = read_root (t, &m->root);
-  void *bins = NULL;
-  uint64_t n_bins = 0;
   if (s == HI_OK)
     s = read_arena (t, &m->root, HI_ARENA_NODES, (void **) &m->nodes,
                     &m->n_nodes);
   if (s == HI_OK)
     s = read_arena (t, &m->root, HI_ARENA_SITES, (void **) &m->sites,
                     &m->n_sites);
-  if (s == HI_OK)
-    s = read_arena (t, &m->root, HI_ARENA_BINS, &bins, &n_bins);
   if (s == HI_OK)
     s = read_arena (t, &m->root, HI_ARENA_THREADS, (void **) &m->threads,
                     &m->n_threads);
@@ -170,14 +165,19 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
     s = HI_E_CORRUPT;
   if (s == HI_OK)
     {
+      /* Size bins are per thread in the monitor; the model has the sums. */
       m->bins = calloc (HI_NBINS, sizeof *m->bins);
       if (!m->bins)
         s = HI_E_NOMEM;
-      else if (bins)
-        memcpy (m->bins, bins,
-                (n_bins < HI_NBINS ? n_bins : HI_NBINS) * sizeof *m->bins);
+      for (uint64_t i = 0; m->bins && i < m->n_threads; i++)
+        for (unsigned b = 0; b < HI_NBINS; b++)
+          {
+            m->bins[b].allocs += m->threads[i].bins[b].allocs;
+            m->bins[b].frees += m->threads[i].bins[b].frees;
+            m->bins[b].bytes += m->threads[i].bins[b].bytes;
+            m->bins[b].bytes_freed += m->threads[i].bins[b].bytes_freed;
+          }
     }
-  free (bins);
   if (s != HI_OK)
     {
       hi_model_free (m);

@@ -9,11 +9,17 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
 {
   const struct hi_totals *t = &m->root.totals;
   memset (s, 0, sizeof *s);
-  s->allocations = t->allocations;
-  s->frees = t->frees;
-  s->bytes_allocated = t->bytes_allocated;
-  s->bytes_freed = t->bytes_freed;
-  s->live_blocks = t->live_blocks;
+  for (uint64_t i = 0; i < m->n_threads; i++)
+    {
+      const struct hi_thread *th = &m->threads[i];
+      s->allocations += th->allocations;
+      s->frees += th->frees;
+      s->bytes_allocated += th->bytes_allocated;
+      s->bytes_freed += th->bytes_freed;
+      for (int c = 0; c < HI_NCALLS; c++)
+        s->calls[c] += th->calls[c];
+    }
+  s->live_blocks = s->allocations - s->frees;
   s->live_bytes = t->live_bytes;
   s->peak_bytes = t->peak_bytes;
   s->foreign_frees = t->foreign_frees;
@@ -23,7 +29,6 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
   s->unwind_fallbacks = t->unwind_fallbacks;
   s->unwind_checked = t->unwind_checked;
   s->unwind_mismatches = t->unwind_mismatches;
-  memcpy (s->calls, t->calls, sizeof s->calls);
   /* Site 0 and nodes 0 and 1 are the monitor's placeholders. */
   s->sites = m->n_sites > 0 ? m->n_sites - 1 : 0;
   s->pairs = m->n_nodes > 2 ? m->n_nodes - 2 : 0;

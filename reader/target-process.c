@@ -81,8 +81,7 @@ proc_finish (void *ctx)
   if (!p->stop && p->root
       && proc_read (p, p->root + offsetof (struct hi_root, totals), &after,
                     sizeof after) == 0
-      && (after.allocations != p->before.allocations
-          || after.frees != p->before.frees))
+      && memcmp (&after, &p->before, sizeof after) != 0)
     return HI_E_INCONSISTENT;
   return HI_OK;
 }

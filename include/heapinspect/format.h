@@ -54,7 +54,7 @@ enum hi_arena_kind
 {
   HI_ARENA_NODES = 1,   /* struct hi_node: the calling-context tree */
   HI_ARENA_SITES,       /* struct hi_site: counters per allocation chain */
-  HI_ARENA_BINS,        /* struct hi_bin[HI_NBINS] */
+  HI_ARENA_BINS_UNUSED, /* (bins are per thread now) */
   HI_ARENA_THREADS,     /* struct hi_thread: per-thread counters */
   HI_ARENA_MODULES,     /* struct hi_module: loaded objects */
   HI_ARENA_HASH,        /* uint32_t slots: the monitor's own index; readers skip it */
@@ -72,18 +72,12 @@ struct hi_arena_desc
   uint32_t entry_size;  /* bytes per entry */
 };
 
-/* Process-wide totals.  `allocations` counts every block handed out; a
-   successful realloc of a non-NULL pointer counts one free and one
-   allocation (valgrind memcheck's convention). */
+/* Process-wide totals.  Allocation and free counts, calls and size bins
+   are kept per thread (struct hi_thread) and summed by readers; here is
+   what must be shared. */
 struct hi_totals
 {
-  uint64_t calls[HI_NCALLS];
-  uint64_t allocations;
-  uint64_t frees;
-  uint64_t bytes_allocated;
-  uint64_t bytes_freed;
-  uint64_t live_blocks;
-  uint64_t live_bytes;
+  uint64_t live_bytes;        /* kept exact here for peak_bytes */
   uint64_t peak_bytes;
   uint64_t foreign_frees;     /* pointers not ours passed to free/realloc */
   uint64_t chains_truncated;  /* chains cut at the depth cap */
@@ -148,13 +142,23 @@ struct hi_bin
   uint64_t bytes_freed;
 };
 
-/* Per-thread counters; written only by their own thread. */
+/* Per-thread counters, written only by their own thread (except the
+   last slot, shared by threads beyond the capacity); readers sum them.
+   `allocations` counts every block handed out; a successful realloc of a
+   non-NULL pointer counts one free and one allocation (valgrind
+   memcheck's convention).  A free counts in the freeing thread. */
 struct hi_thread
 {
   uint64_t tid;
   uint64_t chains;          /* chains captured */
   uint64_t frames;          /* frames in those chains */
   uint64_t frames_cached;   /* frames resolved from the prefix cache */
+  uint64_t allocations;
+  uint64_t frees;
+  uint64_t bytes_allocated;
+  uint64_t bytes_freed;
+  uint64_t calls[HI_NCALLS];
+  struct hi_bin bins[HI_NBINS];
 };
 
 #define HI_MODULE_LOADED   1u
