@@ -1,4 +1,6 @@
 # bench/local.mk - programs for the benchmarks (make bench; not make check).
-EXTRA_PROGRAMS = %reldir%/many-sites
+EXTRA_PROGRAMS = %reldir%/many-sites %reldir%/threads-scaling
+%canon_reldir%_threads_scaling_CFLAGS = $(AM_CFLAGS) -g -O2 -fno-optimize-sibling-calls
+%canon_reldir%_threads_scaling_LDADD = -lpthread
 %canon_reldir%_many_sites_CFLAGS = $(AM_CFLAGS) -g -O1 -fno-crossjumping -fno-ipa-icf
-CLEANFILES += %reldir%/many-sites
+CLEANFILES += %reldir%/many-sites %reldir%/threads-scaling

@@ -1,5 +1,8 @@
-/* account.c - counting allocations and frees: per thread (no lock
-   prefix), per site (shared atomics), and live bytes for the peak. */
+/* account.c - counting allocations and frees.  Everything a thread can
+   keep to itself it keeps in its own record, with plain stores: calls,
+   counts, size bins, and the counters of its busiest sites.  Shared
+   atomics remain for sites beyond those, and for live bytes (the peak),
+   flushed in batches once several threads allocate.  Readers sum. */
 #include "monitor.h"
 
 /* Add V to counter F of this thread's record. */
@@ -23,6 +26,49 @@ raise_peak (uint64_t live)
     ;
 }
 
+/* Live bytes changed by DELTA in this thread.  While one thread
+   allocates, every change reaches the shared count (an exact peak);
+   with more, changes are batched to keep threads off one cache line. */
+static void
+live_changed (int64_t delta)
+{
+  int64_t pending = hi_tls.live_unflushed + delta;
+  int one_thread = HI_LOAD_ACQ (heapinspect_root.arenas[HI_A_THREADS].count) <= 1;
+  if (!one_thread && pending < (int64_t) HI_PEAK_BATCH
+      && pending > -(int64_t) HI_PEAK_BATCH)
+    {
+      hi_tls.live_unflushed = pending;
+      return;
+    }
+  hi_tls.live_unflushed = 0;
+  uint64_t live = HI_ADD (heapinspect_root.totals.live_bytes,
+                          (uint64_t) pending) + (uint64_t) pending;
+  if (pending > 0)
+    raise_peak (live);
+}
+
+/* This thread's counters for SITE, or NULL if it has no room for it. */
+static struct hi_thread_site *
+thread_site (struct hi_thread *t, uint32_t site)
+{
+  if (HI_UNLIKELY (hi_tls.shared_slot))
+    return NULL;
+  uint32_t h = (site * 2654435761u) >> 26;       /* 0..63 */
+  for (uint32_t k = 0; k < 4; k++)
+    {
+      struct hi_thread_site *e = &t->sites[(h + k) % HI_THREAD_SITES];
+      if (e->site == site)
+        return e;
+      if (e->site == 0)
+        {
+          atomic_store_explicit ((_Atomic uint32_t *) &e->site, site,
+                                 memory_order_release);
+          return e;
+        }
+    }
+  return NULL;
+}
+
 void
 hi_account_call (int call)
 {
@@ -35,23 +81,30 @@ hi_account_call (int call)
 void
 hi_account_alloc (uint32_t site, uint64_t size)
 {
-  struct hi_totals *tot = &heapinspect_root.totals;
   if (site == HI_SITE_INTERNAL)
     {
-      HI_ADD (tot->internal_allocs, 1);
+      HI_ADD (heapinspect_root.totals.internal_allocs, 1);
       return;
     }
   unsigned sc = hi_size_class (size);
-  struct hi_site *s = &hi_state.sites[site];
-  HI_ADD (s->allocs[sc], 1);
-  HI_ADD (s->bytes[sc], size);
   struct hi_thread *t = hi_this_thread ();
+  struct hi_thread_site *ts = site ? thread_site (t, site) : NULL;
+  if (ts)
+    {
+      HI_OWN_ADD (ts->allocs[sc], 1);
+      HI_OWN_ADD (ts->bytes[sc], size);
+    }
+  else
+    {
+      HI_ADD (hi_state.sites[site].allocs[sc], 1);
+      HI_ADD (hi_state.sites[site].bytes[sc], size);
+    }
   struct hi_bin *b = &t->bins[hi_bin_of (size)];
   THREAD_ADD (b->allocs, 1);
   THREAD_ADD (b->bytes, size);
   THREAD_ADD (t->allocations, 1);
   THREAD_ADD (t->bytes_allocated, size);
-  raise_peak (HI_ADD (tot->live_bytes, size) + size);
+  live_changed ((int64_t) size);
 }
 
 void
@@ -60,14 +113,22 @@ hi_account_free (uint32_t site, uint64_t size)
   if (site == HI_SITE_INTERNAL)
     return;
   unsigned sc = hi_size_class (size);
-  struct hi_site *s = &hi_state.sites[site];
-  HI_ADD (s->frees[sc], 1);
-  HI_ADD (s->bytes_freed[sc], size);
   struct hi_thread *t = hi_this_thread ();
+  struct hi_thread_site *ts = site ? thread_site (t, site) : NULL;
+  if (ts)
+    {
+      HI_OWN_ADD (ts->frees[sc], 1);
+      HI_OWN_ADD (ts->bytes_freed[sc], size);
+    }
+  else
+    {
+      HI_ADD (hi_state.sites[site].frees[sc], 1);
+      HI_ADD (hi_state.sites[site].bytes_freed[sc], size);
+    }
   struct hi_bin *b = &t->bins[hi_bin_of (size)];
   THREAD_ADD (b->frees, 1);
   THREAD_ADD (b->bytes_freed, size);
   THREAD_ADD (t->frees, 1);
   THREAD_ADD (t->bytes_freed, size);
-  HI_ADD (heapinspect_root.totals.live_bytes, -size);
+  live_changed (-(int64_t) size);
 }

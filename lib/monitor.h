@@ -76,6 +76,7 @@ struct hi_tls
   int busy;                /* inside the monitor: nested calls are internal */
   uint32_t thread_slot;    /* 1 + index in the threads arena, 0 = none yet */
   int shared_slot;         /* the slot is the shared last one: atomics */
+  int64_t live_unflushed;  /* live bytes not yet added to totals */
   int prev_n;              /* previous chain, root first, and its nodes */
   int prev_cut;
   uint64_t prev_ret[HI_MAX_DEPTH];

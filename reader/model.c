@@ -184,6 +184,27 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
       return s;
     }
   validate (m);
+  /* Threads keep their busiest sites' counters; add them in. */
+  for (uint64_t i = 0; i < m->n_threads; i++)
+    for (unsigned k = 0; k < HI_THREAD_SITES; k++)
+      {
+        const struct hi_thread_site *ts = &m->threads[i].sites[k];
+        if (ts->site == 0)
+          continue;
+        if (ts->site >= m->n_sites)
+          {
+            m->damaged++;
+            continue;
+          }
+        struct hi_site *site = &m->sites[ts->site];
+        for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+          {
+            site->allocs[c] += ts->allocs[c];
+            site->frees[c] += ts->frees[c];
+            site->bytes[c] += ts->bytes[c];
+            site->bytes_freed[c] += ts->bytes_freed[c];
+          }
+      }
   *out = m;
   return HI_OK;
 }

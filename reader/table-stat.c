@@ -20,7 +20,7 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
         s->calls[c] += th->calls[c];
     }
   s->live_blocks = s->allocations - s->frees;
-  s->live_bytes = t->live_bytes;
+  s->live_bytes = s->bytes_allocated - s->bytes_freed;
   s->peak_bytes = t->peak_bytes;
   s->foreign_frees = t->foreign_frees;
   s->chains_truncated = t->chains_truncated;

@@ -77,7 +77,9 @@ struct hi_arena_desc
    what must be shared. */
 struct hi_totals
 {
-  uint64_t live_bytes;        /* kept exact here for peak_bytes */
+  uint64_t live_bytes;        /* live bytes as flushed by the threads, for
+                                 peak_bytes: exact while one thread allocates,
+                                 else within HI_PEAK_BATCH per thread */
   uint64_t peak_bytes;
   uint64_t foreign_frees;     /* pointers not ours passed to free/realloc */
   uint64_t chains_truncated;  /* chains cut at the depth cap */
@@ -142,6 +144,21 @@ struct hi_bin
   uint64_t bytes_freed;
 };
 
+/* Counters of a site kept by one thread (its busiest sites); readers add
+   them to the site's shared counters. */
+#define HI_THREAD_SITES 64u
+#define HI_PEAK_BATCH   65536u
+
+struct hi_thread_site
+{
+  uint32_t site;            /* 0: entry unused */
+  uint32_t unused;
+  uint64_t allocs[HI_NSIZE_CLASSES];
+  uint64_t frees[HI_NSIZE_CLASSES];
+  uint64_t bytes[HI_NSIZE_CLASSES];
+  uint64_t bytes_freed[HI_NSIZE_CLASSES];
+};
+
 /* Per-thread counters, written only by their own thread (except the
    last slot, shared by threads beyond the capacity); readers sum them.
    `allocations` counts every block handed out; a successful realloc of a
@@ -159,6 +176,7 @@ struct hi_thread
   uint64_t bytes_freed;
   uint64_t calls[HI_NCALLS];
   struct hi_bin bins[HI_NBINS];
+  struct hi_thread_site sites[HI_THREAD_SITES];
 };
 
 #define HI_MODULE_LOADED   1u
