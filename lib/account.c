@@ -15,9 +15,9 @@
   while (0)
 
 static void
-raise_peak (uint64_t live)
+raise_peak (uint64_t *field, uint64_t live)
 {
-  _Atomic uint64_t *peak = (_Atomic uint64_t *) &heapinspect_root.totals.peak_bytes;
+  _Atomic uint64_t *peak = (_Atomic uint64_t *) field;
   uint64_t old = atomic_load_explicit (peak, memory_order_relaxed);
   while (old < live
          && !atomic_compare_exchange_weak_explicit (peak, &old, live,
@@ -26,25 +26,34 @@ raise_peak (uint64_t live)
     ;
 }
 
-/* Live bytes changed by DELTA in this thread.  While one thread
-   allocates, every change reaches the shared count (an exact peak);
-   with more, changes are batched to keep threads off one cache line. */
+/* Live bytes changed by DELTA (one block more or less) in this thread.
+   While one thread allocates, every change reaches the shared counts (an
+   exact peak); with more, changes are batched to keep threads off one
+   cache line. */
 static void
 live_changed (int64_t delta)
 {
   int64_t pending = hi_tls.live_unflushed + delta;
+  int64_t blocks = hi_tls.blocks_unflushed + (delta >= 0 ? 1 : -1);
   int one_thread = HI_LOAD_ACQ (heapinspect_root.arenas[HI_A_THREADS].count) <= 1;
   if (!one_thread && pending < (int64_t) HI_PEAK_BATCH
-      && pending > -(int64_t) HI_PEAK_BATCH)
+      && pending > -(int64_t) HI_PEAK_BATCH
+      && blocks < (int64_t) HI_PEAK_BATCH_BLOCKS
+      && blocks > -(int64_t) HI_PEAK_BATCH_BLOCKS)
     {
       hi_tls.live_unflushed = pending;
+      hi_tls.blocks_unflushed = blocks;
       return;
     }
+  struct hi_totals *t = &heapinspect_root.totals;
   hi_tls.live_unflushed = 0;
-  uint64_t live = HI_ADD (heapinspect_root.totals.live_bytes,
-                          (uint64_t) pending) + (uint64_t) pending;
+  hi_tls.blocks_unflushed = 0;
+  uint64_t live = HI_ADD (t->live_bytes, (uint64_t) pending) + (uint64_t) pending;
+  uint64_t nblocks = HI_ADD (t->live_blocks, (uint64_t) blocks) + (uint64_t) blocks;
   if (pending > 0)
-    raise_peak (live);
+    raise_peak (&t->peak_bytes, live);
+  if (blocks > 0)
+    raise_peak (&t->peak_blocks, nblocks);
 }
 
 /* This thread's counters for SITE, or NULL if it has no room for it. */

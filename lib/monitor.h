@@ -77,6 +77,7 @@ struct hi_tls
   uint32_t thread_slot;    /* 1 + index in the threads arena, 0 = none yet */
   int shared_slot;         /* the slot is the shared last one: atomics */
   int64_t live_unflushed;  /* live bytes not yet added to totals */
+  int64_t blocks_unflushed; /* live blocks likewise */
   int prev_n;              /* previous chain, root first, and its nodes */
   int prev_cut;
   uint64_t prev_ret[HI_MAX_DEPTH];

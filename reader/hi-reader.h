@@ -126,7 +126,7 @@ void hi_model_free (struct hi_model *m);
 struct hi_stat
 {
   uint64_t allocations, frees, bytes_allocated, bytes_freed;
-  uint64_t live_blocks, live_bytes, peak_bytes, foreign_frees;
+  uint64_t live_blocks, live_bytes, peak_bytes, peak_blocks, foreign_frees;
   uint64_t sites, pairs, threads, modules;
   uint64_t chains, frames, frames_cached;
   uint64_t chains_truncated, chains_dropped, internal_allocations, damaged;

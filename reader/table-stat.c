@@ -22,6 +22,7 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
   s->live_blocks = s->allocations - s->frees;
   s->live_bytes = s->bytes_allocated - s->bytes_freed;
   s->peak_bytes = t->peak_bytes;
+  s->peak_blocks = t->peak_blocks;
   s->foreign_frees = t->foreign_frees;
   s->chains_truncated = t->chains_truncated;
   s->chains_dropped = t->chains_dropped;
@@ -52,6 +53,7 @@ print_stat (const struct hi_stat *s, FILE *f, int json)
     { "bytes_allocated", s->bytes_allocated },
     { "bytes_freed", s->bytes_freed }, { "live_blocks", s->live_blocks },
     { "live_bytes", s->live_bytes }, { "peak_bytes", s->peak_bytes },
+    { "peak_blocks", s->peak_blocks },
     { "foreign_frees", s->foreign_frees }, { "sites", s->sites },
     { "pairs", s->pairs }, { NULL, 0 } /* prefix_cache_hit_rate */,
     { "threads", s->threads }, { "modules", s->modules },

@@ -81,6 +81,8 @@ struct hi_totals
                                  peak_bytes: exact while one thread allocates,
                                  else within HI_PEAK_BATCH per thread */
   uint64_t peak_bytes;
+  uint64_t live_blocks;       /* likewise for live blocks and peak_blocks */
+  uint64_t peak_blocks;
   uint64_t foreign_frees;     /* pointers not ours passed to free/realloc */
   uint64_t chains_truncated;  /* chains cut at the depth cap */
   uint64_t chains_dropped;    /* chains not recorded: a table was full */
@@ -147,7 +149,8 @@ struct hi_bin
 /* Counters of a site kept by one thread (its busiest sites); readers add
    them to the site's shared counters. */
 #define HI_THREAD_SITES 64u
-#define HI_PEAK_BATCH   65536u
+#define HI_PEAK_BATCH   65536u    /* bytes */
+#define HI_PEAK_BATCH_BLOCKS 256u
 
 struct hi_thread_site
 {
