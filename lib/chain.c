@@ -17,14 +17,16 @@ pair_hash (uint32_t parent, uint64_t ret)
   return (uint32_t) (x >> 32);
 }
 
+/* The node of pair (PARENT, RET) in table T, or 0 with *SLOT_OUT the
+   empty slot where it would go. */
 static uint32_t
-probe (uint32_t parent, uint64_t ret, uint32_t *slot_out)
+probe (const struct hi_hash *t, uint32_t parent, uint64_t ret,
+       uint32_t *slot_out)
 {
-  const uint32_t mask = HI_CAP_HASH - 1;
-  uint32_t h = pair_hash (parent, ret) & mask;
+  uint32_t h = pair_hash (parent, ret) & t->mask;
   for (;;)
     {
-      uint32_t id = HI_LOAD_ACQ (hi_state.hash[h]);
+      uint32_t id = HI_LOAD_ACQ (t->slots[h]);
       if (id == 0)
         {
           *slot_out = h;
@@ -33,8 +35,36 @@ probe (uint32_t parent, uint64_t ret, uint32_t *slot_out)
       const struct hi_node *n = &hi_state.nodes[id];
       if (n->ret == ret && n->parent == parent)
         return id;
-      h = (h + 1) & mask;
+      h = (h + 1) & t->mask;
     }
+}
+
+/* Under table_lock: a table four times larger holding every node, or
+   NULL (then the old one keeps serving, fuller). */
+static struct hi_hash *
+grow (struct hi_hash *old)
+{
+  uint32_t size = (old->mask + 1) * 4;
+  if (size > HI_CAP_HASH)
+    return NULL;
+  struct hi_hash *t = hi_prim_reserve (sizeof *t + size * sizeof (uint32_t));
+  if (!t)
+    return NULL;
+  t->mask = size - 1;
+  uint64_t count = heapinspect_root.arenas[HI_A_NODES].count;
+  for (uint32_t id = HI_NODE_CUT + 1; id < count; id++)
+    {
+      const struct hi_node *n = &hi_state.nodes[id];
+      uint32_t h = pair_hash (n->parent, n->ret) & t->mask;
+      while (t->slots[h])
+        h = (h + 1) & t->mask;
+      t->slots[h] = id;
+      t->used++;
+    }
+  struct hi_arena_desc *a = &heapinspect_root.arenas[HI_A_HASH];
+  a->addr = (uint64_t) (uintptr_t) t;
+  a->capacity = a->count = size + 2;
+  return t;
 }
 
 /* The node for pair (PARENT, RET), created if new; 0 if the table is
@@ -42,21 +72,37 @@ probe (uint32_t parent, uint64_t ret, uint32_t *slot_out)
 static uint32_t
 intern (uint32_t parent, uint64_t ret, int *created)
 {
-  uint32_t slot, id = probe (parent, ret, &slot);
+  uint32_t slot;
+  struct hi_hash *t = atomic_load_explicit (&hi_state.hash,
+                                            memory_order_acquire);
+  uint32_t id = probe (t, parent, ret, &slot);
   if (id)
     return id;
   hi_lock_acquire (&hi_state.table_lock);
-  id = probe (parent, ret, &slot);      /* another thread may have won */
+  t = atomic_load_explicit (&hi_state.hash, memory_order_relaxed);
+  id = probe (t, parent, ret, &slot);      /* another thread may have won */
   if (!id)
     {
       struct hi_arena_desc *a = &heapinspect_root.arenas[HI_A_NODES];
-      if (a->count < HI_CAP_NODES)
+      if ((t->used + 1) * 2 > t->mask + 1)
+        {
+          struct hi_hash *bigger = grow (t);
+          if (bigger)
+            {
+              atomic_store_explicit (&hi_state.hash, bigger,
+                                     memory_order_release);
+              t = bigger;
+              probe (t, parent, ret, &slot);
+            }
+        }
+      if (a->count < HI_CAP_NODES && (t->used + 1) * 4 < (t->mask + 1) * 3)
         {
           id = (uint32_t) a->count;
           hi_state.nodes[id].ret = ret;
           hi_state.nodes[id].parent = parent;
           HI_STORE_REL (a->count, a->count + 1);
-          HI_STORE_REL (hi_state.hash[slot], id);
+          HI_STORE_REL (t->slots[slot], id);
+          t->used++;
           *created = 1;
         }
     }

@@ -18,7 +18,8 @@
 
 /* Capacities (entries) of the arenas; memory is committed on first touch. */
 #define HI_CAP_NODES   (UINT32_C(1) << 21)
-#define HI_CAP_HASH    (UINT32_C(1) << 22)   /* power of two, 2 x nodes */
+#define HI_CAP_HASH    (UINT32_C(1) << 22)   /* most slots: 2 x nodes */
+#define HI_HASH_FIRST  (UINT32_C(1) << 12)   /* slots at first; grows x4 */
 #define HI_CAP_SITES   (UINT32_C(1) << 19)
 #define HI_CAP_THREADS 1024u   /* later threads share the last slot */
 #define HI_CAP_MODULES 1024u
@@ -46,13 +47,23 @@
 enum { HI_A_NODES, HI_A_SITES, HI_A_THREADS, HI_A_MODULES, HI_A_HASH,
        HI_A_COUNT };
 
+struct hi_hash
+{
+  uint32_t mask;
+  uint32_t used;
+  uint32_t slots[];
+};
+
 struct hi_state
 {
   struct hi_node *nodes;
   struct hi_site *sites;
   struct hi_thread *threads;
   struct hi_module *modules;
-  uint32_t *hash;
+  /* The pair index: open addressing over node ids (0 = empty).  It grows
+     under table_lock into a new table; lock-free readers of an older one
+     stay correct (a miss falls through to the locked path). */
+  struct hi_hash *_Atomic hash;
   hi_lock table_lock;      /* serializes insertions into nodes/sites */
   hi_lock module_lock;     /* serializes module-list refreshes */
   int depth;               /* HEAPINSPECT_DEPTH */

@@ -163,17 +163,20 @@ init_once (void)
                                 HI_CAP_THREADS, sizeof (struct hi_thread));
   hi_state.modules = add_arena (HI_A_MODULES, HI_ARENA_MODULES,
                                 HI_CAP_MODULES, sizeof (struct hi_module));
-  hi_state.hash = add_arena (HI_A_HASH, HI_ARENA_HASH, HI_CAP_HASH,
-                             sizeof (uint32_t));
+  struct hi_hash *h = add_arena (HI_A_HASH, HI_ARENA_HASH,
+                                 HI_HASH_FIRST + 2, sizeof (uint32_t));
+  if (h)
+    h->mask = HI_HASH_FIRST - 1;
+  atomic_store (&hi_state.hash, h);
   r->n_arenas = HI_A_COUNT;
-  if (!hi_state.nodes || !hi_state.sites || !hi_state.threads || !hi_state.modules || !hi_state.hash)
+  if (!hi_state.nodes || !hi_state.sites || !hi_state.threads || !hi_state.modules || !h)
     return -1;
   /* Node 0 is the root, node 1 the parent of cut chains; site 0 gathers
      allocations whose chain was not recorded. */
   hi_state.nodes[HI_NODE_CUT].parent = HI_NODE_ROOT;
   r->arenas[HI_A_NODES].count = 2;
   r->arenas[HI_A_SITES].count = 1;
-  r->arenas[HI_A_HASH].count = HI_CAP_HASH;
+  r->arenas[HI_A_HASH].count = HI_HASH_FIRST + 2;
   return 0;
 }
 

@@ -43,7 +43,7 @@ struct entry
   uint8_t flags;
 };
 
-#define CACHE_BITS 16
+#define CACHE_BITS 14
 #define CACHE_SIZE (1u << CACHE_BITS)
 static struct entry *cache;
 
