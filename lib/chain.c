@@ -161,13 +161,6 @@ hi_this_thread (void)
   return &hi_state.threads[hi_tls.thread_slot - 1];
 }
 
-void
-hi_chain_forget_thread (void)
-{
-  hi_tls.thread_slot = 0;
-  hi_tls.prev_n = 0;
-}
-
 /* libgcc's chain for the allocation called from CALLER: the frames from
    the caller outward, the monitor's own frames skipped.  How many. */
 static int

@@ -120,7 +120,6 @@ HI_HIDDEN void hi_unwind_forget (void);
 /* chain.c: the site id of the calling context of the allocation whose
    entry point was called from frame CALLER. */
 HI_HIDDEN uint32_t hi_chain_site (const struct hi_frame *caller);
-HI_HIDDEN void hi_chain_forget_thread (void);
 /* chain.c: this thread's record in the threads arena. */
 HI_HIDDEN struct hi_thread *hi_this_thread (void);
 

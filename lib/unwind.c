@@ -490,6 +490,10 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
   if (!stack_bounds ())
     return -1;
   uint64_t ip = start->ip, sp = start->sp, bp = start->bp;
+  /* On another stack than the thread's own (a coroutine's, a signal
+     stack), the bounds say nothing: let libgcc unwind. */
+  if (sp < stack_lo || sp >= stack_hi)
+    return -1;
   int n = 0;
   while (n < max && ip)
     {
