@@ -16,7 +16,8 @@ progs_cflags = $(AM_CFLAGS) -g -fno-optimize-sibling-calls
 check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/forks %reldir%/progs/dlopen %reldir%/progs/cxx \
 	%reldir%/progs/recurse %reldir%/progs/foreign %reldir%/progs/recursion \
-	%reldir%/progs/pie-main %reldir%/progs/jit-own %reldir%/progs/widget-linked \
+	%reldir%/progs/pie-main %reldir%/progs/jit-own %reldir%/progs/coroutine \
+	%reldir%/progs/widget-linked \
 	%reldir%/progs/widget-static
 %canon_reldir%_progs_entry_points_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_threads_CFLAGS = $(progs_cflags)
@@ -30,6 +31,7 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 %canon_reldir%_progs_foreign_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_recursion_CFLAGS = $(progs_cflags) -O1
 %canon_reldir%_progs_jit_own_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_coroutine_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_pie_main_CFLAGS = $(progs_cflags) -fPIE
 %canon_reldir%_progs_pie_main_LDFLAGS = -pie -no-install
 %canon_reldir%_progs_pie_main_LDADD = %reldir%/progs/libhitestlib.la
