@@ -155,14 +155,14 @@ build_chains (struct hi_analysis *a)
       a->total_frees += sum->frees;
       a->total_freed += sum->freed;
       a->chain_start[s] = at;
-      /* Walk leaf to root (parents are older nodes: it ends), then keep
-         the part from main, or past the start-up frames, inward. */
+      /* Walk leaf to root (parents are older nodes: it ends; the model
+         checked that the depth is the walk's length), then keep the part
+         from main, or past the start-up frames, inward. */
       uint32_t n = 0;
       for (uint32_t node = s ? site->node : 0; node > HI_NODE_CUT
            && n < site->depth; node = m->nodes[node].parent)
         tmp[n++] = node;
-      if (s && site->node > HI_NODE_CUT
-          && m->nodes[tmp[n - 1]].parent == HI_NODE_CUT)
+      if (n > 0 && m->nodes[tmp[n - 1]].parent == HI_NODE_CUT)
         tmp[n++] = HI_NODE_CUT;
       /* From main if it is named; else from past the innermost start-up
          frame (stripped programs name neither main nor _start). */

@@ -71,3 +71,7 @@ check_PROGRAMS += %reldir%/progs/heapinspect-asan
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 %canon_reldir%_progs_heapinspect_asan_LDFLAGS = -fsanitize=address,undefined
+
+# The reader's damaged-input tests: synthetic snapshots with known damage.
+check_PROGRAMS += %reldir%/progs/mksnap
+%canon_reldir%_progs_mksnap_CFLAGS = $(progs_cflags)
