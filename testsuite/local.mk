@@ -19,6 +19,10 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/pie-main %reldir%/progs/jit-own %reldir%/progs/coroutine \
 	%reldir%/progs/widget-linked \
 	%reldir%/progs/widget-static
+check_PROGRAMS += %reldir%/progs/output-name
+%canon_reldir%_progs_output_name_SOURCES = %reldir%/progs/output-name.c \
+	lib/output-name.c lib/output-name.h
+%canon_reldir%_progs_output_name_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_entry_points_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_threads_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_threads_LDADD = -lpthread
