@@ -75,3 +75,13 @@ check_PROGRAMS += %reldir%/progs/heapinspect-asan
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 %canon_reldir%_progs_heapinspect_asan_LDFLAGS = -fsanitize=address,undefined
+
+# exit-order.exp: frees made by exit handlers and a library's destructor.
+check_PROGRAMS += %reldir%/progs/exit-order
+check_LTLIBRARIES += %reldir%/progs/libexitorder.la
+%canon_reldir%_progs_libexitorder_la_SOURCES = %reldir%/progs/exit-order-lib.c
+%canon_reldir%_progs_libexitorder_la_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_libexitorder_la_LDFLAGS = -avoid-version -rpath /nowhere
+%canon_reldir%_progs_exit_order_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_exit_order_LDFLAGS = -no-install
+%canon_reldir%_progs_exit_order_LDADD = %reldir%/progs/libexitorder.la
