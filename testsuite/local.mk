@@ -85,3 +85,7 @@ check_LTLIBRARIES += %reldir%/progs/libexitorder.la
 %canon_reldir%_progs_exit_order_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_exit_order_LDFLAGS = -no-install
 %canon_reldir%_progs_exit_order_LDADD = %reldir%/progs/libexitorder.la
+
+# sizes.exp: the size each entry point records.
+check_PROGRAMS += %reldir%/progs/sizes
+%canon_reldir%_progs_sizes_CFLAGS = $(progs_cflags)
