@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "monitor.h"
 #include "heapinspect/heapinspect.h"
+#include "output-name.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,31 +49,12 @@ put_uint (char *o, char *end, uint64_t v)
   return o;
 }
 
-/* Expand %p (pid) and %% in TEMPLATE; -1 if it does not fit. */
-static int
-expand (char *out, size_t size, const char *template)
-{
-  char *o = out, *end = out + size - 1;
-  for (const char *t = template; *t && o < end; t++)
-    {
-      if (t[0] == '%' && t[1] == 'p')
-        o = put_uint (o, end, hi_prim_pid ()), t++;
-      else if (t[0] == '%' && t[1] == '%')
-        *o++ = '%', t++;
-      else
-        *o++ = *t;
-    }
-  if (o >= end)
-    return -1;
-  *o = '\0';
-  return 0;
-}
-
 int
 hi_snapshot_write (const char *template, int from_signal)
 {
-  char path[600], tmp[640];
-  if (!template || !*template || expand (path, sizeof path, template) < 0)
+  char path[1024], tmp[1024 + 32];
+  if (hi_expand_output (path, sizeof path, template,
+                        (long) hi_prim_pid ()) < 0)
     {
       errno = EINVAL;
       return -1;

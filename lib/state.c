@@ -236,12 +236,31 @@ hi_ensure_init (void)
   return s == ST_READY;
 }
 
-__attribute__ ((destructor)) static void
-at_exit_snapshot (void)
+static void
+write_exit_snapshot (void *unused)
 {
+  (void) unused;
   if (atomic_load (&init_state) != ST_READY || !hi_state.output[0])
     return;
   hi_tls.busy++;
   hi_snapshot_write (hi_state.output, 0);
   hi_tls.busy--;
+}
+
+extern int __cxa_atexit (void (*fn) (void *), void *arg, void *dso);
+
+/* The loader runs this destructor before those of libraries loaded after
+   the monitor, and exit handlers may still free.  exit() calls handlers
+   registered while it runs once the current one returns, and the
+   loader's destructor pass is itself the first-registered handler, so a
+   handler registered here (for no DSO: no __cxa_finalize runs it early)
+   comes after every destructor and every other handler. */
+__attribute__ ((destructor)) static void
+at_exit_snapshot (void)
+{
+  hi_tls.busy++;      /* the handler list may grow: libc's allocation */
+  int r = __cxa_atexit (write_exit_snapshot, NULL, NULL);
+  hi_tls.busy--;
+  if (r != 0)
+    write_exit_snapshot (NULL);   /* exit handlers are done already */
 }

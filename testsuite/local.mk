@@ -19,6 +19,10 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/pie-main %reldir%/progs/jit-own %reldir%/progs/coroutine \
 	%reldir%/progs/widget-linked \
 	%reldir%/progs/widget-static
+check_PROGRAMS += %reldir%/progs/output-name
+%canon_reldir%_progs_output_name_SOURCES = %reldir%/progs/output-name.c \
+	lib/output-name.c lib/output-name.h
+%canon_reldir%_progs_output_name_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_entry_points_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_threads_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_threads_LDADD = -lpthread
@@ -71,6 +75,20 @@ check_PROGRAMS += %reldir%/progs/heapinspect-asan
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 %canon_reldir%_progs_heapinspect_asan_LDFLAGS = -fsanitize=address,undefined
+
+# exit-order.exp: frees made by exit handlers and a library's destructor.
+check_PROGRAMS += %reldir%/progs/exit-order
+check_LTLIBRARIES += %reldir%/progs/libexitorder.la
+%canon_reldir%_progs_libexitorder_la_SOURCES = %reldir%/progs/exit-order-lib.c
+%canon_reldir%_progs_libexitorder_la_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_libexitorder_la_LDFLAGS = -avoid-version -rpath /nowhere
+%canon_reldir%_progs_exit_order_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_exit_order_LDFLAGS = -no-install
+%canon_reldir%_progs_exit_order_LDADD = %reldir%/progs/libexitorder.la
+
+# sizes.exp: the size each entry point records.
+check_PROGRAMS += %reldir%/progs/sizes
+%canon_reldir%_progs_sizes_CFLAGS = $(progs_cflags)
 
 # The reader's damaged-input tests: synthetic snapshots with known damage.
 check_PROGRAMS += %reldir%/progs/mksnap
