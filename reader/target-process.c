@@ -112,7 +112,11 @@ read_maps (struct process *p)
   snprintf (path, sizeof path, "/proc/%d/maps", p->pid);
   FILE *f = fopen (path, "re");
   if (!f)
-    return -1;
+    {
+      if (errno == ENOENT)
+        errno = ESRCH;        /* /proc/PID gone: the process is */
+      return -1;
+    }
   size_t cap = 0;
   while (fgets (line, sizeof line, f))
     {
@@ -157,7 +161,11 @@ stop_all (struct process *p)
       added = 0;
       DIR *d = opendir (path);
       if (!d)
-        return -1;
+        {
+          if (errno == ENOENT)
+            errno = ESRCH;
+          return -1;
+        }
       struct dirent *e;
       while ((e = readdir (d)) != NULL)
         {
@@ -180,7 +188,9 @@ stop_all (struct process *p)
             {
               if (errno == ESRCH)
                 continue;          /* it just exited */
+              int err = errno;
               closedir (d);
+              errno = err;
               return -1;
             }
           p->tids[p->ntids++] = tid;
@@ -197,6 +207,7 @@ stop_all (struct process *p)
 hi_status
 hi_target_open_process (int pid, int stop, struct hi_target *out)
 {
+  hi_error_reset ();
   struct process *p = calloc (1, sizeof *p);
   if (!p)
     return HI_E_NOMEM;
@@ -207,9 +218,10 @@ hi_target_open_process (int pid, int stop, struct hi_target *out)
   if (read_maps (p) != 0 || (stop && stop_all (p) != 0)
       || (p->mem = open (path, O_RDONLY | O_CLOEXEC)) < 0)
     {
+      int err = errno;
       p->mem = -1;
       proc_close (p);
-      return HI_E_PROCESS;
+      return hi_fail (HI_E_PROCESS, err);
     }
   if (!stop && proc_symbol (p, "heapinspect_root", &p->root) == 0
       && proc_read (p, p->root + offsetof (struct hi_root, totals),
