@@ -212,9 +212,23 @@ test_name_nodes_collisions (void)
   free (m.sites);
 }
 
+static void
+test_escape (void)
+{
+  char out[64];
+  hi_escape ("a\x1b[31mb\x07\x7f\xc2\x9b" "c\xc3\xa9", out, sizeof out);
+  check (strcmp (out, "a\\x1b[31mb\\x07\\x7f\\xc2\\x9bc\xc3\xa9") == 0,
+         "escape: C0, DEL and UTF-8 C1 controls as \\xHH, the rest kept",
+         "%s", out);
+  hi_escape ("\x1b\x1b\x1b", out, 9);
+  check (strcmp (out, "\\x1b\\x1b") == 0,
+         "escape: cut at whole escapes when OUT is short", "%s", out);
+}
+
 int
 main (void)
 {
+  test_escape ();
   test_hash_keyed ();
   test_hash_collisions ();
   test_strtab ();
