@@ -52,6 +52,11 @@ hi_cli_load (const struct hi_source *src, struct hi_target *keep)
   if (s == HI_OK)
     {
       s = hi_model_load (&t, &m);
+      uint64_t missing = hi_target_missing (&t);
+      if (s == HI_OK && missing)
+        fprintf (stderr, "heapinspect: %s: the file is truncated: %llu bytes "
+                 "missing (the heapinspect data in it was read whole)\n",
+                 src->name, (unsigned long long) missing);
       hi_status after = hi_target_finish (&t);
       if (s == HI_OK && after != HI_OK)
         fprintf (stderr, "heapinspect: %s: %s\n", src->name,
