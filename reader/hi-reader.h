@@ -21,7 +21,7 @@
   X (HI_E_VERSION, "written by a heapinspect whose format this reader does not know") \
   X (HI_E_TRUNCATED, "the file is truncated") \
   X (HI_E_NO_DATA, "no heapinspect data: run the program with LD_PRELOAD=.../libheapinspect.so") \
-  X (HI_E_NOT_READY, "the monitor had not finished starting: no data yet") \
+  X (HI_E_NOT_READY, "the monitor is loaded but holds no data yet: nothing was allocated through it") \
   X (HI_E_CORRUPT, "the heapinspect data is damaged beyond use") \
   X (HI_E_UNREADABLE, "memory named by the heapinspect data cannot be read") \
   X (HI_E_NOMEM, "out of memory") \

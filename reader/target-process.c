@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,18 @@ struct process
   size_t ntids, captids;
   int stop;
   uint64_t root;             /* for the --no-stop consistency check */
-  struct hi_totals before;
+  struct digest *before;
+};
+
+/* What the report sums, to tell whether the process changed while it
+   was read without being stopped: the totals, the tables' counts, and
+   each thread record's counters (the threads count allocations and frees
+   apart, so the totals alone may not move). */
+struct digest
+{
+  struct hi_totals totals;
+  uint64_t counts[HI_MAX_ARENAS];
+  uint64_t threads[8 + HI_NCALLS];
 };
 
 static int
@@ -39,6 +51,43 @@ proc_read (void *ctx, uint64_t addr, void *buf, size_t len)
       out += n;
       addr += (uint64_t) n;
       len -= (size_t) n;
+    }
+  return 0;
+}
+
+static int proc_read (void *ctx, uint64_t addr, void *buf, size_t len);
+
+/* Read D from the process at ROOT; 0, or -1 if it cannot be read. */
+static int
+take_digest (struct process *p, struct digest *d)
+{
+  struct hi_root r;
+  memset (d, 0, sizeof *d);
+  if (proc_read (p, p->root, &r, sizeof r) != 0 || r.n_arenas > HI_MAX_ARENAS)
+    return -1;
+  d->totals = r.totals;
+  for (uint32_t i = 0; i < r.n_arenas; i++)
+    {
+      const struct hi_arena_desc *a = &r.arenas[i];
+      d->counts[i] = a->count;
+      if (a->kind != HI_ARENA_THREADS || a->entry_size != sizeof (struct hi_thread)
+          || a->count > 65536)
+        continue;
+      for (uint64_t t = 0; t < a->count; t++)
+        {
+          /* The counters up to the bins, which they sum. */
+          struct hi_thread th;
+          if (proc_read (p, a->addr + t * sizeof th, &th,
+                         offsetof (struct hi_thread, bins)) != 0)
+            return -1;
+          uint64_t v[8 + HI_NCALLS] = { th.tid, th.chains, th.frames,
+                                        th.frames_cached, th.allocations,
+                                        th.frees, th.bytes_allocated,
+                                        th.bytes_freed };
+          memcpy (v + 8, th.calls, sizeof th.calls);
+          for (size_t k = 0; k < 8 + HI_NCALLS; k++)
+            d->threads[k] += v[k];
+        }
     }
   return 0;
 }
@@ -77,11 +126,10 @@ proc_finish (void *ctx)
 {
   struct process *p = ctx;
   detach_all (p);
-  struct hi_totals after;
-  if (!p->stop && p->root
-      && proc_read (p, p->root + offsetof (struct hi_root, totals), &after,
-                    sizeof after) == 0
-      && memcmp (&after, &p->before, sizeof after) != 0)
+  struct digest after;
+  if (!p->stop && p->before
+      && (take_digest (p, &after) != 0
+          || memcmp (&after, p->before, sizeof after) != 0))
     return HI_E_INCONSISTENT;
   return HI_OK;
 }
@@ -96,6 +144,7 @@ proc_close (void *ctx)
   free (p->maps);
   free (p->writable);
   free (p->tids);
+  free (p->before);
   if (p->mem >= 0)
     close (p->mem);
   free (p);
@@ -223,10 +272,15 @@ hi_target_open_process (int pid, int stop, struct hi_target *out)
       proc_close (p);
       return hi_fail (HI_E_PROCESS, err);
     }
-  if (!stop && proc_symbol (p, "heapinspect_root", &p->root) == 0
-      && proc_read (p, p->root + offsetof (struct hi_root, totals),
-                    &p->before, sizeof p->before) != 0)
-    p->root = 0;
+  if (!stop && proc_symbol (p, "heapinspect_root", &p->root) == 0)
+    {
+      p->before = malloc (sizeof *p->before);
+      if (p->before && take_digest (p, p->before) != 0)
+        {
+          free (p->before);
+          p->before = NULL;
+        }
+    }
   out->ops = &process_ops;
   out->ctx = p;
   return HI_OK;
