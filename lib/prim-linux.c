@@ -7,11 +7,14 @@
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/resource.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 #include <unwind.h>
+#include <fcntl.h>
+#include <pthread.h>
 
 extern char **environ;
 
@@ -146,4 +149,88 @@ hi_prim_header_readable (const void *p)
     return 1;       /* the header is on P's own page */
   unsigned char vec;
   return mincore ((void *) ((a - 16) & ~(uintptr_t) (page - 1)), 1, &vec) == 0;
+}
+
+/* Set by the dynamic linker (or the static start code): an address near
+   the top of the main thread's stack. */
+extern void *__libc_stack_end;
+
+/* The mapping of /proc/self/maps that holds ADDR: *START, *END, and the
+   end of the mapping below it in *PREV_END.  Parsed in a small buffer
+   with read(2): no stdio, no malloc (pthread_getattr_np uses both). */
+static int
+find_mapping (uint64_t addr, uint64_t *start, uint64_t *end,
+              uint64_t *prev_end)
+{
+  int fd = open ("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  char buf[512];
+  uint64_t lo = 0, hi = 0, last_end = 0;
+  int field = 0, found = 0;     /* field 0: start, 1: end, 2: the rest */
+  ssize_t n;
+  while (!found && (n = read (fd, buf, sizeof buf)) > 0)
+    for (ssize_t i = 0; i < n && !found; i++)
+      {
+        char c = buf[i];
+        int digit = c >= '0' && c <= '9' ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (c == '\n')
+          {
+            if (field == 2 && lo <= addr && addr < hi)
+              found = 1;
+            else
+              {
+                last_end = hi;
+                lo = hi = 0;
+                field = 0;
+              }
+          }
+        else if (field == 0 && digit >= 0)
+          lo = lo << 4 | (uint64_t) digit;
+        else if (field == 0 && c == '-')
+          field = 1;
+        else if (field == 1 && digit >= 0)
+          hi = hi << 4 | (uint64_t) digit;
+        else if (field == 1)
+          field = 2;
+      }
+  close (fd);
+  if (!found)
+    return 0;
+  *start = lo;
+  *end = hi;
+  *prev_end = last_end;
+  return 1;
+}
+
+int
+hi_prim_stack_bounds (uint64_t *lo, uint64_t *hi)
+{
+  uint64_t start, end, prev_end;
+  if (hi_prim_tid () == hi_prim_pid ())
+    {
+      /* The main thread's stack grows down to its rlimit, not past the
+         mapping below it. */
+      if (!__libc_stack_end
+          || !find_mapping ((uint64_t) (uintptr_t) __libc_stack_end,
+                            &start, &end, &prev_end))
+        return 0;
+      struct rlimit rl;
+      uint64_t low = prev_end;
+      if (getrlimit (RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+          && rl.rlim_cur < end && end - rl.rlim_cur > low)
+        low = end - rl.rlim_cur;
+      *lo = low < start ? low : start;
+      *hi = end;
+      return 1;
+    }
+  /* glibc keeps a thread's descriptor at the top of its stack mapping
+     (the guard page below is a mapping of its own). */
+  if (!find_mapping ((uint64_t) (uintptr_t) pthread_self (), &start, &end,
+                     &prev_end))
+    return 0;
+  *lo = start;
+  *hi = end;
+  return 1;
 }

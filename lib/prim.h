@@ -33,6 +33,11 @@ void hi_prim_warn (const char *msg);
    on glibc >= 2.35 (the unwinder finds FDEs with _dl_find_object). */
 int hi_prim_backtrace (uint64_t *out, int max);
 
+/* The current thread's own stack (not a signal or coroutine stack it
+   may be running on): [*LO, *HI), all of it readable above the stack
+   pointer.  0 if unknown.  Never allocates. */
+int hi_prim_stack_bounds (uint64_t *lo, uint64_t *hi);
+
 /* 1 if the 16 bytes before P can be read without faulting. */
 int hi_prim_header_readable (const void *p);
 
