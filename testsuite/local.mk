@@ -94,3 +94,7 @@ check_PROGRAMS += %reldir%/progs/sizes
 check_PROGRAMS += %reldir%/progs/thread-counts
 %canon_reldir%_progs_thread_counts_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_thread_counts_LDADD = -lpthread
+
+# signals.exp: snapshots on signals, errno, ROOT_PID.
+check_PROGRAMS += %reldir%/progs/signals
+%canon_reldir%_progs_signals_CFLAGS = $(progs_cflags)
