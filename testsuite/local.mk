@@ -90,6 +90,15 @@ check_LTLIBRARIES += %reldir%/progs/libexitorder.la
 check_PROGRAMS += %reldir%/progs/sizes
 %canon_reldir%_progs_sizes_CFLAGS = $(progs_cflags)
 
+# own-work.exp: threads whose figures must equal memcheck's.
+check_PROGRAMS += %reldir%/progs/thread-counts
+%canon_reldir%_progs_thread_counts_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_thread_counts_LDADD = -lpthread
+
+# signals.exp: snapshots on signals, errno, ROOT_PID.
+check_PROGRAMS += %reldir%/progs/signals
+%canon_reldir%_progs_signals_CFLAGS = $(progs_cflags)
+
 # The reader's damaged-input tests: synthetic snapshots with known damage.
 check_PROGRAMS += %reldir%/progs/mksnap
 %canon_reldir%_progs_mksnap_CFLAGS = $(progs_cflags)
