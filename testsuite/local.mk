@@ -18,7 +18,8 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/recurse %reldir%/progs/foreign %reldir%/progs/recursion \
 	%reldir%/progs/pie-main %reldir%/progs/jit-own %reldir%/progs/coroutine \
 	%reldir%/progs/widget-linked \
-	%reldir%/progs/widget-static %reldir%/progs/hip-tool
+	%reldir%/progs/widget-static %reldir%/progs/hip-tool \
+	%reldir%/progs/zero-size %reldir%/progs/leak-rows
 check_PROGRAMS += %reldir%/progs/output-name
 %canon_reldir%_progs_output_name_SOURCES = %reldir%/progs/output-name.c \
 	lib/output-name.c lib/output-name.h
@@ -89,3 +90,7 @@ check_LTLIBRARIES += %reldir%/progs/libexitorder.la
 # sizes.exp: the size each entry point records.
 check_PROGRAMS += %reldir%/progs/sizes
 %canon_reldir%_progs_sizes_CFLAGS = $(progs_cflags)
+
+# Leak rows and size-0 blocks (heapinspect.cli/leakrows.exp, zerosize.exp).
+%canon_reldir%_progs_zero_size_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_leak_rows_CFLAGS = $(progs_cflags)
