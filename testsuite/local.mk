@@ -18,7 +18,8 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/recurse %reldir%/progs/foreign %reldir%/progs/recursion \
 	%reldir%/progs/pie-main %reldir%/progs/jit-own %reldir%/progs/coroutine \
 	%reldir%/progs/widget-linked \
-	%reldir%/progs/widget-static
+	%reldir%/progs/widget-static %reldir%/progs/hip-tool \
+	%reldir%/progs/zero-size %reldir%/progs/leak-rows
 check_PROGRAMS += %reldir%/progs/output-name
 %canon_reldir%_progs_output_name_SOURCES = %reldir%/progs/output-name.c \
 	lib/output-name.c lib/output-name.h
@@ -114,3 +115,6 @@ check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
 %canon_reldir%_unit_reader_unit_asan_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) -g -O1 \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 %canon_reldir%_unit_reader_unit_asan_LDFLAGS = -fsanitize=address,undefined
+# Leak rows and size-0 blocks (heapinspect.cli/leakrows.exp, zerosize.exp).
+%canon_reldir%_progs_zero_size_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_leak_rows_CFLAGS = $(progs_cflags)
