@@ -18,7 +18,8 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/recurse %reldir%/progs/foreign %reldir%/progs/recursion \
 	%reldir%/progs/pie-main %reldir%/progs/jit-own %reldir%/progs/coroutine \
 	%reldir%/progs/widget-linked \
-	%reldir%/progs/widget-static
+	%reldir%/progs/widget-static %reldir%/progs/inlined
+%canon_reldir%_progs_inlined_CFLAGS = $(progs_cflags) -O2
 %canon_reldir%_progs_entry_points_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_threads_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_threads_LDADD = -lpthread
