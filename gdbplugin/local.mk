@@ -12,21 +12,16 @@ pkglib_LTLIBRARIES = %reldir%/heapinspect-gdb.la
 noinst_PROGRAMS += %reldir%/gen-heap-gdb
 %canon_reldir%_gen_heap_gdb_SOURCES = %reldir%/gen-heap-gdb.c %reldir%/protocol.h
 
-# heap.gdb for the build tree (the tests use it); the installed one names
-# the installed plugin.  Both depend on Makefile, so a new prefix or
-# libdir from configure remakes them.
+# heap.gdb for the build tree (the tests use it) depends on Makefile, so
+# a new configuration remakes it; the installed one, naming the installed
+# plugin, is written at install time, with that moment's directories.
 noinst_DATA = %reldir%/heap.gdb
 EXTRA_DIST += %reldir%/heap.gdb.in
-CLEANFILES += %reldir%/heap.gdb %reldir%/heap-installed.gdb
+CLEANFILES += %reldir%/heap.gdb
 %reldir%/heap.gdb: %reldir%/heap.gdb.in %reldir%/gen-heap-gdb$(EXEEXT) Makefile
 	$(AM_V_GEN)%reldir%/gen-heap-gdb$(EXEEXT) \
 	  '$(abs_top_builddir)/%reldir%/.libs/heapinspect-gdb.so' \
 	  < $(srcdir)/%reldir%/heap.gdb.in > $@.tmp && mv $@.tmp $@
-%reldir%/heap-installed.gdb: %reldir%/heap.gdb.in %reldir%/gen-heap-gdb$(EXEEXT) Makefile
-	$(AM_V_GEN)%reldir%/gen-heap-gdb$(EXEEXT) '$(pkglibdir)/heapinspect-gdb.so' \
-	  < $(srcdir)/%reldir%/heap.gdb.in > $@.tmp && mv $@.tmp $@
-all-local: %reldir%/heap-installed.gdb
-
 # gdb auto-loads DIR/REALPATH-gdb.gdb for the object at REALPATH, for
 # every DIR of `auto-load scripts-directory`.  By default that DIR is
 # $(datadir)/gdb/auto-load, under the prefix, which gdb reads once told
@@ -34,9 +29,10 @@ all-local: %reldir%/heap-installed.gdb
 # heapinspect-gdb(7)); --with-gdb-auto-load-dir=DIR puts it elsewhere,
 # e.g. the system gdb's /usr/share/gdb/auto-load.
 gdb_autoload_script = $(DESTDIR)$(GDB_AUTOLOAD_DIR)$(libdir)/libheapinspect.so.0.0.0-gdb.gdb
-install-data-local: %reldir%/heap-installed.gdb
+install-data-local: %reldir%/gen-heap-gdb$(EXEEXT)
 	$(MKDIR_P) $(DESTDIR)$(pkgdatadir) '$(dir $(gdb_autoload_script))'
-	$(INSTALL_DATA) %reldir%/heap-installed.gdb $(DESTDIR)$(pkgdatadir)/heap.gdb
-	$(INSTALL_DATA) %reldir%/heap-installed.gdb '$(gdb_autoload_script)'
+	%reldir%/gen-heap-gdb$(EXEEXT) '$(pkglibdir)/heapinspect-gdb.so' \
+	  < $(srcdir)/%reldir%/heap.gdb.in > $(DESTDIR)$(pkgdatadir)/heap.gdb
+	$(INSTALL_DATA) $(DESTDIR)$(pkgdatadir)/heap.gdb '$(gdb_autoload_script)'
 uninstall-local:
 	rm -f $(DESTDIR)$(pkgdatadir)/heap.gdb '$(gdb_autoload_script)'
