@@ -20,6 +20,9 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/widget-linked \
 	%reldir%/progs/widget-static %reldir%/progs/hip-tool \
 	%reldir%/progs/zero-size %reldir%/progs/leak-rows
+	%reldir%/progs/widget-static %reldir%/progs/inlined
+%canon_reldir%_progs_inlined_CFLAGS = $(progs_cflags) -O2
+	%reldir%/progs/widget-static
 check_PROGRAMS += %reldir%/progs/output-name
 %canon_reldir%_progs_output_name_SOURCES = %reldir%/progs/output-name.c \
 	lib/output-name.c lib/output-name.h
