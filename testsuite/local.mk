@@ -18,7 +18,8 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/recurse %reldir%/progs/foreign %reldir%/progs/recursion \
 	%reldir%/progs/pie-main %reldir%/progs/jit-own %reldir%/progs/coroutine \
 	%reldir%/progs/widget-linked \
-	%reldir%/progs/widget-static
+	%reldir%/progs/widget-static %reldir%/progs/run-ends \
+	%reldir%/progs/no-ptrace
 check_PROGRAMS += %reldir%/progs/output-name
 %canon_reldir%_progs_output_name_SOURCES = %reldir%/progs/output-name.c \
 	lib/output-name.c lib/output-name.h
@@ -36,6 +37,7 @@ check_PROGRAMS += %reldir%/progs/output-name
 %canon_reldir%_progs_recursion_CFLAGS = $(progs_cflags) -O1
 %canon_reldir%_progs_jit_own_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_coroutine_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_run_ends_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_pie_main_CFLAGS = $(progs_cflags) -fPIE
 %canon_reldir%_progs_pie_main_LDFLAGS = -pie -no-install
 %canon_reldir%_progs_pie_main_LDADD = %reldir%/progs/libhitestlib.la
