@@ -7,7 +7,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #define HDR ((size_t) sizeof (struct hi_block_header))
 _Static_assert (sizeof (struct hi_block_header) == 16, "16-byte header");
@@ -125,20 +124,30 @@ alloc_plain (size_t n, const struct hi_frame *caller)
 }
 
 /* ALIGN is a power of two.  Above 16 the header sits in the ALIGN bytes
-   of padding before the user pointer. */
+   of padding before the user pointer.  USABLE bytes are handed out and
+   RECORDED counted (they differ for pvalloc only). */
 static void *
-alloc_aligned (size_t align, size_t n, const struct hi_frame *caller)
+alloc_aligned_sized (size_t align, size_t usable, uint64_t recorded,
+                     const struct hi_frame *caller)
 {
-  if (align <= HDR)
-    return alloc_plain (n, caller);
-  if (n > SIZE_MAX - align)
+  if (align <= HDR && usable == recorded)
+    return alloc_plain (usable, caller);
+  if (align < HDR)
+    align = HDR;
+  if (usable > SIZE_MAX - align)
     {
       errno = ENOMEM;
       return NULL;
     }
   uint32_t site = site_for (caller);
-  void *base = __libc_memalign (align, n + align);
-  return base ? finish (base, align - HDR, site, n) : NULL;
+  void *base = __libc_memalign (align, usable + align);
+  return base ? finish (base, align - HDR, site, recorded) : NULL;
+}
+
+static void *
+alloc_aligned (size_t align, size_t n, const struct hi_frame *caller)
+{
+  return alloc_aligned_sized (align, n, n, caller);
 }
 
 static void
@@ -257,17 +266,25 @@ ENTRY (reallocarray) (void *p, size_t k, size_t n)
   return realloc_any (p, total, &caller);
 }
 
-PUBLIC void *
-ENTRY (memalign) (size_t align, size_t n)
+/* memalign and aligned_alloc: any alignment up to half the address
+   space, rounded up to a power of two (glibc's behaviour). */
+static void *
+memalign_any (size_t align, size_t n, const struct hi_frame *caller)
 {
-  HI_CALLER_FRAME (caller);
-  COUNT_CALL (memalign);
   if (align > SIZE_MAX / 2 + 1)
     {
       errno = EINVAL;
       return NULL;
     }
-  return alloc_aligned (round_pow2 (align), n, &caller);
+  return alloc_aligned (round_pow2 (align), n, caller);
+}
+
+PUBLIC void *
+ENTRY (memalign) (size_t align, size_t n)
+{
+  HI_CALLER_FRAME (caller);
+  COUNT_CALL (memalign);
+  return memalign_any (align, n, &caller);
 }
 
 PUBLIC void *
@@ -275,12 +292,7 @@ ENTRY (aligned_alloc) (size_t align, size_t n)
 {
   HI_CALLER_FRAME (caller);
   COUNT_CALL (aligned_alloc);
-  if (align > SIZE_MAX / 2 + 1)
-    {
-      errno = EINVAL;
-      return NULL;
-    }
-  return alloc_aligned (round_pow2 (align), n, &caller);
+  return memalign_any (align, n, &caller);
 }
 
 PUBLIC int
@@ -304,7 +316,7 @@ ENTRY (valloc) (size_t n)
 {
   HI_CALLER_FRAME (caller);
   COUNT_CALL (valloc);
-  return alloc_aligned ((size_t) sysconf (_SC_PAGESIZE), n, &caller);
+  return alloc_aligned (hi_prim_page_size (), n, &caller);
 }
 
 PUBLIC void *
@@ -312,14 +324,16 @@ ENTRY (pvalloc) (size_t n)
 {
   HI_CALLER_FRAME (caller);
   COUNT_CALL (pvalloc);
-  size_t page = (size_t) sysconf (_SC_PAGESIZE);
+  size_t page = hi_prim_page_size ();
   if (n > SIZE_MAX - page)
     {
       errno = ENOMEM;
       return NULL;
     }
-  n = n ? (n + page - 1) & ~(page - 1) : page;
-  return alloc_aligned (page, n, &caller);
+  /* The block spans whole pages, as glibc's does; the count is of the
+     size asked for, as for every other entry point. */
+  size_t usable = n ? (n + page - 1) & ~(page - 1) : page;
+  return alloc_aligned_sized (page, usable, n, &caller);
 }
 
 #ifdef HI_WRAP

@@ -55,8 +55,22 @@ path_hash (struct hi_analysis *a, uint64_t s)
   path_span (a, s, &from, &to);
   uint64_t h = from > a->chain_start[s] ? 7 : 3;
   for (uint32_t i = from; i < to; i++)
-    h = (h ^ a->node_label[a->chain_nodes[i]]) * UINT64_C(0x100000001b3);
-  return h ^ (h >> 29);
+    h = hi_hash_u64 (h ^ a->node_label[a->chain_nodes[i]]);
+  return h;
+}
+
+struct path_key
+{
+  struct hi_analysis *a;
+  const uint64_t *first_site;
+  uint64_t s;
+};
+
+static int
+same_row (const void *ctx, uint32_t row)
+{
+  const struct path_key *k = ctx;
+  return same_path (k->a, k->first_site[row], k->s);
 }
 
 void
@@ -64,36 +78,36 @@ hi_table_leaks (struct hi_analysis *a, FILE *f)
 {
   const struct hi_model *m = a->m;
   /* Group the sites that show the same path, without formatting it. */
-  uint64_t cap = 64;
-  while (cap < 2 * m->n_sites)
-    cap *= 2;
-  uint32_t *slot = calloc (cap, sizeof *slot);         /* row index + 1 */
+  struct hi_hash index;      /* path -> row */
+  hi_hash_init (&index);
   struct leak *rows = calloc (m->n_sites ? m->n_sites : 1, sizeof *rows);
   uint64_t *first_site = calloc (m->n_sites ? m->n_sites : 1, sizeof *first_site);
   size_t n = 0;
   uint64_t kept_all = a->total_bytes - a->total_freed;
-  for (uint64_t s = 0; slot && rows && first_site && s < m->n_sites; s++)
+  for (uint64_t s = 0; rows && first_site && s < m->n_sites; s++)
     {
       const struct hi_site_sum *x = &a->sum[s];
       if (x->bytes == x->freed && x->allocs == x->frees)
         continue;
-      uint64_t h = path_hash (a, s) & (cap - 1);
-      while (slot[h] && !same_path (a, first_site[slot[h] - 1], s))
-        h = (h + 1) & (cap - 1);
-      if (!slot[h])
+      uint64_t h = path_hash (a, s);
+      struct path_key k = { a, first_site, s };
+      uint32_t row = hi_hash_find (&index, h, same_row, &k);
+      if (row == UINT32_MAX)
         {
+          if (hi_hash_insert (&index, h, (uint32_t) n) != 0)
+            break;
           first_site[n] = s;
           rows[n].path = (uint32_t) n;
-          slot[h] = (uint32_t) ++n;
+          row = (uint32_t) n++;
         }
-      struct leak *r = &rows[slot[h] - 1];
+      struct leak *r = &rows[row];
       r->kept += x->bytes - x->freed;
       r->allocs += x->allocs;
       r->bytes += x->bytes;
       r->frees += x->frees;
       r->freed += x->freed;
     }
-  free (slot);
+  hi_hash_free (&index);
   if (rows)
     qsort (rows, n, sizeof *rows, by_kept);
   int json = a->opt.format == HI_JSON;

@@ -8,15 +8,19 @@
  * the arenas it lists.  Readers must validate everything: a core may be
  * torn or hostile.
  *
- * Any change of layout increments HI_FORMAT_VERSION.
+ * Any change of layout increments HI_FORMAT_VERSION; the assertions at
+ * the end of this file fail to compile until they are updated with it.
+ * Version history: 1 first release; 2 counts, calls and bins per thread
+ * (struct hi_thread), the bins arena unused.
  */
 #ifndef HEAPINSPECT_FORMAT_H
 #define HEAPINSPECT_FORMAT_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define HI_ROOT_MAGIC      UINT64_C(0x31544f4f52504948) /* "HIPROOT1" */
-#define HI_FORMAT_VERSION  1u
+#define HI_FORMAT_VERSION  2u
 #define HI_ORDER_LITTLE    1u
 #define HI_ORDER_BIG       2u
 
@@ -262,5 +266,125 @@ struct hi_snap_region
   uint64_t size;            /* bytes */
   uint64_t offset;          /* file offset of the bytes */
 };
+
+/* The layout of version 2, locked: a change here without a new
+   HI_FORMAT_VERSION (and new values below) does not compile. */
+#ifdef __cplusplus
+# define HI_LAYOUT(cond) static_assert (cond, #cond)
+#else
+# define HI_LAYOUT(cond) _Static_assert (cond, #cond)
+#endif
+#define HI_AT(type, field, off) HI_LAYOUT (offsetof (struct type, field) == (off))
+HI_LAYOUT (HI_FORMAT_VERSION == 2u);
+HI_LAYOUT (HI_NCALLS == 11 && HI_NBINS == 1026 && HI_THREAD_SITES == 64
+           && HI_MAX_ARENAS == 8 && HI_NSIZE_CLASSES == 4
+           && HI_PATH_MAX == 440 && HI_BUILD_ID_MAX == 32);
+
+HI_LAYOUT (sizeof (struct hi_arena_desc) == 32);
+HI_AT (hi_arena_desc, addr, 0);
+HI_AT (hi_arena_desc, capacity, 8);
+HI_AT (hi_arena_desc, count, 16);
+HI_AT (hi_arena_desc, kind, 24);
+HI_AT (hi_arena_desc, entry_size, 28);
+
+HI_LAYOUT (sizeof (struct hi_totals) == 96);
+HI_AT (hi_totals, live_bytes, 0);
+HI_AT (hi_totals, peak_bytes, 8);
+HI_AT (hi_totals, live_blocks, 16);
+HI_AT (hi_totals, peak_blocks, 24);
+HI_AT (hi_totals, foreign_frees, 32);
+HI_AT (hi_totals, chains_truncated, 40);
+HI_AT (hi_totals, chains_dropped, 48);
+HI_AT (hi_totals, internal_allocs, 56);
+HI_AT (hi_totals, snapshots, 64);
+HI_AT (hi_totals, unwind_fallbacks, 72);
+HI_AT (hi_totals, unwind_checked, 80);
+HI_AT (hi_totals, unwind_mismatches, 88);
+
+HI_LAYOUT (sizeof (struct hi_root) == 392);
+HI_AT (hi_root, magic, 0);
+HI_AT (hi_root, version, 8);
+HI_AT (hi_root, root_size, 12);
+HI_AT (hi_root, pointer_size, 16);
+HI_AT (hi_root, byte_order, 17);
+HI_AT (hi_root, max_depth, 18);
+HI_AT (hi_root, header_salt, 20);
+HI_AT (hi_root, pid, 24);
+HI_AT (hi_root, ready, 32);
+HI_AT (hi_root, n_arenas, 36);
+HI_AT (hi_root, arenas, 40);
+HI_AT (hi_root, totals, 296);
+
+HI_LAYOUT (sizeof (struct hi_node) == 16);
+HI_AT (hi_node, ret, 0);
+HI_AT (hi_node, parent, 8);
+HI_AT (hi_node, site, 12);
+
+HI_LAYOUT (sizeof (struct hi_site) == 136);
+HI_AT (hi_site, node, 0);
+HI_AT (hi_site, depth, 4);
+HI_AT (hi_site, allocs, 8);
+HI_AT (hi_site, frees, 40);
+HI_AT (hi_site, bytes, 72);
+HI_AT (hi_site, bytes_freed, 104);
+
+HI_LAYOUT (sizeof (struct hi_bin) == 32);
+HI_AT (hi_bin, allocs, 0);
+HI_AT (hi_bin, frees, 8);
+HI_AT (hi_bin, bytes, 16);
+HI_AT (hi_bin, bytes_freed, 24);
+
+HI_LAYOUT (sizeof (struct hi_thread_site) == 136);
+HI_AT (hi_thread_site, site, 0);
+HI_AT (hi_thread_site, unused, 4);
+HI_AT (hi_thread_site, allocs, 8);
+HI_AT (hi_thread_site, frees, 40);
+HI_AT (hi_thread_site, bytes, 72);
+HI_AT (hi_thread_site, bytes_freed, 104);
+
+HI_LAYOUT (sizeof (struct hi_thread) == 64 + 88 + 1026 * 32 + 64 * 136);
+HI_AT (hi_thread, tid, 0);
+HI_AT (hi_thread, chains, 8);
+HI_AT (hi_thread, frames, 16);
+HI_AT (hi_thread, frames_cached, 24);
+HI_AT (hi_thread, allocations, 32);
+HI_AT (hi_thread, frees, 40);
+HI_AT (hi_thread, bytes_allocated, 48);
+HI_AT (hi_thread, bytes_freed, 56);
+HI_AT (hi_thread, calls, 64);
+HI_AT (hi_thread, bins, 152);
+HI_AT (hi_thread, sites, 152 + 1026 * 32);
+
+HI_LAYOUT (sizeof (struct hi_module) == 504);
+HI_AT (hi_module, bias, 0);
+HI_AT (hi_module, start, 8);
+HI_AT (hi_module, end, 16);
+HI_AT (hi_module, flags, 24);
+HI_AT (hi_module, build_id_len, 28);
+HI_AT (hi_module, build_id, 32);
+HI_AT (hi_module, path, 64);
+
+HI_LAYOUT (sizeof (struct hi_block_header) == 16);
+HI_AT (hi_block_header, check, 0);
+HI_AT (hi_block_header, site, 4);
+HI_AT (hi_block_header, size_flags, 8);
+
+HI_LAYOUT (sizeof (struct hi_jit_blob) == 16);
+HI_AT (hi_jit_blob, magic, 0);
+HI_AT (hi_jit_blob, root_addr, 8);
+
+HI_LAYOUT (sizeof (struct hi_snap_header) == 32);
+HI_AT (hi_snap_header, magic, 0);
+HI_AT (hi_snap_header, version, 8);
+HI_AT (hi_snap_header, n_regions, 12);
+HI_AT (hi_snap_header, root_addr, 16);
+HI_AT (hi_snap_header, pid, 24);
+
+HI_LAYOUT (sizeof (struct hi_snap_region) == 24);
+HI_AT (hi_snap_region, addr, 0);
+HI_AT (hi_snap_region, size, 8);
+HI_AT (hi_snap_region, offset, 16);
+#undef HI_AT
+#undef HI_LAYOUT
 
 #endif /* HEAPINSPECT_FORMAT_H */
