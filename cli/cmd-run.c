@@ -316,7 +316,15 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
         hi_cli_error (prog, "no tables");
       return status ? status : 1;
     }
-  if (m->damaged)
+  struct hi_stat totals;
+  hi_stat_compute (m, &totals);
+  if (totals.allocations == 0)
+    {
+      hi_cli_error (prog, read_failure (HI_E_NOT_READY));
+      hi_model_free (m);
+      return status;
+    }
+  if (end.model && m->damaged)
     fprintf (stderr, "heapinspect: %s: incomplete report: %llu damaged "
              "entries were left out\n", src.name,
              (unsigned long long) m->damaged);
