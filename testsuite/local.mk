@@ -2,9 +2,10 @@
 DEJATOOL = heapinspect
 RUNTESTDEFAULTFLAGS = --tool heapinspect --srcdir $(abs_top_srcdir)/testsuite
 AM_RUNTESTFLAGS = HI_BUILDDIR=$(abs_top_builddir) HI_SRCDIR=$(abs_top_srcdir)
-EXTRA_DIST += %reldir%/config/unix.exp %reldir%/lib/heapinspect.exp \
-	%reldir%/heapinspect.monitor/*.exp %reldir%/heapinspect.cli/*.exp \
-	%reldir%/heapinspect.gdb/*.exp %reldir%/lib/heapinspect-gdb.exp \
+# The .exp files by wildcard, from the source tree: a VPATH build (make
+# distcheck) has none in its own directory.  Automake strips $(srcdir).
+EXTRA_DIST += $(wildcard $(srcdir)/%reldir%/config/*.exp \
+	$(srcdir)/%reldir%/lib/*.exp $(srcdir)/%reldir%/heapinspect.*/*.exp) \
 	%reldir%/progs/report.h
 CLEANFILES += heapinspect.log heapinspect.sum site.exp site.bak
 clean-local: clean-testsuite-tmp
