@@ -175,6 +175,54 @@ read_failure (hi_status s)
     }
 }
 
+/* Whether PATTERN (HEAPINSPECT_OUTPUT) can name a file, checked with
+   the longest pid so that a bad one stops us before the program runs;
+   if not, say why. */
+static int
+pattern_usable (const char *pattern)
+{
+  char output[PATH_MAX];
+  if (strcmp (pattern, "none") == 0
+      || hi_expand_output (output, sizeof output, pattern, 4194304L) >= 0)
+    return 1;
+  /* %p grows at most tenfold: if that room is not enough either, the
+     pattern itself is wrong. */
+  size_t room = strlen (pattern) * 10 + 32;
+  char *big = malloc (room);
+  int valid = big && hi_expand_output (big, room, pattern, 0) >= 0;
+  free (big);
+  hi_cli_error ("HEAPINSPECT_OUTPUT", valid
+                ? "too long a file name"
+                : "not a valid file-name pattern (only %p and %% are "
+                  "expanded)");
+  return 0;
+}
+
+/* The model to report on: the one read at the program's end, else the
+   program's snapshot file; NULL, with the reason said, if neither. */
+static struct hi_model *
+choose_model (const char *prog, struct hi_traced_end *end, int traced,
+              int have_file, const char *file, struct hi_source *src)
+{
+  memset (src, 0, sizeof *src);
+  src->name = prog;
+  if (end->model)
+    return end->model;
+  if (have_file)
+    {
+      src->path = src->name = file;
+      return hi_cli_load (src, NULL);
+    }
+  if (end->seen_exit)
+    hi_cli_error (prog, read_failure (end->read));
+  else if (traced)
+    hi_cli_error (prog, "it was not stopped at its exit, and left no "
+                  "snapshot: no tables");
+  else
+    hi_cli_error (prog, "no tables");
+  return NULL;
+}
+
 int
 hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
             const struct hi_run *run)
@@ -195,27 +243,11 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
       hi_cli_error ("LD_PRELOAD", "too long");
       return 1;
     }
-  /* HEAPINSPECT_OUTPUT is checked here, with the longest pid, so that a
-     bad one stops us before the program runs. */
   const char *pattern = getenv ("HEAPINSPECT_OUTPUT");
   if (!pattern || !*pattern)
     pattern = DEFAULT_OUTPUT;
-  char output[PATH_MAX];
-  if (strcmp (pattern, "none") != 0
-      && hi_expand_output (output, sizeof output, pattern, 4194304L) < 0)
-    {
-      /* %p grows at most tenfold: if that room is not enough either,
-         the pattern itself is wrong. */
-      size_t room = strlen (pattern) * 10 + 32;
-      char *big = malloc (room);
-      int valid = big && hi_expand_output (big, room, pattern, 0) >= 0;
-      free (big);
-      hi_cli_error ("HEAPINSPECT_OUTPUT", valid
-                    ? "too long a file name"
-                    : "not a valid file-name pattern (only %p and %% are "
-                      "expanded)");
-      return 2;
-    }
+  if (!pattern_usable (pattern))
+    return 2;
 
   int go[2], err[2];
   if (pipe2 (go, O_CLOEXEC) != 0 || pipe2 (err, O_CLOEXEC) != 0)
@@ -278,6 +310,7 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
   int status = end_status (prog, end.status, end.model != NULL);
 
   /* The snapshot file, if the program wrote one. */
+  char output[PATH_MAX] = "";
   int have_file = 0;
   if (strcmp (pattern, "none") != 0 || trace_error)
     {
@@ -293,29 +326,11 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
     }
 
   struct hi_source src;
-  memset (&src, 0, sizeof src);
-  struct hi_model *m = end.model;
-  if (m)
-    src.name = prog;
-  else if (end.seen_exit && end.read != HI_OK && !have_file)
-    {
-      hi_cli_error (prog, read_failure (end.read));
-      return status ? status : end.read == HI_E_NOT_READY ? 0 : 1;
-    }
-  else if (have_file)
-    {
-      src.path = src.name = output;
-      m = hi_cli_load (&src, NULL);
-    }
-  else if (!end.seen_exit && !trace_error)
-    hi_cli_error (prog, "it was not stopped at its exit, and left no "
-                  "snapshot: no tables");
+  struct hi_model *m = choose_model (prog, &end, !trace_error, have_file,
+                                     output, &src);
   if (!m)
-    {
-      if (!have_file && trace_error)
-        hi_cli_error (prog, "no tables");
-      return status ? status : 1;
-    }
+    return status ? status
+           : end.seen_exit && end.read == HI_E_NOT_READY ? 0 : 1;
   struct hi_stat totals;
   hi_stat_compute (m, &totals);
   if (totals.allocations == 0)
