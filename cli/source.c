@@ -122,21 +122,10 @@ hi_cmd_block (const struct hi_source *src, uint64_t addr,
   struct hi_model *m = hi_cli_load (src, &t);
   if (!m)
     return 1;
-  struct hi_symbolizer *sym = hi_symbolizer_new (m, src->exe);
-  struct hi_analysis a;
-  hi_status s = sym ? hi_analysis_init (&a, m, sym, opt) : HI_E_NOMEM;
-  int status = 1;
-  if (s == HI_OK)
-    {
-      struct hi_block b;
-      int found = hi_block_find (&t, m, addr, &b) == HI_OK;
-      hi_block_print (&a, addr, found ? &b : NULL, stdout);
-      status = found ? 0 : 1;
-      hi_analysis_free (&a);
-    }
-  else
+  hi_status s = hi_block_report (&t, m, src->exe, addr, opt, stdout);
+  if (s != HI_OK && s != HI_E_NOT_BLOCK)
     hi_cli_error (src->name, hi_strerror (s));
-  hi_symbolizer_free (sym);
+  int status = s == HI_OK ? 0 : 1;
   hi_target_close (&t);
   hi_model_free (m);
   return status;

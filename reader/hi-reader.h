@@ -98,6 +98,12 @@ hi_status hi_target_open_core (const char *path, const char *exe,
    seize + interrupt) until hi_target_finish.  HI_E_PROCESS on failure. */
 hi_status hi_target_open_process (int pid, int stop, struct hi_target *out);
 
+/* Read process PID that the caller already holds stopped as its ptrace
+   tracer (e.g. at its PTRACE_EVENT_EXIT stop): no attaching, stopping or
+   resuming here; the caller resumes it after closing.  HI_E_PROCESS if
+   its memory cannot be opened. */
+hi_status hi_target_open_stopped (int pid, struct hi_target *out);
+
 /* Raw memory dumps: PATHS[i] holds the memory from address BASES[i] on
    (N of them, at most 64).  ELF, if not NULL, is the program whose
    symbols locate the root; without it the root is found by its magic. */

@@ -285,3 +285,26 @@ hi_target_open_process (int pid, int stop, struct hi_target *out)
   out->ctx = p;
   return HI_OK;
 }
+
+hi_status
+hi_target_open_stopped (int pid, struct hi_target *out)
+{
+  /* Opened as "read without stopping": no threads are seized, and
+     p->root stays 0 so finish makes no consistency check.  The caller's
+     stop already keeps the memory still. */
+  struct process *p = calloc (1, sizeof *p);
+  if (!p)
+    return HI_E_NOMEM;
+  p->pid = pid;
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/mem", pid);
+  if (read_maps (p) != 0 || (p->mem = open (path, O_RDONLY | O_CLOEXEC)) < 0)
+    {
+      p->mem = -1;
+      proc_close (p);
+      return HI_E_PROCESS;
+    }
+  out->ops = &process_ops;
+  out->ctx = p;
+  return HI_OK;
+}
