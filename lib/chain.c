@@ -47,7 +47,7 @@ grow (struct hi_hash *old)
   uint32_t size = (old->mask + 1) * 4;
   if (size > HI_CAP_HASH)
     return NULL;
-  struct hi_hash *t = hi_prim_reserve (sizeof *t + size * sizeof (uint32_t));
+  struct hi_hash *t = hi_prim_alloc (sizeof *t + size * sizeof (uint32_t));
   if (!t)
     return NULL;
   t->mask = size - 1;
@@ -95,7 +95,8 @@ intern (uint32_t parent, uint64_t ret, int *created)
               probe (t, parent, ret, &slot);
             }
         }
-      if (a->count < HI_CAP_NODES && (t->used + 1) * 4 < (t->mask + 1) * 3)
+      if (a->count < HI_CAP_NODES && (t->used + 1) * 4 < (t->mask + 1) * 3
+          && hi_arena_commit (HI_A_NODES, a->count + 1) == 0)
         {
           id = (uint32_t) a->count;
           hi_state.nodes[id].ret = ret;
@@ -121,7 +122,8 @@ site_of (uint32_t node, uint32_t depth)
   if (!site)
     {
       struct hi_arena_desc *a = &heapinspect_root.arenas[HI_A_SITES];
-      if (a->count < HI_CAP_SITES)
+      if (a->count < HI_CAP_SITES
+          && hi_arena_commit (HI_A_SITES, a->count + 1) == 0)
         {
           site = (uint32_t) a->count;
           hi_state.sites[site].node = node;
@@ -146,8 +148,18 @@ hi_this_thread (void)
         &heapinspect_root.arenas[HI_A_THREADS].count;
       uint64_t i = atomic_load (count);
       do
-        if (i >= HI_CAP_THREADS)
-          break;
+        {
+          if (i >= HI_CAP_THREADS)
+            break;
+          /* The record is readable before count covers it. */
+          if (hi_arena_commit (HI_A_THREADS, i + 1) != 0)
+            {
+              /* No memory for it: counted nowhere, but never a crash. */
+              static struct hi_thread lost;
+              hi_tls.shared_slot = 1;
+              return &lost;
+            }
+        }
       while (!atomic_compare_exchange_weak (count, &i, i + 1));
       if (i >= HI_CAP_THREADS)
         {

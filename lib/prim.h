@@ -6,9 +6,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Reserve SIZE bytes of zeroed, lazily committed memory; NULL on failure. */
+/* SIZE bytes of zeroed, readable and writable memory, committed as it is
+   touched; NULL on failure. */
+void *hi_prim_alloc (size_t size);
+/* Reserve SIZE bytes of address space, inaccessible (so core dumps and
+   gcore skip it) until committed; NULL on failure. */
 void *hi_prim_reserve (size_t size);
-/* Give back memory from hi_prim_reserve. */
+/* Make [P, P + SIZE) of a reservation readable and writable (zeroed);
+   P and SIZE page-aligned.  0, or -1. */
+int hi_prim_commit (void *p, size_t size);
+/* Give back memory from hi_prim_alloc or hi_prim_reserve. */
 void hi_prim_release (void *p, size_t size);
 
 /* A mutex that never allocates.  Not recursive. */
