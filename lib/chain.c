@@ -4,10 +4,6 @@
 
 #include <string.h>
 
-/* Extra frames captured beyond the cap: the monitor's own frames, which
-   precede the allocating caller, plus one to tell whether the cap cut. */
-#define OWN_FRAMES_MAX 8
-
 static inline uint32_t
 pair_hash (uint32_t parent, uint64_t ret)
 {
@@ -178,12 +174,12 @@ hi_this_thread (void)
 static int
 libgcc_chain (const struct hi_frame *caller, uint64_t *out, int max)
 {
-  uint64_t raw[HI_MAX_DEPTH + OWN_FRAMES_MAX + 1];
-  int n = hi_prim_backtrace (raw, max + OWN_FRAMES_MAX);
+  uint64_t *raw = hi_tls.raw;
+  int n = hi_prim_backtrace (raw, max + HI_OWN_FRAMES_MAX);
   int first = 0;
-  while (first < n && first < OWN_FRAMES_MAX && raw[first] != caller->ip)
+  while (first < n && first < HI_OWN_FRAMES_MAX && raw[first] != caller->ip)
     first++;
-  if (first == n || first == OWN_FRAMES_MAX)
+  if (first == n || first == HI_OWN_FRAMES_MAX)
     first = 0;
   n -= first;
   if (n > max)
@@ -195,7 +191,7 @@ libgcc_chain (const struct hi_frame *caller, uint64_t *out, int max)
 uint32_t
 hi_chain_site (const struct hi_frame *caller)
 {
-  uint64_t chain[HI_MAX_DEPTH + 1];     /* innermost first */
+  uint64_t *chain = hi_tls.chain;       /* innermost first */
   int depth = hi_state.depth;
   int n = hi_unwind (caller, chain, depth + 1);
   if (n < 0)
@@ -205,7 +201,7 @@ hi_chain_site (const struct hi_frame *caller)
     }
   else if (HI_UNLIKELY (hi_state.check_unwind))
     {
-      uint64_t ref[HI_MAX_DEPTH + 1];
+      uint64_t *ref = hi_tls.check;
       int m = libgcc_chain (caller, ref, depth + 1);
       HI_ADD (heapinspect_root.totals.unwind_checked, 1);
       if (m != n || memcmp (ref, chain, (size_t) n * sizeof *chain) != 0)
@@ -232,6 +228,9 @@ hi_chain_site (const struct hi_frame *caller)
     }
   uint32_t node = same ? hi_tls.prev_node[same - 1]
                        : cut ? HI_NODE_CUT : HI_NODE_ROOT;
+  /* From here prev_ret/prev_node describe this chain, also when it is
+     dropped part way (prev_n then says how far). */
+  hi_tls.prev_cut = cut;
   int refresh = 0;
   for (int i = same; i < n; i++)
     {
@@ -250,7 +249,6 @@ hi_chain_site (const struct hi_frame *caller)
       hi_tls.prev_node[i] = node;
     }
   hi_tls.prev_n = n;
-  hi_tls.prev_cut = cut;
   if (HI_UNLIKELY (refresh))
     hi_modules_refresh ();
 

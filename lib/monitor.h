@@ -95,6 +95,10 @@ HI_HIDDEN int hi_ensure_init (void);
    their chains wait for the monitor's constructor. */
 extern HI_HIDDEN _Atomic int hi_unwind_ready;
 
+/* Frames of the monitor's own that may precede the allocating caller in
+   libgcc's backtrace. */
+#define HI_OWN_FRAMES_MAX 8
+
 /* Per-thread state (initial-exec TLS: no allocation on access). */
 struct hi_tls
 {
@@ -108,6 +112,12 @@ struct hi_tls
   int prev_cut;
   uint64_t prev_ret[HI_MAX_DEPTH];
   uint32_t prev_node[HI_MAX_DEPTH];
+  /* Buffers for capturing a chain: here rather than on the stack inside
+     malloc, which may be a small one (a coroutine's, a signal stack).
+     Never in use twice at once: the capture runs with `busy` set. */
+  uint64_t chain[HI_MAX_DEPTH + 1];
+  uint64_t check[HI_MAX_DEPTH + 1];
+  uint64_t raw[HI_MAX_DEPTH + HI_OWN_FRAMES_MAX + 1];
 };
 extern __thread struct hi_tls hi_tls
   __attribute__ ((tls_model ("initial-exec"))) HI_HIDDEN;

@@ -112,3 +112,7 @@ check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
 %canon_reldir%_unit_reader_unit_asan_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) -g -O1 \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 %canon_reldir%_unit_reader_unit_asan_LDFLAGS = -fsanitize=address,undefined
+
+# stack-use.exp: the stack malloc needs on the libgcc unwinding path.
+check_PROGRAMS += %reldir%/progs/stack-use
+%canon_reldir%_progs_stack_use_CFLAGS = $(progs_cflags)
