@@ -47,6 +47,12 @@ hi_status hi_analysis_init (struct hi_analysis *a, const struct hi_model *m,
                             const struct hi_options *opt);
 void hi_analysis_free (struct hi_analysis *a);
 
+/* The labels the leak path of site S shows: chain_nodes[*FROM, *TO), its
+   last opt.depth nodes.  Returns 1 if callers were cut (here, or by the
+   monitor's depth cap): the path starts with "...".  The one definition
+   of a leak path: the leak table's rows and hi_site_path both use it. */
+int hi_path_span (const struct hi_analysis *a, uint64_t s, uint32_t *from,
+                  uint32_t *to);
 /* The leak-path text of site S: its last opt.depth labels, outermost
    first, "... > " when callers were cut. */
 void hi_site_path (struct hi_analysis *a, uint64_t s, char *buf, size_t size);
@@ -70,6 +76,14 @@ hi_status hi_block_find (const struct hi_target *t, const struct hi_model *m,
    by main > ...", or that ADDR is in no block (B NULL). */
 void hi_block_print (struct hi_analysis *a, uint64_t addr,
                      const struct hi_block *b, FILE *f);
+/* The `block ADDR` report, the one path heapinspect(1) and gdb share:
+   find the block of model M (read from T) holding ADDR and print one line
+   to OUT, symbolized with EXE (may be NULL).  HI_OK if ADDR is in a
+   block, HI_E_NOT_BLOCK if not (both printed), else an error (nothing
+   printed). */
+hi_status hi_block_report (const struct hi_target *t, const struct hi_model *m,
+                           const char *exe, uint64_t addr,
+                           const struct hi_options *opt, FILE *out);
 
 /* 1 if LIST names only known tables (leaks, bins, direct, graph, stat). */
 int hi_tables_valid (const char *list);
@@ -81,19 +95,39 @@ hi_status hi_report (const struct hi_model *m, const char *exe,
                      const struct hi_options *opt, FILE *out,
                      unsigned *missing);
 
+/* Counter arithmetic that never wraps: a damaged input may claim
+   anything, and a table must not print a wrapped-around number. */
+static inline uint64_t
+hi_add_sat (uint64_t x, uint64_t y)
+{
+  return x + y < x ? UINT64_MAX : x + y;
+}
+static inline uint64_t
+hi_sub0 (uint64_t x, uint64_t y)
+{
+  return x > y ? x - y : 0;
+}
+static inline uint64_t
+hi_mul_sat (uint64_t x, uint64_t y)
+{
+  return y && x > UINT64_MAX / y ? UINT64_MAX : x * y;
+}
+
 /* "  " for 0, " ." under 1%, "**" for all, else the percent: mprof's
-   two-character fields.  OUT has room for 3 bytes. */
+   two-character fields.  OUT has room for 3 bytes.  Never overflows. */
 void hi_pct2 (char *out, uint64_t part, uint64_t whole);
 /* Whether a row of PART of WHOLE is shown at this verbosity. */
 int hi_shown (const struct hi_options *o, uint64_t part, uint64_t whole);
 /* Write S as a JSON string. */
 void hi_json_string (FILE *f, const char *s);
 
-/* The tables, written to F in the format of A's options. */
-void hi_table_bins (struct hi_analysis *a, FILE *f);
-void hi_table_leaks (struct hi_analysis *a, FILE *f);
-void hi_table_direct (struct hi_analysis *a, FILE *f);
-void hi_table_graph (struct hi_analysis *a, FILE *f);
-void hi_table_stat (struct hi_analysis *a, FILE *f);
+/* The tables, written to F in the format of A's options: HI_OK, or
+   HI_E_NOMEM having written nothing.  hi_table_stat uses only A's model
+   and options (no symbolizer, no chains). */
+hi_status hi_table_bins (struct hi_analysis *a, FILE *f);
+hi_status hi_table_leaks (struct hi_analysis *a, FILE *f);
+hi_status hi_table_direct (struct hi_analysis *a, FILE *f);
+hi_status hi_table_graph (struct hi_analysis *a, FILE *f);
+hi_status hi_table_stat (struct hi_analysis *a, FILE *f);
 
 #endif
