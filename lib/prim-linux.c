@@ -284,6 +284,14 @@ hi_prim_signal_max (void)
   return SIGRTMAX;
 }
 
+extern int __cxa_atexit (void (*fn) (void *), void *arg, void *dso);
+
+int
+hi_prim_at_exit (void (*fn) (void *), void *arg)
+{
+  return __cxa_atexit (fn, arg, NULL) == 0 ? 0 : -1;
+}
+
 void
 hi_prim_atfork (void (*prepare) (void), void (*parent) (void),
                 void (*child) (void))

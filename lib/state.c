@@ -452,8 +452,6 @@ heapinspect_snapshot (const char *path)
   return snapshot_now (path ? path : hi_state.output, 0);
 }
 
-extern int __cxa_atexit (void (*fn) (void *), void *arg, void *dso);
-
 /* The loader runs this destructor before those of libraries loaded after
    the monitor, and exit handlers may still free.  exit() calls handlers
    registered while it runs once the current one returns, and the
@@ -464,7 +462,7 @@ __attribute__ ((destructor)) static void
 at_exit_snapshot (void)
 {
   hi_tls.busy++;      /* the handler list may grow: libc's allocation */
-  int r = __cxa_atexit (write_exit_snapshot, NULL, NULL);
+  int r = hi_prim_at_exit (write_exit_snapshot, NULL);
   hi_tls.busy--;
   if (r != 0)
     write_exit_snapshot (NULL);   /* exit handlers are done already */
