@@ -455,9 +455,11 @@ heapinspect_snapshot (const char *path)
 /* The loader runs this destructor before those of libraries loaded after
    the monitor, and exit handlers may still free.  exit() calls handlers
    registered while it runs once the current one returns, and the
-   loader's destructor pass is itself the first-registered handler, so a
-   handler registered here (for no DSO: no __cxa_finalize runs it early)
-   comes after every destructor and every other handler. */
+   loader's destructor pass is itself an exit handler registered before
+   the program's, so a handler registered here (for no DSO: no
+   __cxa_finalize runs it early) comes after every destructor and every
+   other handler.  exit() may still free its own blocks of handlers
+   after it: the exiting thread then writes again (hi_exit_changed). */
 __attribute__ ((destructor)) static void
 at_exit_snapshot (void)
 {
