@@ -110,6 +110,8 @@ check_PROGRAMS += %reldir%/progs/mksnap
 %canon_reldir%_progs_mksnap_CFLAGS = $(progs_cflags)
 check_PROGRAMS += %reldir%/progs/alloc-on-input
 %canon_reldir%_progs_alloc_on_input_CFLAGS = $(progs_cflags)
+check_PROGRAMS += %reldir%/progs/shadow-root
+%canon_reldir%_progs_shadow_root_CFLAGS = $(progs_cflags)
 # Unit tests of the reader's pure functions (reader-unit.exp runs both).
 check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
 %canon_reldir%_unit_reader_unit_SOURCES = %reldir%/unit/reader-unit.c
