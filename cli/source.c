@@ -65,9 +65,12 @@ hi_cli_load (const struct hi_source *src, struct hi_target *keep)
       return NULL;
     }
   if (m->damaged)
-    fprintf (stderr, "heapinspect: %s: incomplete report: %llu damaged "
-             "entries were left out\n", src->name,
-             (unsigned long long) m->damaged);
+    {
+      char what[256];
+      hi_model_damage_text (m, what, sizeof what);
+      fprintf (stderr, "heapinspect: %s: incomplete report: %s\n",
+               src->name, what);
+    }
   return m;
 }
 

@@ -7,7 +7,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 
 #define HDR ((size_t) sizeof (struct hi_block_header))
 _Static_assert (sizeof (struct hi_block_header) == 16, "16-byte header");
@@ -317,7 +316,7 @@ ENTRY (valloc) (size_t n)
 {
   HI_CALLER_FRAME (caller);
   COUNT_CALL (valloc);
-  return alloc_aligned ((size_t) sysconf (_SC_PAGESIZE), n, &caller);
+  return alloc_aligned (hi_prim_page_size (), n, &caller);
 }
 
 PUBLIC void *
@@ -325,7 +324,7 @@ ENTRY (pvalloc) (size_t n)
 {
   HI_CALLER_FRAME (caller);
   COUNT_CALL (pvalloc);
-  size_t page = (size_t) sysconf (_SC_PAGESIZE);
+  size_t page = hi_prim_page_size ();
   if (n > SIZE_MAX - page)
     {
       errno = ENOMEM;

@@ -6,7 +6,6 @@
 #include <elf.h>
 #include <link.h>
 #include <string.h>
-#include <unistd.h>
 
 static void
 copy_build_id (struct hi_module *m, const struct dl_phdr_info *info)
@@ -46,8 +45,7 @@ set_path (struct hi_module *m, const char *name)
   char exe[HI_PATH_MAX];
   if (!name || !*name)
     {
-      ssize_t n = readlink ("/proc/self/exe", exe, sizeof exe - 1);
-      exe[n > 0 ? n : 0] = '\0';
+      hi_prim_exe_path (exe, sizeof exe);
       name = exe;
     }
   size_t len = strlen (name);

@@ -68,6 +68,9 @@ struct hi_state
   hi_lock module_lock;     /* serializes module-list refreshes */
   int depth;               /* HEAPINSPECT_DEPTH */
   int check_unwind;        /* HEAPINSPECT_CHECK_UNWIND */
+  int snapshot_signal;     /* HEAPINSPECT_SIGNAL, 0 = none */
+  int on_signal;           /* HEAPINSPECT_ON_SIGNAL=snapshot */
+  long root_pid;           /* HEAPINSPECT_ROOT_PID, 0 = any process */
   char output[512];        /* HEAPINSPECT_OUTPUT template; "" = none */
 };
 
@@ -136,7 +139,9 @@ HI_HIDDEN int hi_modules_cover (uint64_t addr);
 /* jit.c: register the root with gdb's JIT interface. */
 HI_HIDDEN void hi_jit_register (void);
 
-/* snapshot.c */
-HI_HIDDEN int hi_snapshot_write (const char *path_template, int from_signal);
+/* snapshot.c: write a snapshot to the file PATH_TEMPLATE names (%p, %%);
+   0, or -1 with errno set.  With WARN, the first failure in the process
+   is reported on stderr (a snapshot nobody asked for by a call). */
+HI_HIDDEN int hi_snapshot_write (const char *path_template, int warn);
 
 #endif

@@ -3,15 +3,21 @@
 #include "prim.h"
 
 #include <errno.h>
+#include <signal.h>
+#include <stdio.h>
 #include <linux/futex.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/resource.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <unistd.h>
 #include <unwind.h>
+#include <fcntl.h>
+#include <pthread.h>
 
 extern char **environ;
 
@@ -97,18 +103,170 @@ hi_prim_getenv (const char *name)
 }
 
 void
-hi_prim_warn (const char *msg)
+hi_prim_warnv (const char *const *parts, int n)
 {
   static _Atomic int budget = 8;
   if (atomic_fetch_sub (&budget, 1) <= 0)
     return;
   int saved = errno;
-  const char *pre = "heapinspect: ";
-  ssize_t r = write (2, pre, strlen (pre));
-  r = write (2, msg, strlen (msg));
-  r = write (2, "\n", 1);
+  struct iovec iov[10];
+  int k = 0;
+  iov[k++] = (struct iovec) { (void *) "heapinspect: ", 13 };
+  for (int i = 0; i < n && k < 9; i++)
+    iov[k++] = (struct iovec) { (void *) parts[i], strlen (parts[i]) };
+  iov[k++] = (struct iovec) { (void *) "\n", 1 };
+  ssize_t r = writev (2, iov, k);
   (void) r;
   errno = saved;
+}
+
+void
+hi_prim_warn (const char *msg)
+{
+  hi_prim_warnv (&msg, 1);
+}
+
+const char *
+hi_prim_errstr (int err)
+{
+  switch (err)
+    {
+    case EACCES: return "permission denied";
+    case EPERM: return "operation not permitted";
+    case ENOENT: return "no such file or directory";
+    case ENOTDIR: return "a part of the path is not a directory";
+    case EISDIR: return "is a directory";
+    case EROFS: return "read-only file system";
+    case ENOSPC: return "no space left on device";
+    case EDQUOT: return "disk quota exceeded";
+    case ENAMETOOLONG: return "file name too long";
+    case ELOOP: return "too many levels of symbolic links";
+    case EEXIST: return "file exists";
+    case EMFILE: case ENFILE: return "too many open files";
+    case EIO: return "input/output error";
+    case EFBIG: return "file too large";
+    case EINVAL: return "invalid argument";
+    default: return "system error";
+    }
+}
+
+int
+hi_prim_create (const char *path)
+{
+  return open (path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+               0600);
+}
+
+int
+hi_prim_write_all (int fd, const void *buf, uint64_t n)
+{
+  const char *p = buf;
+  while (n > 0)
+    {
+      ssize_t w = write (fd, p, n > (1u << 30) ? (1u << 30) : (size_t) n);
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w < 0)
+        return -1;
+      if (w == 0)
+        {
+          errno = EIO;
+          return -1;
+        }
+      p += w;
+      n -= (uint64_t) w;
+    }
+  return 0;
+}
+
+int
+hi_prim_close (int fd)
+{
+  return close (fd);
+}
+
+int
+hi_prim_rename (const char *from, const char *to)
+{
+  return rename (from, to);
+}
+
+int
+hi_prim_unlink (const char *path)
+{
+  return unlink (path);
+}
+
+int
+hi_prim_getcwd (char *buf, size_t size)
+{
+  return getcwd (buf, size) ? 0 : -1;
+}
+
+void
+hi_prim_exe_path (char *buf, size_t size)
+{
+  ssize_t n = size ? readlink ("/proc/self/exe", buf, size - 1) : 0;
+  if (size)
+    buf[n > 0 ? n : 0] = '\0';
+}
+
+size_t
+hi_prim_page_size (void)
+{
+  static _Atomic size_t page;
+  size_t p = atomic_load_explicit (&page, memory_order_relaxed);
+  if (!p)
+    {
+      long v = sysconf (_SC_PAGESIZE);
+      p = v > 0 ? (size_t) v : 4096;
+      atomic_store_explicit (&page, p, memory_order_relaxed);
+    }
+  return p;
+}
+
+int
+hi_prim_signal_catch (int sig, void (*handler) (int))
+{
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = handler;
+  sa.sa_flags = SA_RESTART;
+  sigemptyset (&sa.sa_mask);
+  return sigaction (sig, &sa, NULL);
+}
+
+int
+hi_prim_signal_is_default (int sig)
+{
+  struct sigaction old;
+  return sigaction (sig, NULL, &old) == 0
+         && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL;
+}
+
+void
+hi_prim_signal_reraise (int sig)
+{
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_DFL;
+  sigemptyset (&sa.sa_mask);
+  sigaction (sig, &sa, NULL);
+  /* To this thread: blocked while its handler runs, then fatal. */
+  syscall (SYS_tgkill, (pid_t) getpid (), (pid_t) syscall (SYS_gettid), sig);
+}
+
+int
+hi_prim_signal_max (void)
+{
+  return SIGRTMAX;
+}
+
+void
+hi_prim_atfork (void (*prepare) (void), void (*parent) (void),
+                void (*child) (void))
+{
+  pthread_atfork (prepare, parent, child);
 }
 
 struct unwind_state
@@ -146,4 +304,88 @@ hi_prim_header_readable (const void *p)
     return 1;       /* the header is on P's own page */
   unsigned char vec;
   return mincore ((void *) ((a - 16) & ~(uintptr_t) (page - 1)), 1, &vec) == 0;
+}
+
+/* Set by the dynamic linker (or the static start code): an address near
+   the top of the main thread's stack. */
+extern void *__libc_stack_end;
+
+/* The mapping of /proc/self/maps that holds ADDR: *START, *END, and the
+   end of the mapping below it in *PREV_END.  Parsed in a small buffer
+   with read(2): no stdio, no malloc (pthread_getattr_np uses both). */
+static int
+find_mapping (uint64_t addr, uint64_t *start, uint64_t *end,
+              uint64_t *prev_end)
+{
+  int fd = open ("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return 0;
+  char buf[512];
+  uint64_t lo = 0, hi = 0, last_end = 0;
+  int field = 0, found = 0;     /* field 0: start, 1: end, 2: the rest */
+  ssize_t n;
+  while (!found && (n = read (fd, buf, sizeof buf)) > 0)
+    for (ssize_t i = 0; i < n && !found; i++)
+      {
+        char c = buf[i];
+        int digit = c >= '0' && c <= '9' ? c - '0'
+                    : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+        if (c == '\n')
+          {
+            if (field == 2 && lo <= addr && addr < hi)
+              found = 1;
+            else
+              {
+                last_end = hi;
+                lo = hi = 0;
+                field = 0;
+              }
+          }
+        else if (field == 0 && digit >= 0)
+          lo = lo << 4 | (uint64_t) digit;
+        else if (field == 0 && c == '-')
+          field = 1;
+        else if (field == 1 && digit >= 0)
+          hi = hi << 4 | (uint64_t) digit;
+        else if (field == 1)
+          field = 2;
+      }
+  close (fd);
+  if (!found)
+    return 0;
+  *start = lo;
+  *end = hi;
+  *prev_end = last_end;
+  return 1;
+}
+
+int
+hi_prim_stack_bounds (uint64_t *lo, uint64_t *hi)
+{
+  uint64_t start, end, prev_end;
+  if (hi_prim_tid () == hi_prim_pid ())
+    {
+      /* The main thread's stack grows down to its rlimit, not past the
+         mapping below it. */
+      if (!__libc_stack_end
+          || !find_mapping ((uint64_t) (uintptr_t) __libc_stack_end,
+                            &start, &end, &prev_end))
+        return 0;
+      struct rlimit rl;
+      uint64_t low = prev_end;
+      if (getrlimit (RLIMIT_STACK, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY
+          && rl.rlim_cur < end && end - rl.rlim_cur > low)
+        low = end - rl.rlim_cur;
+      *lo = low < start ? low : start;
+      *hi = end;
+      return 1;
+    }
+  /* glibc keeps a thread's descriptor at the top of its stack mapping
+     (the guard page below is a mapping of its own). */
+  if (!find_mapping ((uint64_t) (uintptr_t) pthread_self (), &start, &end,
+                     &prev_end))
+    return 0;
+  *lo = start;
+  *hi = end;
+  return 1;
 }

@@ -27,11 +27,51 @@ const char *hi_prim_getenv (const char *name);
 /* Write a one-line diagnostic "heapinspect: MSG\n" to stderr, at most a
    few times per process. */
 void hi_prim_warn (const char *msg);
+/* The same with a message in N pieces, written in one call (one line
+   even when threads warn together). */
+void hi_prim_warnv (const char *const *parts, int n);
+/* A short lower-case description of errno value ERR ("permission
+   denied"), without the C library's strerror (locale, allocation). */
+const char *hi_prim_errstr (int err);
+
+/* Files, for snapshots: all async-signal-safe, errno set on failure. */
+/* Create PATH exclusively (never following a link), mode 0600: an fd. */
+int hi_prim_create (const char *path);
+/* Write all N bytes of BUF to FD; 0, or -1. */
+int hi_prim_write_all (int fd, const void *buf, uint64_t n);
+int hi_prim_close (int fd);
+int hi_prim_rename (const char *from, const char *to);
+int hi_prim_unlink (const char *path);
+/* The working directory into BUF of SIZE bytes; 0, or -1. */
+int hi_prim_getcwd (char *buf, size_t size);
+/* The running executable's path into BUF (NUL-terminated, maybe cut). */
+void hi_prim_exe_path (char *buf, size_t size);
+size_t hi_prim_page_size (void);
+
+/* Signals.  hi_prim_signal_* return 0, or -1. */
+/* Run HANDLER on SIG (SA_RESTART, SIG blocked while it runs). */
+int hi_prim_signal_catch (int sig, void (*handler) (int));
+/* 1 if SIG has its default action now. */
+int hi_prim_signal_is_default (int sig);
+/* Give SIG its default action and send it to this thread again: it is
+   delivered once the running handler returns. */
+void hi_prim_signal_reraise (int sig);
+/* The highest signal number (real-time signals included). */
+int hi_prim_signal_max (void);
+
+/* Fork handlers, as pthread_atfork. */
+void hi_prim_atfork (void (*prepare) (void), void (*parent) (void),
+                     void (*child) (void));
 
 /* Fill OUT with up to MAX return addresses, innermost first, of the
    current thread's stack.  Returns how many were stored.  Never allocates
    on glibc >= 2.35 (the unwinder finds FDEs with _dl_find_object). */
 int hi_prim_backtrace (uint64_t *out, int max);
+
+/* The current thread's own stack (not a signal or coroutine stack it
+   may be running on): [*LO, *HI), all of it readable above the stack
+   pointer.  0 if unknown.  Never allocates. */
+int hi_prim_stack_bounds (uint64_t *lo, uint64_t *hi);
 
 /* 1 if the 16 bytes before P can be read without faulting. */
 int hi_prim_header_readable (const void *p);

@@ -1,32 +1,11 @@
 /* snapshot.c - writing the root and arenas to a snapshot file, atomically,
-   with async-signal-safe calls only. */
-#define _GNU_SOURCE
+   with async-signal-safe calls only.  It knows the format and the OS
+   primitives, nothing of the monitor's state: callers refresh what must
+   be fresh (the module list) first. */
 #include "monitor.h"
-#include "heapinspect/heapinspect.h"
 #include "output-name.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <stdio.h>
-#include <string.h>
-#include <unistd.h>
-
-static int
-write_all (int fd, const void *buf, uint64_t n)
-{
-  const char *p = buf;
-  while (n > 0)
-    {
-      ssize_t w = write (fd, p, n > (1u << 30) ? (1u << 30) : (size_t) n);
-      if (w < 0 && errno == EINTR)
-        continue;
-      if (w <= 0)
-        return -1;
-      p += w;
-      n -= (uint64_t) w;
-    }
-  return 0;
-}
 
 static char *
 put_str (char *o, char *end, const char *s)
@@ -49,13 +28,57 @@ put_uint (char *o, char *end, uint64_t v)
   return o;
 }
 
+/* 1 if TEMPLATE has a % escape hi_expand_output does not know. */
+static int
+bad_pattern (const char *template)
+{
+  if (!*template)
+    return 1;
+  for (const char *t = template; *t; t++)
+    if (*t == '%')
+      {
+        if (t[1] != 'p' && t[1] != '%')
+          return 1;
+        t++;
+      }
+  return 0;
+}
+
+/* Once per process: the first snapshot that could not be written says
+   why on stderr; later ones would only repeat it. */
+static void
+warn_once (const char *const *parts, int n)
+{
+  static _Atomic int warned;
+  if (atomic_exchange (&warned, 1) == 0)
+    hi_prim_warnv (parts, n);
+}
+
+static void
+warn_file (const char *path, int err)
+{
+  const char *parts[] = { "cannot write the snapshot ", path, ": ",
+                          hi_prim_errstr (err) };
+  warn_once (parts, 4);
+}
+
 int
-hi_snapshot_write (const char *template, int from_signal)
+hi_snapshot_write (const char *template, int warn)
 {
   char path[1024], tmp[1024 + 32];
-  if (hi_expand_output (path, sizeof path, template,
-                        (long) hi_prim_pid ()) < 0)
+  if (!template
+      || hi_expand_output (path, sizeof path, template,
+                           (long) hi_prim_pid ()) < 0)
     {
+      if (warn && template)
+        {
+          const char *parts[] = {
+            "cannot write the snapshot: HEAPINSPECT_OUTPUT=", template,
+            bad_pattern (template)
+            ? ": invalid pattern (only %p and %% are expanded)"
+            : ": the file name is too long" };
+          warn_once (parts, 3);
+        }
       errno = EINVAL;
       return -1;
     }
@@ -63,8 +86,6 @@ hi_snapshot_write (const char *template, int from_signal)
   t = put_str (t, tmp + sizeof tmp - 24, ".tmp.");
   t = put_uint (t, tmp + sizeof tmp - 1, hi_prim_pid ());
   *t = '\0';
-  if (!from_signal)
-    hi_modules_refresh ();
 
   /* Region sizes come from one copy of the root, written first, so the
      file is consistent with itself even while threads keep allocating. */
@@ -92,51 +113,44 @@ hi_snapshot_write (const char *template, int from_signal)
       off += (reg[i].size + 15) & ~UINT64_C(15);
     }
 
-  int fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                 0600);
-  if (fd < 0 && errno == EEXIST && unlink (tmp) == 0)
-    fd = open (tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-               0600);
+  int fd = hi_prim_create (tmp);
+  if (fd < 0 && errno == EEXIST && hi_prim_unlink (tmp) == 0)
+    fd = hi_prim_create (tmp);
   if (fd < 0)
     {
-      hi_prim_warn ("cannot create the snapshot file (HEAPINSPECT_OUTPUT)");
+      int saved = errno;
+      if (warn)
+        warn_file (path, saved);
+      errno = saved;
       return -1;
     }
   static const char pad[16];
-  int bad = write_all (fd, &h, sizeof h)
-            || write_all (fd, reg, nreg * sizeof reg[0])
-            || write_all (fd, &root, sizeof root)
-            || write_all (fd, pad, (16 - sizeof root % 16) % 16);
+  int bad = hi_prim_write_all (fd, &h, sizeof h)
+            || hi_prim_write_all (fd, reg, nreg * sizeof reg[0])
+            || hi_prim_write_all (fd, &root, sizeof root)
+            || hi_prim_write_all (fd, pad, (16 - sizeof root % 16) % 16);
   for (uint32_t i = 1; i < nreg && !bad; i++)
-    bad = write_all (fd, (const void *) (uintptr_t) reg[i].addr, reg[i].size)
-          || write_all (fd, pad, (16 - reg[i].size % 16) % 16);
+    bad = hi_prim_write_all (fd, (const void *) (uintptr_t) reg[i].addr,
+                             reg[i].size)
+          || hi_prim_write_all (fd, pad, (16 - reg[i].size % 16) % 16);
   /* A reader scanning memory for the root must not find this copy. */
   *(volatile uint64_t *) &root.magic = 0;
   int saved = errno;
-  if (close (fd) != 0)
-    bad = 1;
-  if (bad || rename (tmp, path) != 0)
+  if (hi_prim_close (fd) != 0 && !bad)
     {
+      bad = 1;
       saved = errno;
-      unlink (tmp);
-      hi_prim_warn ("cannot write the snapshot file (HEAPINSPECT_OUTPUT)");
+    }
+  if (bad || hi_prim_rename (tmp, path) != 0)
+    {
+      if (!bad)
+        saved = errno;
+      hi_prim_unlink (tmp);
+      if (warn)
+        warn_file (path, saved);
       errno = saved;
       return -1;
     }
   HI_ADD (heapinspect_root.totals.snapshots, 1);
   return 0;
-}
-
-__attribute__ ((visibility ("default"))) int
-heapinspect_snapshot (const char *path)
-{
-  if (!hi_ensure_init ())
-    {
-      errno = EAGAIN;
-      return -1;
-    }
-  hi_tls.busy++;
-  int r = hi_snapshot_write (path ? path : hi_state.output, 0);
-  hi_tls.busy--;
-  return r;
 }

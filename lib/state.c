@@ -2,12 +2,12 @@
    (initialization, fork, exit snapshot, snapshot signal). */
 #define _GNU_SOURCE
 #include "monitor.h"
+#include "heapinspect/heapinspect.h"
 
-#include <pthread.h>
+#include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 __attribute__ ((visibility ("default"))) struct hi_root heapinspect_root;
 HI_HIDDEN struct hi_state hi_state;
@@ -40,19 +40,48 @@ add_arena (int index, uint32_t kind, uint64_t capacity, uint32_t entry_size)
   return p;
 }
 
-static int
-parse_uint (const char *s, long max, long fallback)
+/* VAR=VALUE: WHY, as one warning line. */
+static void
+warn_value (const char *var, const char *value, const char *why)
+{
+  const char *parts[] = { var, "=", value, ": ", why };
+  hi_prim_warnv (parts, 5);
+}
+
+/* S as a decimal number from 1 to MAX, or -1. */
+static long
+parse_number (const char *s, long max)
 {
   long v = 0;
-  if (!s || !*s)
-    return (int) fallback;
+  if (!*s)
+    return -1;
   for (; *s; s++)
     {
-      if (*s < '0' || *s > '9' || v > max)
-        return (int) fallback;
+      if (*s < '0' || *s > '9')
+        return -1;
       v = v * 10 + (*s - '0');
+      if (v > max)
+        return -1;
     }
-  return v < 1 ? 1 : v > max ? (int) max : (int) v;
+  return v >= 1 ? v : -1;
+}
+
+#define HI_STR(x) HI_STR_ (x)
+#define HI_STR_(x) #x
+
+static int
+parse_depth (const char *s)
+{
+  if (!s || !*s)
+    return HI_DEFAULT_DEPTH;
+  long v = parse_number (s, HI_MAX_DEPTH);
+  if (v < 0)
+    {
+      warn_value ("HEAPINSPECT_DEPTH", s, "not a number from 1 to "
+                  HI_STR (HI_MAX_DEPTH) "; using " HI_STR (HI_DEFAULT_DEPTH));
+      return HI_DEFAULT_DEPTH;
+    }
+  return (int) v;
 }
 
 static const struct { const char *name; int sig; } signal_names[] = {
@@ -61,30 +90,100 @@ static const struct { const char *name; int sig; } signal_names[] = {
   { "PROF", SIGPROF }, { "WINCH", SIGWINCH }, { "URG", SIGURG },
 };
 
-/* "USR1", "SIGUSR1" or a number; 0 if none or unknown. */
+/* HEAPINSPECT_SIGNAL: "USR1", "SIGUSR1" or a number of a signal the
+   program can continue after; 0 if unset or refused (with a warning). */
 static int
 parse_signal (const char *s)
 {
   if (!s || !*s)
     return 0;
+  int sig = 0;
   if (*s >= '0' && *s <= '9')
-    return parse_uint (s, 64, 0);
-  if (strncmp (s, "SIG", 3) == 0)
-    s += 3;
-  for (size_t i = 0; i < sizeof signal_names / sizeof signal_names[0]; i++)
-    if (strcmp (s, signal_names[i].name) == 0)
-      return signal_names[i].sig;
-  hi_prim_warn ("HEAPINSPECT_SIGNAL names no signal this monitor knows; ignored");
-  return 0;
+    {
+      long v = parse_number (s, hi_prim_signal_max ());
+      if (v < 0)
+        {
+          warn_value ("HEAPINSPECT_SIGNAL", s, "not a signal number of this "
+                      "system; no snapshot signal");
+          return 0;
+        }
+      sig = (int) v;
+    }
+  else
+    {
+      const char *name = strncmp (s, "SIG", 3) == 0 ? s + 3 : s;
+      for (size_t i = 0; i < sizeof signal_names / sizeof signal_names[0]; i++)
+        if (strcmp (name, signal_names[i].name) == 0)
+          sig = signal_names[i].sig;
+      if (!sig)
+        {
+          warn_value ("HEAPINSPECT_SIGNAL", s, "names no signal this monitor "
+                      "knows (USR1, USR2, HUP, INT, QUIT, TERM, PROF, WINCH, "
+                      "URG, or a number); no snapshot signal");
+          return 0;
+        }
+    }
+  if (sig == SIGKILL || sig == SIGSTOP)
+    {
+      warn_value ("HEAPINSPECT_SIGNAL", s, "this signal cannot be caught; "
+                  "no snapshot signal");
+      return 0;
+    }
+  if (sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE || sig == SIGILL
+      || sig == SIGTRAP || sig == SIGSYS || sig == SIGABRT)
+    {
+      warn_value ("HEAPINSPECT_SIGNAL", s, "a program cannot continue after "
+                  "this signal; no snapshot signal");
+      return 0;
+    }
+  return sig;
+}
+
+/* 1 if this process writes the snapshots nobody asked for by a call or a
+   signal of its own (at exit, on a fatal signal): all processes, or only
+   the one HEAPINSPECT_ROOT_PID names. */
+static int
+automatic_snapshots (void)
+{
+  return hi_state.output[0]
+         && (hi_state.root_pid == 0
+             || (uint64_t) hi_state.root_pid == hi_prim_pid ());
+}
+
+/* Refresh the module list, then write: for snapshots outside signal
+   handlers (dl_iterate_phdr is not async-signal-safe). */
+static int
+snapshot_now (const char *path, int warn)
+{
+  hi_tls.busy++;
+  hi_modules_refresh ();
+  int r = hi_snapshot_write (path, warn);
+  hi_tls.busy--;
+  return r;
 }
 
 static void
 on_snapshot_signal (int sig)
 {
   (void) sig;
+  int saved = errno;
   hi_tls.busy++;
-  hi_snapshot_write (hi_state.output, 1);
+  if (hi_state.output[0])
+    hi_snapshot_write (hi_state.output, 1);
   hi_tls.busy--;
+  errno = saved;
+}
+
+/* HEAPINSPECT_ON_SIGNAL=snapshot: a snapshot, then the signal's default
+   action (the program dies of it, as it would have). */
+static void
+on_fatal_signal (int sig)
+{
+  hi_tls.busy++;
+  if (automatic_snapshots ())
+    hi_snapshot_write (hi_state.output, 1);
+  hi_tls.busy--;
+  hi_prim_signal_reraise (sig);
 }
 
 static void
@@ -114,10 +213,26 @@ fork_child (void)
 static void
 configure (void)
 {
-  hi_state.depth = parse_uint (hi_prim_getenv ("HEAPINSPECT_DEPTH"),
-                               HI_MAX_DEPTH, HI_DEFAULT_DEPTH);
+  hi_state.depth = parse_depth (hi_prim_getenv ("HEAPINSPECT_DEPTH"));
   const char *check = hi_prim_getenv ("HEAPINSPECT_CHECK_UNWIND");
   hi_state.check_unwind = check && check[0] == '1';
+  const char *on = hi_prim_getenv ("HEAPINSPECT_ON_SIGNAL");
+  if (on && strcmp (on, "snapshot") == 0)
+    hi_state.on_signal = 1;
+  else if (on && *on)
+    warn_value ("HEAPINSPECT_ON_SIGNAL", on, "the only value is "
+                "\"snapshot\"; ignored");
+  const char *root = hi_prim_getenv ("HEAPINSPECT_ROOT_PID");
+  if (root && *root)
+    {
+      hi_state.root_pid = parse_number (root, 0x7fffffffL);
+      if (hi_state.root_pid < 0)
+        {
+          warn_value ("HEAPINSPECT_ROOT_PID", root, "not a process id; "
+                      "every process writes its snapshot");
+          hi_state.root_pid = 0;
+        }
+    }
   const char *out = hi_prim_getenv ("HEAPINSPECT_OUTPUT");
   if (!out || !*out)
     out = "heapinspect.%p.hip";
@@ -126,15 +241,18 @@ configure (void)
   /* A relative name is relative to the directory the program started in,
      wherever it has moved to by exit. */
   size_t dir = 0;
-  if (out[0] && out[0] != '/' && getcwd (hi_state.output,
-                                         sizeof hi_state.output - 1))
+  if (out[0] && out[0] != '/'
+      && hi_prim_getcwd (hi_state.output, sizeof hi_state.output - 1) == 0)
     {
       dir = strlen (hi_state.output);
       hi_state.output[dir++] = '/';
     }
   if (dir + strlen (out) >= sizeof hi_state.output)
     {
-      hi_prim_warn ("HEAPINSPECT_OUTPUT is too long; no snapshot will be written");
+      /* Said as a failed snapshot would say it (none will be written). */
+      const char *parts[] = { "cannot write the snapshot: HEAPINSPECT_OUTPUT=",
+                              out, ": the file name is too long" };
+      hi_prim_warnv (parts, 3);
       dir = 0;
       out = "";
     }
@@ -185,17 +303,16 @@ init_once (void)
 static void
 install_hooks (void)
 {
-  pthread_atfork (fork_prepare, fork_parent, fork_child);
-  int sig = parse_signal (hi_prim_getenv ("HEAPINSPECT_SIGNAL"));
-  if (sig > 0)
-    {
-      struct sigaction sa;
-      memset (&sa, 0, sizeof sa);
-      sa.sa_handler = on_snapshot_signal;
-      sa.sa_flags = SA_RESTART;
-      sigemptyset (&sa.sa_mask);
-      sigaction (sig, &sa, NULL);
-    }
+  hi_prim_atfork (fork_prepare, fork_parent, fork_child);
+  hi_state.snapshot_signal = parse_signal (hi_prim_getenv ("HEAPINSPECT_SIGNAL"));
+  if (hi_state.snapshot_signal > 0)
+    hi_prim_signal_catch (hi_state.snapshot_signal, on_snapshot_signal);
+  static const int fatal[] = { SIGTERM, SIGINT, SIGHUP };
+  for (size_t i = 0; hi_state.on_signal && i < sizeof fatal / sizeof *fatal;
+       i++)
+    if (fatal[i] != hi_state.snapshot_signal
+        && hi_prim_signal_is_default (fatal[i]))
+      hi_prim_signal_catch (fatal[i], on_fatal_signal);
 }
 
 int
@@ -236,15 +353,37 @@ hi_ensure_init (void)
   return s == ST_READY;
 }
 
+/* Set up at load, not at the first allocation: the signal handlers and
+   the exit snapshot do not wait for the program to allocate. */
+__attribute__ ((constructor)) static void
+init_at_load (void)
+{
+  hi_ensure_init ();
+}
+
 static void
 write_exit_snapshot (void *unused)
 {
   (void) unused;
-  if (atomic_load (&init_state) != ST_READY || !hi_state.output[0])
+  if (atomic_load (&init_state) != ST_READY || !automatic_snapshots ())
     return;
-  hi_tls.busy++;
-  hi_snapshot_write (hi_state.output, 0);
-  hi_tls.busy--;
+  snapshot_now (hi_state.output, 1);
+}
+
+__attribute__ ((visibility ("default"))) int
+heapinspect_snapshot (const char *path)
+{
+  if (!hi_ensure_init ())
+    {
+      errno = EAGAIN;
+      return -1;
+    }
+  if (!path && !hi_state.output[0])
+    {
+      errno = EINVAL;     /* HEAPINSPECT_OUTPUT=none */
+      return -1;
+    }
+  return snapshot_now (path ? path : hi_state.output, 0);
 }
 
 extern int __cxa_atexit (void (*fn) (void *), void *arg, void *dso);

@@ -16,7 +16,6 @@
 
 #include <dlfcn.h>
 #include <link.h>
-#include <pthread.h>
 #include <string.h>
 
 #if defined(__x86_64__) && defined(DLFO_STRUCT_HAS_EH_DBASE)
@@ -460,17 +459,11 @@ stack_bounds (void)
 {
   if (stack_hi)
     return 1;
-  pthread_attr_t attr;
-  void *addr;
-  size_t size;
-  if (pthread_getattr_np (pthread_self (), &attr) != 0)
+  uint64_t lo, hi;
+  if (!hi_prim_stack_bounds (&lo, &hi))
     return 0;
-  int ok = pthread_attr_getstack (&attr, &addr, &size) == 0;
-  pthread_attr_destroy (&attr);
-  if (!ok)
-    return 0;
-  stack_lo = (uint64_t) (uintptr_t) addr;
-  stack_hi = stack_lo + size;
+  stack_lo = lo;
+  stack_hi = hi;
   return 1;
 }
 

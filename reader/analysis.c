@@ -74,6 +74,19 @@ describe (struct hi_analysis *a, uint64_t i, char *name, size_t nsize,
     snprintf (label, lsize, "%s", name);
 }
 
+struct ret_key
+{
+  const struct hi_model *m;
+  uint64_t ret;
+};
+
+static int
+same_ret (const void *ctx, uint32_t node)
+{
+  const struct ret_key *k = ctx;
+  return k->m->nodes[node].ret == k->ret;
+}
+
 /* Many nodes share a return address (every chain through a call site):
    symbolize each address once. */
 static hi_status
@@ -82,40 +95,32 @@ name_nodes (struct hi_analysis *a)
   const struct hi_model *m = a->m;
   a->node_func = calloc (m->n_nodes, sizeof *a->node_func);
   a->node_label = calloc (m->n_nodes, sizeof *a->node_label);
-  uint64_t cap = 64;
-  while (cap < 2 * m->n_nodes)
-    cap *= 2;
-  uint64_t *seen = calloc (cap, sizeof *seen);     /* node id + 1 */
-  if (!a->node_func || !a->node_label || !seen)
-    {
-      free (seen);
-      return HI_E_NOMEM;
-    }
+  if (!a->node_func || !a->node_label)
+    return HI_E_NOMEM;
+  struct hi_hash seen;       /* return address -> first node with it */
+  hi_hash_init (&seen);
   hi_status s = HI_OK;
   for (uint64_t i = 0; i < m->n_nodes && s == HI_OK; i++)
     {
-      uint64_t ret = m->nodes[i].ret;
-      uint64_t h = (ret * UINT64_C(0x9e3779b97f4a7c15)) >> 20 & (cap - 1);
-      if (i > HI_NODE_CUT)
-        for (; seen[h]; h = (h + 1) & (cap - 1))
-          if (m->nodes[seen[h] - 1].ret == ret)
-            break;
-      if (i > HI_NODE_CUT && seen[h])
+      struct ret_key k = { m, m->nodes[i].ret };
+      uint64_t h = hi_hash_u64 (k.ret);
+      uint32_t first = i > HI_NODE_CUT ? hi_hash_find (&seen, h, same_ret, &k)
+                                       : UINT32_MAX;
+      if (first != UINT32_MAX)
         {
-          a->node_func[i] = a->node_func[seen[h] - 1];
-          a->node_label[i] = a->node_label[seen[h] - 1];
+          a->node_func[i] = a->node_func[first];
+          a->node_label[i] = a->node_label[first];
           continue;
         }
       char name[1024], label[1100];
       describe (a, i, name, sizeof name, label, sizeof label);
       a->node_func[i] = hi_strtab_intern (&a->funcs, name);
       a->node_label[i] = hi_strtab_intern (&a->labels, label);
-      if (a->node_func[i] == UINT32_MAX || a->node_label[i] == UINT32_MAX)
+      if (a->node_func[i] == UINT32_MAX || a->node_label[i] == UINT32_MAX
+          || (i > HI_NODE_CUT && hi_hash_insert (&seen, h, (uint32_t) i) != 0))
         s = HI_E_NOMEM;
-      if (i > HI_NODE_CUT)
-        seen[h] = i + 1;
     }
-  free (seen);
+  hi_hash_free (&seen);
   return s;
 }
 
@@ -155,14 +160,14 @@ build_chains (struct hi_analysis *a)
       a->total_frees += sum->frees;
       a->total_freed += sum->freed;
       a->chain_start[s] = at;
-      /* Walk leaf to root (parents are older nodes: it ends), then keep
-         the part from main, or past the start-up frames, inward. */
+      /* Walk leaf to root (parents are older nodes: it ends; the model
+         checked that the depth is the walk's length), then keep the part
+         from main, or past the start-up frames, inward. */
       uint32_t n = 0;
       for (uint32_t node = s ? site->node : 0; node > HI_NODE_CUT
            && n < site->depth; node = m->nodes[node].parent)
         tmp[n++] = node;
-      if (s && site->node > HI_NODE_CUT
-          && m->nodes[tmp[n - 1]].parent == HI_NODE_CUT)
+      if (n > 0 && m->nodes[tmp[n - 1]].parent == HI_NODE_CUT)
         tmp[n++] = HI_NODE_CUT;
       /* From main if it is named; else from past the innermost start-up
          frame (stripped programs name neither main nor _start). */

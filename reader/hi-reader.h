@@ -115,12 +115,25 @@ struct hi_model
   uint64_t n_threads;
   struct hi_module *modules;
   uint64_t n_modules;
-  uint64_t damaged;          /* entries dropped by validation */
+  uint64_t damaged;          /* the sum of damage's counts */
+  struct
+  {
+    uint64_t root;           /* root fields out of range (ignored) */
+    uint64_t nodes;          /* call pairs whose links were dropped */
+    uint64_t sites;          /* sites dropped whole */
+    uint64_t threads;        /* thread records (or their parts) left out */
+    uint64_t counters;       /* impossible counters corrected */
+  } damage;
 };
 
 /* Read and validate the model from T into *OUT (free with hi_model_free). */
 hi_status hi_model_load (const struct hi_target *t, struct hi_model **out);
 void hi_model_free (struct hi_model *m);
+
+/* What validation dropped or corrected in M, as one phrase for a message
+   ("2 of 3400 sites unreadable, 1 impossible counter corrected"), into
+   BUF of SIZE bytes; "" when M is whole. */
+void hi_model_damage_text (const struct hi_model *m, char *buf, size_t size);
 
 /* The `stat` table: totals and table sizes, as key: value lines. */
 struct hi_stat

@@ -3,7 +3,7 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 %canon_reldir%_libhireader_la_SOURCES = %reldir%/hi-reader.h \
 	%reldir%/errors.c %reldir%/target-snapshot.c %reldir%/target-core.c \
 	%reldir%/target-process.c %reldir%/target-raw.c %reldir%/elfsym.c \
-	%reldir%/model.c %reldir%/strtab.h %reldir%/strtab.c \
+	%reldir%/model.c %reldir%/strtab.h %reldir%/strtab.c %reldir%/hash.h %reldir%/hash.c \
 	%reldir%/symbolize.h %reldir%/symbolize.c %reldir%/analysis.h \
 	%reldir%/analysis.c %reldir%/table-stat.c %reldir%/table-bins.c \
 	%reldir%/table-leaks.c %reldir%/table-direct.c %reldir%/table-graph.c \

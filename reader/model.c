@@ -108,10 +108,37 @@ read_arena (const struct hi_target *t, const struct hi_root *r,
   return HI_OK;
 }
 
-/* Drop links that break the model's invariants: a node's parent is an
-   older node (so every walk to the root ends), node <-> site links agree. */
+/* The monitor caps chains at 256 frames (HEAPINSPECT_DEPTH); a root
+   claiming more is damaged, and this bound keeps the chains the analysis
+   builds linear in the number of sites whatever the file says. */
+#define DEPTH_MAX 1024u
+
+/* *ACC += V, or 0 (and *ACC unchanged) if the sum would not fit. */
+static int
+add_ok (uint64_t *acc, uint64_t v)
+{
+  uint64_t sum;
+  if (__builtin_add_overflow (*acc, v, &sum))
+    return 0;
+  *acc = sum;
+  return 1;
+}
+
+/* Freed must not exceed allocated: clamp *FREED to ALLOC; 1 if it did. */
+static int
+clamp (uint64_t *freed, uint64_t alloc)
+{
+  if (*freed <= alloc)
+    return 0;
+  *freed = alloc;
+  return 1;
+}
+
+/* Node links: a parent is an older node (so every walk to the root ends),
+   and a node's depth, computed here once from the tree, is what sites
+   are checked against (never a count read from the file). */
 static void
-validate (struct hi_model *m)
+validate_nodes (struct hi_model *m, uint32_t *depth, uint32_t limit)
 {
   for (uint64_t i = 0; i < m->n_nodes; i++)
     {
@@ -120,26 +147,222 @@ validate (struct hi_model *m)
         {
           n->parent = HI_NODE_CUT;
           n->site = 0;
-          m->damaged++;
+          m->damage.nodes++;
         }
-      if (n->site >= m->n_sites)
-        {
-          n->site = 0;
-          m->damaged++;
-        }
+      if (i <= HI_NODE_CUT)
+        depth[i] = 0;
+      else if (n->parent <= HI_NODE_CUT)
+        depth[i] = 1;
+      else
+        depth[i] = depth[n->parent] < limit ? depth[n->parent] + 1
+                                            : UINT32_MAX;
     }
+}
+
+/* Sites: node in range, its stated depth the node's real depth (1 to
+   LIMIT), and the node naming this site or none yet (the monitor links
+   the node last).  A site that fails is dropped whole. */
+static void
+validate_sites (struct hi_model *m, const uint32_t *depth, uint32_t limit)
+{
+  struct hi_site *s0 = &m->sites[0];
+  s0->node = 0;               /* the unknown chain has none */
+  s0->depth = 0;
   for (uint64_t i = 1; i < m->n_sites; i++)
     {
       struct hi_site *s = &m->sites[i];
       if (s->node >= m->n_nodes || s->node <= HI_NODE_CUT
-          || s->depth > 65535)
+          || s->depth == 0 || s->depth > limit
+          || s->depth != depth[s->node]
+          || (m->nodes[s->node].site != 0 && m->nodes[s->node].site != i))
         {
           memset (s, 0, sizeof *s);
-          m->damaged++;
+          m->damage.sites++;
         }
     }
+  for (uint64_t i = 0; i < m->n_nodes; i++)
+    {
+      struct hi_node *n = &m->nodes[i];
+      if (n->site == 0 || (n->site < m->n_sites
+                           && m->sites[n->site].node == i))
+        continue;
+      /* A link to a site dropped above is no new damage. */
+      if (n->site >= m->n_sites || m->sites[n->site].depth != 0)
+        m->damage.nodes++;
+      n->site = 0;
+    }
+}
+
+/* Counters: per size class freed <= allocated, and no sum the tables
+   form (over classes, sites, threads or bins) may wrap.  A site whose
+   counters would make a total wrap is dropped; impossible frees are
+   clamped and counted. */
+static void
+validate_site_counters (struct hi_model *m)
+{
+  uint64_t tot[4] = { 0, 0, 0, 0 };
+  for (uint64_t i = 0; i < m->n_sites; i++)
+    {
+      struct hi_site *s = &m->sites[i];
+      int bad = 0;
+      for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+        bad |= clamp (&s->frees[c], s->allocs[c])
+               | clamp (&s->bytes_freed[c], s->bytes[c]);
+      m->damage.counters += (uint64_t) bad;
+      uint64_t t[4];
+      memcpy (t, tot, sizeof t);
+      int fits = 1;
+      for (int c = 0; c < HI_NSIZE_CLASSES && fits; c++)
+        fits = add_ok (&t[0], s->allocs[c]) && add_ok (&t[1], s->frees[c])
+               && add_ok (&t[2], s->bytes[c])
+               && add_ok (&t[3], s->bytes_freed[c]);
+      if (fits)
+        memcpy (tot, t, sizeof t);
+      else
+        {
+          uint32_t node = s->node;
+          memset (s, 0, sizeof *s);
+          if (i > 0 && node < m->n_nodes)
+            m->nodes[node].site = 0;
+          m->damage.sites++;
+        }
+    }
+}
+
+/* Threads: their sums are the totals; frees beyond allocations are
+   taken back from the last threads, so live figures are never
+   negative.  Bins likewise, per bin. */
+static void
+validate_thread_counters (struct hi_model *m)
+{
+  uint64_t a = 0, f = 0, ba = 0, bf = 0;
+  for (uint64_t i = 0; i < m->n_threads; i++)
+    {
+      struct hi_thread *th = &m->threads[i];
+      uint64_t a2 = a, f2 = f, ba2 = ba, bf2 = bf;
+      if (add_ok (&a2, th->allocations) && add_ok (&f2, th->frees)
+          && add_ok (&ba2, th->bytes_allocated)
+          && add_ok (&bf2, th->bytes_freed))
+        a = a2, f = f2, ba = ba2, bf = bf2;
+      else
+        {
+          th->allocations = th->frees = 0;
+          th->bytes_allocated = th->bytes_freed = 0;
+          m->damage.threads++;
+        }
+    }
+  if (f > a || bf > ba)
+    m->damage.counters++;
+  for (uint64_t i = m->n_threads; i-- > 0 && (f > a || bf > ba);)
+    {
+      struct hi_thread *th = &m->threads[i];
+      uint64_t take = f - a < th->frees ? f - a : th->frees;
+      th->frees -= take, f -= take;
+      take = bf - ba < th->bytes_freed ? bf - ba : th->bytes_freed;
+      th->bytes_freed -= take, bf -= take;
+    }
+  /* The peaks are flushed in batches per thread (HI_PEAK_BATCH): a peak
+     read below the live figure is that lag, not damage; the live figure
+     is then the best bound on the peak. */
+  struct hi_totals *t = &m->root.totals;
+  if (t->peak_bytes < ba - bf)
+    t->peak_bytes = ba - bf;
+  if (t->peak_blocks < a - f)
+    t->peak_blocks = a - f;
+  uint64_t bt[4] = { 0, 0, 0, 0 };
+  for (unsigned b = 0; b < HI_NBINS; b++)
+    {
+      struct hi_bin *x = &m->bins[b];
+      m->damage.counters += (uint64_t) (clamp (&x->frees, x->allocs)
+                                        | clamp (&x->bytes_freed, x->bytes));
+      uint64_t t2[4];
+      memcpy (t2, bt, sizeof t2);
+      if (add_ok (&t2[0], x->allocs) && add_ok (&t2[1], x->frees)
+          && add_ok (&t2[2], x->bytes) && add_ok (&t2[3], x->bytes_freed))
+        memcpy (bt, t2, sizeof t2);
+      else
+        {
+          memset (x, 0, sizeof *x);
+          m->damage.counters++;
+        }
+    }
+}
+
+/* The threads' busiest sites keep their counters apart; add them in.
+   A sum that would wrap is damage: the thread's share is left out. */
+static void
+merge_thread_sites (struct hi_model *m)
+{
+  for (uint64_t i = 0; i < m->n_threads; i++)
+    for (unsigned k = 0; k < HI_THREAD_SITES; k++)
+      {
+        const struct hi_thread_site *ts = &m->threads[i].sites[k];
+        if (ts->site == 0)
+          continue;
+        if (ts->site >= m->n_sites || m->sites[ts->site].depth == 0)
+          {
+            m->damage.threads++;
+            continue;
+          }
+        struct hi_site *site = &m->sites[ts->site], sum = *site;
+        int fits = 1;
+        for (int c = 0; c < HI_NSIZE_CLASSES && fits; c++)
+          fits = add_ok (&sum.allocs[c], ts->allocs[c])
+                 && add_ok (&sum.frees[c], ts->frees[c])
+                 && add_ok (&sum.bytes[c], ts->bytes[c])
+                 && add_ok (&sum.bytes_freed[c], ts->bytes_freed[c]);
+        if (fits)
+          *site = sum;
+        else
+          m->damage.threads++;
+      }
+}
+
+/* Bins are per thread in the monitor; the model has their sums (a sum
+   that would wrap leaves that thread's bin out, as damage). */
+static void
+sum_bins (struct hi_model *m)
+{
+  for (uint64_t i = 0; i < m->n_threads; i++)
+    for (unsigned b = 0; b < HI_NBINS; b++)
+      {
+        const struct hi_bin *tb = &m->threads[i].bins[b];
+        struct hi_bin sum = m->bins[b];
+        if (add_ok (&sum.allocs, tb->allocs) && add_ok (&sum.frees, tb->frees)
+            && add_ok (&sum.bytes, tb->bytes)
+            && add_ok (&sum.bytes_freed, tb->bytes_freed))
+          m->bins[b] = sum;
+        else
+          m->damage.counters++;
+      }
+}
+
+/* Drop or correct whatever breaks the invariants the analysis relies
+   on; count it in m->damage.  Never fails but for memory. */
+static hi_status
+validate (struct hi_model *m)
+{
+  uint32_t limit = m->root.max_depth;
+  if (limit == 0 || limit > DEPTH_MAX)
+    {
+      limit = DEPTH_MAX;
+      m->damage.root++;
+    }
+  uint32_t *depth = malloc (m->n_nodes * sizeof *depth);
+  if (!depth)
+    return HI_E_NOMEM;
+  validate_nodes (m, depth, limit);
+  validate_sites (m, depth, limit);
+  free (depth);
+  merge_thread_sites (m);
+  validate_site_counters (m);
+  sum_bins (m);
+  validate_thread_counters (m);
   for (uint64_t i = 0; i < m->n_modules; i++)
     m->modules[i].path[HI_PATH_MAX - 1] = '\0';
+  m->damaged = m->damage.root + m->damage.nodes + m->damage.sites
+               + m->damage.threads + m->damage.counters;
+  return HI_OK;
 }
 
 hi_status
@@ -165,46 +388,17 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
     s = HI_E_CORRUPT;
   if (s == HI_OK)
     {
-      /* Size bins are per thread in the monitor; the model has the sums. */
       m->bins = calloc (HI_NBINS, sizeof *m->bins);
       if (!m->bins)
         s = HI_E_NOMEM;
-      for (uint64_t i = 0; m->bins && i < m->n_threads; i++)
-        for (unsigned b = 0; b < HI_NBINS; b++)
-          {
-            m->bins[b].allocs += m->threads[i].bins[b].allocs;
-            m->bins[b].frees += m->threads[i].bins[b].frees;
-            m->bins[b].bytes += m->threads[i].bins[b].bytes;
-            m->bins[b].bytes_freed += m->threads[i].bins[b].bytes_freed;
-          }
     }
+  if (s == HI_OK)
+    s = validate (m);
   if (s != HI_OK)
     {
       hi_model_free (m);
       return s;
     }
-  validate (m);
-  /* Threads keep their busiest sites' counters; add them in. */
-  for (uint64_t i = 0; i < m->n_threads; i++)
-    for (unsigned k = 0; k < HI_THREAD_SITES; k++)
-      {
-        const struct hi_thread_site *ts = &m->threads[i].sites[k];
-        if (ts->site == 0)
-          continue;
-        if (ts->site >= m->n_sites)
-          {
-            m->damaged++;
-            continue;
-          }
-        struct hi_site *site = &m->sites[ts->site];
-        for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-          {
-            site->allocs[c] += ts->allocs[c];
-            site->frees[c] += ts->frees[c];
-            site->bytes[c] += ts->bytes[c];
-            site->bytes_freed[c] += ts->bytes_freed[c];
-          }
-      }
   *out = m;
   return HI_OK;
 }
@@ -220,4 +414,33 @@ hi_model_free (struct hi_model *m)
   free (m->threads);
   free (m->modules);
   free (m);
+}
+
+void
+hi_model_damage_text (const struct hi_model *m, char *buf, size_t size)
+{
+  const struct { uint64_t n, of; const char *what; } parts[] = {
+    { m->damage.sites, m->n_sites > 0 ? m->n_sites - 1 : 0, "sites" },
+    { m->damage.nodes, m->n_nodes > 2 ? m->n_nodes - 2 : 0, "call pairs" },
+    { m->damage.threads, m->n_threads, "thread records" },
+  };
+  size_t at = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++)
+    if (parts[i].n && at < size)
+      at += (size_t) snprintf (buf + at, size - at, "%s%llu of %llu %s",
+                               at ? ", " : "", (unsigned long long) parts[i].n,
+                               (unsigned long long) parts[i].of,
+                               parts[i].what);
+  if (at && at < size)
+    at += (size_t) snprintf (buf + at, size - at, " unreadable");
+  if (m->damage.counters && at < size)
+    at += (size_t) snprintf (buf + at, size - at,
+                             "%s%llu impossible counter%s corrected",
+                             at ? ", " : "",
+                             (unsigned long long) m->damage.counters,
+                             m->damage.counters == 1 ? "" : "s");
+  if (m->damage.root && at < size)
+    snprintf (buf + at, size - at, "%sa root field out of range",
+              at ? ", " : "");
 }

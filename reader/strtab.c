@@ -5,19 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint32_t
-hash (const char *s)
-{
-  uint32_t h = 2166136261u;
-  for (; *s; s++)
-    h = (h ^ (unsigned char) *s) * 16777619u;
-  return h;
-}
-
 void
 hi_strtab_init (struct hi_strtab *t)
 {
   memset (t, 0, sizeof *t);
+  hi_hash_init (&t->index);
 }
 
 void
@@ -26,49 +18,46 @@ hi_strtab_free (struct hi_strtab *t)
   for (uint32_t i = 0; i < t->n; i++)
     free (t->strs[i]);
   free (t->strs);
-  free (t->slots);
+  hi_hash_free (&t->index);
   memset (t, 0, sizeof *t);
 }
 
-static int
-grow (struct hi_strtab *t)
+struct key
 {
-  uint32_t cap = t->cap ? t->cap * 2 : 64;
-  char **strs = realloc (t->strs, cap * sizeof *strs);
-  if (!strs)
-    return -1;
-  t->strs = strs;
-  uint32_t nslots = cap * 2;
-  uint32_t *slots = calloc (nslots, sizeof *slots);
-  if (!slots)
-    return -1;
-  free (t->slots);
-  t->slots = slots;
-  t->mask = nslots - 1;
-  t->cap = cap;
-  for (uint32_t i = 0; i < t->n; i++)
-    {
-      uint32_t h = hash (t->strs[i]) & t->mask;
-      while (t->slots[h])
-        h = (h + 1) & t->mask;
-      t->slots[h] = i + 1;
-    }
-  return 0;
+  const struct hi_strtab *t;
+  const char *s;
+};
+
+static int
+same (const void *ctx, uint32_t id)
+{
+  const struct key *k = ctx;
+  return strcmp (k->t->strs[id], k->s) == 0;
 }
 
 uint32_t
 hi_strtab_intern (struct hi_strtab *t, const char *s)
 {
-  if (t->n == t->cap && grow (t) != 0)
-    return UINT32_MAX;
-  uint32_t h = hash (s) & t->mask;
-  for (; t->slots[h]; h = (h + 1) & t->mask)
-    if (strcmp (t->strs[t->slots[h] - 1], s) == 0)
-      return t->slots[h] - 1;
+  uint64_t h = hi_hash_bytes (s, strlen (s));
+  struct key k = { t, s };
+  uint32_t id = hi_hash_find (&t->index, h, same, &k);
+  if (id != UINT32_MAX)
+    return id;
+  if (t->n == t->cap)
+    {
+      uint32_t cap = t->cap ? t->cap * 2 : 64;
+      char **strs = cap > t->cap ? realloc (t->strs, cap * sizeof *strs) : NULL;
+      if (!strs)
+        return UINT32_MAX;
+      t->strs = strs;
+      t->cap = cap;
+    }
   char *copy = strdup (s);
-  if (!copy)
-    return UINT32_MAX;
+  if (!copy || hi_hash_insert (&t->index, h, t->n) != 0)
+    {
+      free (copy);
+      return UINT32_MAX;
+    }
   t->strs[t->n] = copy;
-  t->slots[h] = ++t->n;
-  return t->n - 1;
+  return t->n++;
 }

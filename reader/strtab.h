@@ -5,12 +5,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hash.h"
+
 struct hi_strtab
 {
   char **strs;          /* id -> string (owned) */
   uint32_t n, cap;
-  uint32_t *slots;      /* open addressing: id + 1, 0 = empty */
-  uint32_t mask;
+  struct hi_hash index;
 };
 
 void hi_strtab_init (struct hi_strtab *t);

@@ -23,57 +23,46 @@ struct pairs
 {
   struct pair *v;
   uint32_t n, cap;
-  uint32_t *slots, mask;     /* index + 1 */
+  struct hi_hash index;
 };
 
-static uint32_t
-pair_hash (uint32_t a, uint32_t b)
+struct pair_key
 {
-  uint64_t x = ((uint64_t) a << 32 | b) * UINT64_C(0x9e3779b97f4a7c15);
-  return (uint32_t) (x >> 32);
+  const struct pairs *p;
+  uint32_t a, b;
+};
+
+static int
+same_pair (const void *ctx, uint32_t i)
+{
+  const struct pair_key *k = ctx;
+  return k->p->v[i].a == k->a && k->p->v[i].b == k->b;
 }
 
 /* The pair (A, B), added if new; NULL if out of memory. */
 static struct pair *
 pair_get (struct pairs *p, uint32_t a, uint32_t b)
 {
+  uint64_t h = hi_hash_u64 ((uint64_t) a << 32 | b);
+  struct pair_key k = { p, a, b };
+  uint32_t i = hi_hash_find (&p->index, h, same_pair, &k);
+  if (i != UINT32_MAX)
+    return &p->v[i];
   if (p->n == p->cap)
     {
       uint32_t cap = p->cap ? p->cap * 2 : 256;
-      struct pair *v = realloc (p->v, cap * sizeof *v);
-      uint32_t *slots = calloc (cap * 2, sizeof *slots);
-      if (!v || !slots)
-        {
-          free (slots);
-          if (v)
-            p->v = v;
-          return NULL;
-        }
+      struct pair *v = cap > p->cap ? realloc (p->v, cap * sizeof *v) : NULL;
+      if (!v)
+        return NULL;
       p->v = v;
-      free (p->slots);
-      p->slots = slots;
-      p->mask = cap * 2 - 1;
       p->cap = cap;
-      for (uint32_t i = 0; i < p->n; i++)
-        {
-          uint32_t h = pair_hash (v[i].a, v[i].b) & p->mask;
-          while (slots[h])
-            h = (h + 1) & p->mask;
-          slots[h] = i + 1;
-        }
     }
-  uint32_t h = pair_hash (a, b) & p->mask;
-  for (; p->slots[h]; h = (h + 1) & p->mask)
-    {
-      struct pair *e = &p->v[p->slots[h] - 1];
-      if (e->a == a && e->b == b)
-        return e;
-    }
-  struct pair *e = &p->v[p->n];
+  if (hi_hash_insert (&p->index, h, p->n) != 0)
+    return NULL;
+  struct pair *e = &p->v[p->n++];
   memset (e, 0, sizeof *e);
   e->a = a;
   e->b = b;
-  p->slots[h] = ++p->n;
   return e;
 }
 
@@ -81,7 +70,7 @@ static void
 pairs_free (struct pairs *p)
 {
   free (p->v);
-  free (p->slots);
+  hi_hash_free (&p->index);
 }
 
 /* Graph nodes: functions 0..nf-1, then cycles nf..nf+ncycles-1. */

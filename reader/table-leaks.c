@@ -51,8 +51,22 @@ path_hash (struct hi_analysis *a, uint64_t s)
   uint32_t from, to;
   uint64_t h = hi_path_span (a, s, &from, &to) ? 7 : 3;
   for (uint32_t i = from; i < to; i++)
-    h = (h ^ a->node_label[a->chain_nodes[i]]) * UINT64_C(0x100000001b3);
-  return h ^ (h >> 29);
+    h = hi_hash_u64 (h ^ a->node_label[a->chain_nodes[i]]);
+  return h;
+}
+
+struct path_key
+{
+  struct hi_analysis *a;
+  const uint64_t *first_site;
+  uint64_t s;
+};
+
+static int
+same_row (const void *ctx, uint32_t row)
+{
+  const struct path_key *k = ctx;
+  return same_path (k->a, k->first_site[row], k->s);
 }
 
 /* Group the sites into rows by the path they show, summing every column
@@ -63,42 +77,45 @@ group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
        size_t *n_out)
 {
   const struct hi_model *m = a->m;
-  uint64_t cap = 64;
-  while (cap < 2 * m->n_sites)
-    cap *= 2;
-  uint32_t *slot = calloc (cap, sizeof *slot);         /* row index + 1 */
+  struct hi_hash index;      /* path -> row */
+  hi_hash_init (&index);
   struct leak *rows = calloc (m->n_sites ? m->n_sites : 1, sizeof *rows);
   uint64_t *first_site = calloc (m->n_sites ? m->n_sites : 1,
                                  sizeof *first_site);
-  if (!slot || !rows || !first_site)
-    {
-      free (slot);
-      free (rows);
-      free (first_site);
-      return HI_E_NOMEM;
-    }
   size_t n = 0;
-  for (uint64_t s = 0; s < m->n_sites; s++)
+  hi_status st = rows && first_site ? HI_OK : HI_E_NOMEM;
+  for (uint64_t s = 0; st == HI_OK && s < m->n_sites; s++)
     {
       const struct hi_site_sum *x = &a->sum[s];
       if (x->allocs == 0 && x->bytes == 0 && x->frees == 0 && x->freed == 0)
         continue;
-      uint64_t h = path_hash (a, s) & (cap - 1);
-      while (slot[h] && !same_path (a, first_site[slot[h] - 1], s))
-        h = (h + 1) & (cap - 1);
-      if (!slot[h])
+      uint64_t h = path_hash (a, s);
+      struct path_key k = { a, first_site, s };
+      uint32_t row = hi_hash_find (&index, h, same_row, &k);
+      if (row == UINT32_MAX)
         {
+          if (hi_hash_insert (&index, h, (uint32_t) n) != 0)
+            {
+              st = HI_E_NOMEM;
+              break;
+            }
           first_site[n] = s;
           rows[n].path = (uint32_t) n;
-          slot[h] = (uint32_t) ++n;
+          row = (uint32_t) n++;
         }
-      struct leak *r = &rows[slot[h] - 1];
+      struct leak *r = &rows[row];
       r->allocs = hi_add_sat (r->allocs, x->allocs);
       r->bytes = hi_add_sat (r->bytes, x->bytes);
       r->frees = hi_add_sat (r->frees, x->frees);
       r->freed = hi_add_sat (r->freed, x->freed);
     }
-  free (slot);
+  hi_hash_free (&index);
+  if (st != HI_OK)
+    {
+      free (rows);
+      free (first_site);
+      return st;
+    }
   /* Kept from the row's sums: a site that freed more than it allocated
      (damage) cannot hide another one's leak. */
   for (size_t i = 0; i < n; i++)

@@ -94,3 +94,25 @@ check_PROGRAMS += %reldir%/progs/sizes
 # Leak rows and size-0 blocks (heapinspect.cli/leakrows.exp, zerosize.exp).
 %canon_reldir%_progs_zero_size_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_leak_rows_CFLAGS = $(progs_cflags)
+# own-work.exp: threads whose figures must equal memcheck's.
+check_PROGRAMS += %reldir%/progs/thread-counts
+%canon_reldir%_progs_thread_counts_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_thread_counts_LDADD = -lpthread
+
+# signals.exp: snapshots on signals, errno, ROOT_PID.
+check_PROGRAMS += %reldir%/progs/signals
+%canon_reldir%_progs_signals_CFLAGS = $(progs_cflags)
+
+# The reader's damaged-input tests: synthetic snapshots with known damage.
+check_PROGRAMS += %reldir%/progs/mksnap
+%canon_reldir%_progs_mksnap_CFLAGS = $(progs_cflags)
+# Unit tests of the reader's pure functions (reader-unit.exp runs both).
+check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
+%canon_reldir%_unit_reader_unit_SOURCES = %reldir%/unit/reader-unit.c
+%canon_reldir%_unit_reader_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_reader_unit_asan_SOURCES = %reldir%/unit/reader-unit.c \
+	$(reader_libhireader_la_SOURCES)
+%canon_reldir%_unit_reader_unit_asan_LDADD = $(DW_LIBS) -lelf -lstdc++
+%canon_reldir%_unit_reader_unit_asan_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) -g -O1 \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+%canon_reldir%_unit_reader_unit_asan_LDFLAGS = -fsanitize=address,undefined

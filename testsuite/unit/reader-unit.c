@@ -1,0 +1,224 @@
+/* reader-unit.c - unit tests of the reader's pure functions: the keyed
+   hash table under keys chosen to collide, string interning, and the
+   chains the analysis builds from a model.  Prints "PASS: name" or
+   "FAIL: name: why" per check (reader-unit.exp turns them into DejaGnu
+   results); exit status 1 if any failed. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+#include "hash.h"
+#include "strtab.h"
+
+static int failed;
+
+static void
+check (int ok, const char *name, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+
+#include <stdarg.h>
+static void
+check (int ok, const char *name, const char *fmt, ...)
+{
+  if (ok)
+    {
+      printf ("PASS: %s\n", name);
+      return;
+    }
+  failed = 1;
+  printf ("FAIL: %s: ", name);
+  va_list ap;
+  va_start (ap, fmt);
+  vprintf (fmt, ap);
+  va_end (ap);
+  putchar ('\n');
+}
+
+/* Keys 2^44 apart: a multiplicative hash that keeps high bits only after
+   a shift (the reader's old one) sends them all to one slot. */
+static uint64_t *keys;
+
+static int
+same_key (const void *ctx, uint32_t id)
+{
+  return keys[id] == *(const uint64_t *) ctx;
+}
+
+static void
+test_hash_collisions (void)
+{
+  enum { N = 200000 };
+  keys = malloc (N * sizeof *keys);
+  struct hi_hash t;
+  hi_hash_init (&t);
+  uint64_t before = hi_hash_probes;
+  int ok = keys != NULL;
+  for (uint32_t i = 0; ok && i < N; i++)
+    {
+      keys[i] = (uint64_t) (i + 1) << 44;
+      uint64_t h = hi_hash_u64 (keys[i]);
+      ok = hi_hash_find (&t, h, same_key, &keys[i]) == UINT32_MAX
+           && hi_hash_insert (&t, h, i) == 0;
+    }
+  check (ok, "hash: colliding keys are all new when inserted", "insert");
+  int found = 0;
+  for (uint32_t i = 0; ok && i < N; i++)
+    found += hi_hash_find (&t, hi_hash_u64 (keys[i]), same_key, &keys[i]) == i;
+  check (found == N, "hash: every colliding key is found", "%d of %d", found,
+         N);
+  uint64_t absent = (uint64_t) (N + 1) << 44;
+  check (hi_hash_find (&t, hi_hash_u64 (absent), same_key, &absent)
+         == UINT32_MAX, "hash: a key never inserted is not found", "found");
+  /* 3 operations per key (find, insert with its rehashes, find): at half
+     load a keyed hash needs a few slots per operation; the old hash
+     needed N/2 on average. */
+  uint64_t probes = hi_hash_probes - before;
+  check (probes <= 8 * (uint64_t) N * 3,
+         "hash: probes stay linear in the number of colliding keys",
+         "%" PRIu64 " probes for %d keys", probes, N);
+  hi_hash_free (&t);
+  free (keys);
+}
+
+static void
+test_hash_keyed (void)
+{
+  /* The same bytes hash alike; different ones (almost surely) not. */
+  check (hi_hash_bytes ("abc", 3) == hi_hash_bytes ("abc", 3)
+         && hi_hash_bytes ("abc", 3) != hi_hash_bytes ("abd", 3)
+         && hi_hash_u64 (1) != hi_hash_u64 (2),
+         "hash: deterministic within a process, spread between keys", "%s",
+         "differs");
+}
+
+static void
+test_strtab (void)
+{
+  struct hi_strtab t;
+  hi_strtab_init (&t);
+  char buf[32];
+  int ok = 1;
+  uint64_t before = hi_hash_probes;
+  for (int i = 0; i < 50000 && ok; i++)
+    {
+      snprintf (buf, sizeof buf, "0x%" PRIx64, (uint64_t) i << 20);
+      ok = hi_strtab_intern (&t, buf) == (uint32_t) i;
+    }
+  for (int i = 0; i < 50000 && ok; i++)
+    {
+      snprintf (buf, sizeof buf, "0x%" PRIx64, (uint64_t) i << 20);
+      ok = hi_strtab_intern (&t, buf) == (uint32_t) i
+           && strcmp (t.strs[i], buf) == 0;
+    }
+  check (ok && t.n == 50000, "strtab: dense ids, same id for the same string",
+         "n %u", t.n);
+  uint64_t probes = hi_hash_probes - before;
+  check (probes <= 8 * 100000, "strtab: probes linear in lookups",
+         "%" PRIu64, probes);
+  hi_strtab_free (&t);
+}
+
+/* A model built in memory: nodes 2 (0x1000 under the root), 3 (0x2000
+   under 2), 4 (0x3000, a chain cut at the depth cap); site 1 ends at 3,
+   site 2 at 4. */
+static void
+test_chains (void)
+{
+  struct hi_node nodes[5] = {
+    { 0, 0, 0 }, { 0, 0, 0 }, { 0x1000, 0, 0 }, { 0x2000, 2, 1 },
+    { 0x3000, HI_NODE_CUT, 2 },
+  };
+  struct hi_site sites[3];
+  memset (sites, 0, sizeof sites);
+  sites[1].node = 3, sites[1].depth = 2, sites[1].allocs[0] = 1;
+  sites[2].node = 4, sites[2].depth = 1, sites[2].allocs[1] = 2;
+  struct hi_model m;
+  memset (&m, 0, sizeof m);
+  m.nodes = nodes, m.n_nodes = 5;
+  m.sites = sites, m.n_sites = 3;
+  struct hi_symbolizer *sym = hi_symbolizer_new (&m, NULL);
+  struct hi_options opt = { 5, 0, HI_NORMAL, HI_TEXT };
+  struct hi_analysis a;
+  hi_status s = sym ? hi_analysis_init (&a, &m, sym, &opt) : HI_E_NOMEM;
+  check (s == HI_OK, "chains: analysis of a small model", "%s",
+         hi_strerror (s));
+  if (s != HI_OK)
+    return;
+  uint32_t want[] = { 2, 3, HI_NODE_CUT, 4 };
+  int ok = a.chain_start[0] == 0 && a.chain_start[1] == 0
+           && a.chain_start[2] == 2 && a.chain_start[3] == 4;
+  for (int i = 0; ok && i < 4; i++)
+    ok = a.chain_nodes[i] == want[i];
+  check (ok, "chains: outermost first, a cut chain starts with the cut node",
+         "starts %u %u %u %u", a.chain_start[0], a.chain_start[1],
+         a.chain_start[2], a.chain_start[3]);
+  char path[256];
+  hi_site_path (&a, 1, path, sizeof path);
+  check (strcmp (path, "0x1000 > 0x2000") == 0, "chains: path of a whole chain",
+         "%s", path);
+  hi_site_path (&a, 2, path, sizeof path);
+  check (strcmp (path, "... > 0x3000") == 0, "chains: path of a cut chain",
+         "%s", path);
+  hi_site_path (&a, 0, path, sizeof path);
+  check (strcmp (path, "<no call chain recorded>") == 0,
+         "chains: the unknown site has no chain", "%s", path);
+  check (a.total_allocs == 3 && a.sum[2].allocs == 2,
+         "chains: per-site sums over size classes", "%" PRIu64,
+         a.total_allocs);
+  hi_analysis_free (&a);
+  hi_symbolizer_free (sym);
+}
+
+/* Naming nodes: 100000 nodes with colliding return addresses, each
+   symbolized once, with work linear in the nodes. */
+static void
+test_name_nodes_collisions (void)
+{
+  enum { N = 100000 };
+  struct hi_model m;
+  memset (&m, 0, sizeof m);
+  m.n_nodes = N + 2;
+  m.nodes = calloc (m.n_nodes, sizeof *m.nodes);
+  m.n_sites = 1;
+  m.sites = calloc (1, sizeof *m.sites);
+  if (!m.nodes || !m.sites)
+    return;
+  for (uint32_t i = 0; i < N; i++)
+    m.nodes[i + 2] = (struct hi_node) { (uint64_t) (i / 2 + 1) << 44, 0, 0 };
+  struct hi_symbolizer *sym = hi_symbolizer_new (&m, NULL);
+  struct hi_options opt = { 5, 0, HI_NORMAL, HI_TEXT };
+  struct hi_analysis a;
+  uint64_t before = hi_hash_probes;
+  hi_status s = sym ? hi_analysis_init (&a, &m, sym, &opt) : HI_E_NOMEM;
+  uint64_t probes = hi_hash_probes - before;
+  check (s == HI_OK, "name nodes: colliding return addresses", "%s",
+         hi_strerror (s));
+  if (s == HI_OK)
+    {
+      /* Two nodes per address: N / 2 names, plus "<root>" and "...". */
+      check (a.funcs.n == N / 2 + 2 && a.node_func[2] == a.node_func[3]
+             && a.node_func[3] != a.node_func[4],
+             "name nodes: one name per distinct address", "%u names",
+             a.funcs.n);
+      check (probes <= 16 * (uint64_t) N,
+             "name nodes: probes linear in the nodes",
+             "%" PRIu64 " probes for %d nodes", probes, N);
+      hi_analysis_free (&a);
+    }
+  hi_symbolizer_free (sym);
+  free (m.nodes);
+  free (m.sites);
+}
+
+int
+main (void)
+{
+  test_hash_keyed ();
+  test_hash_collisions ();
+  test_strtab ();
+  test_chains ();
+  test_name_nodes_collisions ();
+  return failed;
+}
