@@ -9,7 +9,7 @@
 struct leak
 {
   uint32_t path;             /* index in first_site: the row's first site */
-  uint64_t kept, allocs, bytes, frees, freed;
+  uint64_t kept, allocs, bytes, frees, freed;   /* sums over its sites */
 };
 
 /* Blocks allocated and never freed (0 if the counts are damaged). */
@@ -104,6 +104,7 @@ group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
           row = (uint32_t) n++;
         }
       struct leak *r = &rows[row];
+      r->kept = hi_add_sat (r->kept, hi_sub0 (x->bytes, x->freed));
       r->allocs = hi_add_sat (r->allocs, x->allocs);
       r->bytes = hi_add_sat (r->bytes, x->bytes);
       r->frees = hi_add_sat (r->frees, x->frees);
@@ -116,10 +117,6 @@ group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
       free (first_site);
       return st;
     }
-  /* Kept from the row's sums: a site that freed more than it allocated
-     (damage) cannot hide another one's leak. */
-  for (size_t i = 0; i < n; i++)
-    rows[i].kept = hi_sub0 (rows[i].bytes, rows[i].freed);
   *rows_out = rows;
   *first_out = first_site;
   *n_out = n;
