@@ -1,29 +1,38 @@
 # gdbplugin/local.mk - heapinspect-gdb.so and heap.gdb.
 pkglib_LTLIBRARIES = %reldir%/heapinspect-gdb.la
-%canon_reldir%_heapinspect_gdb_la_SOURCES = %reldir%/plugin.c
+%canon_reldir%_heapinspect_gdb_la_SOURCES = %reldir%/plugin.c \
+	%reldir%/protocol.h %reldir%/gdb-cache.h %reldir%/cache.c
 %canon_reldir%_heapinspect_gdb_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 %canon_reldir%_heapinspect_gdb_la_LDFLAGS = -module -avoid-version -shared \
 	-no-undefined -Wl,--exclude-libs,ALL
 %canon_reldir%_heapinspect_gdb_la_LIBADD = reader/libhireader.la
 
-# heap.gdb for the build tree (the tests use it); the installed one is
-# made at install time, naming the installed plugin.
+# heap.gdb is written from heap.gdb.in by gen-heap-gdb, which takes the
+# command names, the descriptor and the request format from protocol.h.
+noinst_PROGRAMS += %reldir%/gen-heap-gdb
+%canon_reldir%_gen_heap_gdb_SOURCES = %reldir%/gen-heap-gdb.c %reldir%/protocol.h
+
+# heap.gdb for the build tree (the tests use it) depends on Makefile, so
+# a new configuration remakes it; the installed one, naming the installed
+# plugin, is written at install time, with that moment's directories.
 noinst_DATA = %reldir%/heap.gdb
 EXTRA_DIST += %reldir%/heap.gdb.in
 CLEANFILES += %reldir%/heap.gdb
-%reldir%/heap.gdb: %reldir%/heap.gdb.in Makefile
-	$(AM_V_GEN)sed 's|@PLUGIN@|$(abs_top_builddir)/%reldir%/.libs/heapinspect-gdb.so|g' \
-	  $(srcdir)/%reldir%/heap.gdb.in > $@
-
-# gdb auto-loads DATADIR/auto-load/REALPATH-gdb.gdb for the object at
-# REALPATH: any program that loads libheapinspect.so gets the commands.
-gdb_autoload_dir = $(GDB_DATADIR)/auto-load$(libdir)
-install-data-local:
-	$(MKDIR_P) $(DESTDIR)$(pkgdatadir) $(DESTDIR)$(gdb_autoload_dir)
-	sed 's|@PLUGIN@|$(pkglibdir)/heapinspect-gdb.so|g' \
-	  $(srcdir)/%reldir%/heap.gdb.in > $(DESTDIR)$(pkgdatadir)/heap.gdb
-	$(INSTALL_DATA) $(DESTDIR)$(pkgdatadir)/heap.gdb \
-	  $(DESTDIR)$(gdb_autoload_dir)/libheapinspect.so.0.0.0-gdb.gdb
+%reldir%/heap.gdb: %reldir%/heap.gdb.in %reldir%/gen-heap-gdb$(EXEEXT) Makefile
+	$(AM_V_GEN)%reldir%/gen-heap-gdb$(EXEEXT) \
+	  '$(abs_top_builddir)/%reldir%/.libs/heapinspect-gdb.so' \
+	  < $(srcdir)/%reldir%/heap.gdb.in > $@.tmp && mv $@.tmp $@
+# gdb auto-loads DIR/REALPATH-gdb.gdb for the object at REALPATH, for
+# every DIR of `auto-load scripts-directory`.  By default that DIR is
+# $(datadir)/gdb/auto-load, under the prefix, which gdb reads once told
+# `add-auto-load-scripts-directory` and `add-auto-load-safe-path` (see
+# heapinspect-gdb(7)); --with-gdb-auto-load-dir=DIR puts it elsewhere,
+# e.g. the system gdb's /usr/share/gdb/auto-load.
+gdb_autoload_script = $(DESTDIR)$(GDB_AUTOLOAD_DIR)$(libdir)/libheapinspect.so.0.0.0-gdb.gdb
+install-data-local: %reldir%/gen-heap-gdb$(EXEEXT)
+	$(MKDIR_P) $(DESTDIR)$(pkgdatadir) '$(dir $(gdb_autoload_script))'
+	%reldir%/gen-heap-gdb$(EXEEXT) '$(pkglibdir)/heapinspect-gdb.so' \
+	  < $(srcdir)/%reldir%/heap.gdb.in > $(DESTDIR)$(pkgdatadir)/heap.gdb
+	$(INSTALL_DATA) $(DESTDIR)$(pkgdatadir)/heap.gdb '$(gdb_autoload_script)'
 uninstall-local:
-	rm -f $(DESTDIR)$(pkgdatadir)/heap.gdb \
-	  $(DESTDIR)$(gdb_autoload_dir)/libheapinspect.so.0.0.0-gdb.gdb
+	rm -f $(DESTDIR)$(pkgdatadir)/heap.gdb '$(gdb_autoload_script)'

@@ -4,16 +4,20 @@
    `jit-reader-load` makes gdb call read() with the monitor's JIT entry,
    and cb->target_read reads the inferior, whatever the target.
 
-   The command and its answer pass through one file that has no name: it
-   is created in a private directory, unlinked, and kept open at a fixed
-   descriptor, so heap.gdb reaches it as /proc/self/fd/1017.  heap.gdb
-   writes "# heapinspect CMD ARG" and a default answer (no heapinspect
-   data); read() replaces it with the answer as gdb `echo` commands, which
-   heap.gdb then `source`s, so paging, logging and `pipe` see it. */
+   The command and its answer pass through one file that has no name (a
+   memfd, or an unlinked file in a private directory), kept open in gdb at
+   a fixed descriptor, so heap.gdb reaches it as /proc/self/fd/N (see
+   protocol.h).  read() replaces the request with the answer as gdb `echo`
+   commands, which heap.gdb then `source`s, so paging, logging and `pipe`
+   see it.  The plugin never makes gdb fail: when it cannot have its
+   descriptor, loading it fails with one line saying why, and heap.gdb
+   writes nothing. */
 #define _GNU_SOURCE
 #include <gdb/jit-reader.h>
 
 #include "analysis.h"
+#include "gdb-cache.h"
+#include "protocol.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -28,9 +34,149 @@
 
 EXPORT GDB_DECLARE_GPL_COMPATIBLE_READER
 
-/* Keep in step with heap.gdb. */
-#define CHANNEL_FD 1017
-enum { CMD_LEAKS = 1, CMD_BINS, CMD_DIRECT, CMD_GRAPH, CMD_STAT, CMD_BLOCK };
+#define CHANNEL_FD HI_GDB_CHANNEL_FD
+#define CHANNEL_NAME "heapinspect-gdb-channel"
+
+static const struct
+{
+  const char *name;
+  int expr;
+} commands[] = {
+#define CMD(name, kind) { #name, sizeof #kind == sizeof "EXPR" },
+  HI_GDB_COMMANDS (CMD)
+#undef CMD
+};
+
+/* A parsed request. */
+struct request
+{
+  char name[16];
+  char tables[64];           /* what to print: a table list, or "block" */
+  int have_addr;
+  uint64_t addr;
+  struct hi_options opt;
+  char error[256];           /* set: say this instead */
+};
+
+static int
+parse_depth (const char *s, struct request *r)
+{
+  char *end;
+  errno = 0;
+  unsigned long n = strtoul (s, &end, 10);
+  if (!*s || *end || errno || n < 1 || n > 10000)
+    {
+      snprintf (r->error, sizeof r->error, "heap: the depth is a number "
+                "from 1 to 10000, not '%s'", s);
+      return -1;
+    }
+  r->opt.depth = (int) n;
+  return 0;
+}
+
+/* One word after the command; *PENDING names an option still waiting for
+   its value.  The options are heapinspect(1)'s. */
+static void
+parse_word (struct request *r, const char *w, const char **pending)
+{
+  if (r->error[0])
+    return;
+  const char *value = NULL;
+  if (*pending)
+    {
+      value = w;
+      w = *pending;
+      *pending = NULL;
+    }
+  else if (strncmp (w, "--depth=", 8) == 0)
+    value = w + 8, w = "--depth";
+  else if (strncmp (w, "--format=", 9) == 0)
+    value = w + 9, w = "--format";
+  else if (strncmp (w, "-t", 2) == 0 && w[2])
+    value = w + 2, w = "-t";
+  if (!value && (strcmp (w, "--depth") == 0 || strcmp (w, "--format") == 0
+                 || strcmp (w, "-t") == 0))
+    {
+      *pending = w;
+      return;
+    }
+  if (strcmp (w, "--depth") == 0)
+    parse_depth (value, r);
+  else if (strcmp (w, "--format") == 0)
+    {
+      if (strcmp (value, "json") == 0)
+        r->opt.format = HI_JSON;
+      else if (strcmp (value, "text") == 0)
+        r->opt.format = HI_TEXT;
+      else
+        snprintf (r->error, sizeof r->error,
+                  "heap: --format is text or json, not '%s'", value);
+    }
+  else if (strcmp (w, "-t") == 0)
+    {
+      if (strlen (value) >= sizeof r->tables || !hi_tables_valid (value))
+        snprintf (r->error, sizeof r->error, "heap: -t takes a list of: "
+                  "leaks, bins, direct, graph, stat");
+      else
+        strcpy (r->tables, value);
+    }
+  else if (strcmp (w, "--offsets") == 0)
+    r->opt.offsets = 1;
+  else if (strcmp (w, "--terse") == 0)
+    r->opt.verbosity = HI_TERSE;
+  else if (strcmp (w, "--verbose") == 0)
+    r->opt.verbosity = HI_VERBOSE;
+  else if (strcmp (r->name, "leaks") == 0 && w[0] >= '0' && w[0] <= '9')
+    parse_depth (w, r);       /* heap leaks N */
+  else
+    snprintf (r->error, sizeof r->error, "heap: unknown option '%.64s' "
+              "(see help heap %s)", w, r->name);
+}
+
+/* Parse the request text TEXT (LEN bytes); 0 if it is a request. */
+static int
+parse_request (char *text, size_t len, struct request *r)
+{
+  memset (r, 0, sizeof *r);
+  r->opt = (struct hi_options) { 5, 0, HI_NORMAL, HI_TEXT };
+  for (size_t i = 0; i < len; i++)
+    if (text[i] == '\0')
+      text[i] = '\n';
+  text[len] = '\0';
+  size_t tag = strlen (HI_GDB_REQUEST_TAG);
+  if (strncmp (text, HI_GDB_REQUEST_TAG, tag) != 0)
+    return -1;
+  const char *pending = NULL;
+  int known = 0;
+  for (char *line = text, *next; line; line = next)
+    {
+      next = strchr (line, '\n');
+      if (next)
+        *next++ = '\0';
+      if (line == text)
+        {
+          snprintf (r->name, sizeof r->name, "%.15s", line + tag);
+          for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
+            known |= strcmp (commands[c].name, r->name) == 0;
+          snprintf (r->tables, sizeof r->tables, "%s", r->name);
+        }
+      else if (strncmp (line, "# arg ", 6) == 0)
+        parse_word (r, line + 6, &pending);
+      else if (strncmp (line, "# addr ", 7) == 0)
+        {
+          r->addr = strtoull (line + 7, NULL, 10);
+          r->have_addr = 1;
+        }
+    }
+  if (!known)
+    snprintf (r->error, sizeof r->error, "heap: unknown request '%s'",
+              r->name);
+  else if (pending && !r->error[0])
+    snprintf (r->error, sizeof r->error, "heap: %s needs a value", pending);
+  else if (strcmp (r->name, "block") == 0 && !r->have_addr && !r->error[0])
+    snprintf (r->error, sizeof r->error, "heap: block needs an address");
+  return 0;
+}
 
 struct gdb_target
 {
@@ -68,53 +214,39 @@ static const struct hi_target_ops gdb_ops = {
   gdb_read, gdb_symbol, NULL, NULL, NULL
 };
 
-/* Run command CMD (ARG) on the inferior, printing to OUT. */
+/* Answer request R on the inferior, printing to OUT. */
 static void
-run (struct gdb_target *g, int cmd, uint64_t arg, FILE *out)
+run (struct gdb_target *g, const struct request *r, FILE *out)
 {
-  static const char *const tables[] = {
-    [CMD_LEAKS] = "leaks", [CMD_BINS] = "bins", [CMD_DIRECT] = "direct",
-    [CMD_GRAPH] = "graph", [CMD_STAT] = "stat",
-  };
-  struct hi_target t = { &gdb_ops, g };
-  struct hi_model *m = NULL;
-  hi_status s = hi_model_load (&t, &m);
-  if (s != HI_OK)
+  if (r->error[0])
     {
-      fprintf (out, "heap: the heapinspect data at 0x%" PRIx64 " cannot be "
-               "used: %s\n", g->root, hi_strerror (s));
+      fprintf (out, "%s\n", r->error);
       return;
     }
-  if (m->damaged)
-    fprintf (out, "heap: incomplete: %" PRIu64 " damaged entries were "
-             "left out\n", m->damaged);
-  struct hi_options opt = { 5, 0, HI_NORMAL, HI_TEXT };
-  if (cmd == CMD_LEAKS && arg > 0 && arg <= 10000)
-    opt.depth = (int) arg;
-  if (cmd == CMD_BLOCK)
+  struct hi_target direct = { &gdb_ops, g }, t;
+  struct hi_gdb_cache *cache = hi_gdb_cache_open (&direct, g->root, &t);
+  struct hi_model *m = NULL;
+  hi_status s = hi_model_load (&t, &m);
+  if (s == HI_E_NOT_READY)
+    fprintf (out, "heap: the heapinspect monitor is loaded in this inferior "
+             "but has recorded nothing yet: no allocation so far\n");
+  else if (s != HI_OK)
+    fprintf (out, "heap: the heapinspect data at 0x%" PRIx64 " cannot be "
+             "used: %s\n", g->root, hi_strerror (s));
+  else
     {
-      struct hi_symbolizer *sym = hi_symbolizer_new (m, NULL);
-      struct hi_analysis a;
-      if (sym && hi_analysis_init (&a, m, sym, &opt) == HI_OK)
-        {
-          struct hi_block b;
-          int found = hi_block_find (&t, m, arg, &b) == HI_OK;
-          hi_block_print (&a, arg, found ? &b : NULL, out);
-          hi_analysis_free (&a);
-        }
+      if (m->damaged)
+        fprintf (out, "heap: incomplete: %" PRIu64 " damaged entries were "
+                 "left out\n", m->damaged);
+      if (r->have_addr)
+        s = hi_block_report (&t, m, NULL, r->addr, &r->opt, out);
       else
-        fprintf (out, "heap: %s\n", hi_strerror (HI_E_NOMEM));
-      hi_symbolizer_free (sym);
-    }
-  else if (cmd >= CMD_LEAKS && cmd <= CMD_STAT)
-    {
-      s = hi_report (m, NULL, "inferior", tables[cmd], &opt, out, NULL);
-      if (s != HI_OK)
+        s = hi_report (m, NULL, "inferior", r->tables, &r->opt, out, NULL);
+      if (s != HI_OK && s != HI_E_NOT_BLOCK)
         fprintf (out, "heap: %s\n", hi_strerror (s));
     }
-  else
-    fprintf (out, "heap: unknown request %d\n", cmd);
   hi_model_free (m);
+  hi_gdb_cache_close (cache, out);
 }
 
 /* TEXT as gdb commands that print it: `echo` with escapes, one a line. */
@@ -138,27 +270,32 @@ as_echo_script (const char *text, size_t len, FILE *out)
     }
 }
 
+/* The blob at the end of the monitor's JIT entry (an ELF object made by
+   lib/jit.c, or the bare blob of older monitors); 0 if it is ours. */
+static int
+our_blob (const void *memory, long memory_sz, struct hi_jit_blob *blob)
+{
+  if (memory_sz < (long) sizeof *blob)
+    return -1;
+  memcpy (blob, (const char *) memory + memory_sz - sizeof *blob,
+          sizeof *blob);
+  return blob->magic == HI_JIT_MAGIC ? 0 : -1;
+}
+
 static enum gdb_status
 read_entry (struct gdb_reader_funcs *self, struct gdb_symbol_callbacks *cb,
             void *memory, long memory_sz)
 {
   struct hi_jit_blob blob;
   (void) self;
-  if (memory_sz != (long) sizeof blob)
+  if (our_blob (memory, memory_sz, &blob) != 0)
     return GDB_FAIL;             /* not ours: gdb's own reader takes it */
-  memcpy (&blob, memory, sizeof blob);
-  if (blob.magic != HI_JIT_MAGIC)
-    return GDB_FAIL;
 
-  char req[256];
-  ssize_t n = pread (CHANNEL_FD, req, sizeof req - 1, 0);
-  int cmd;
-  unsigned long long arg;
-  if (n <= 0)
-    return GDB_SUCCESS;          /* loaded with no command pending */
-  req[n] = '\0';
-  if (sscanf (req, "# heapinspect %d %llu", &cmd, &arg) != 2)
-    return GDB_SUCCESS;
+  char req_text[8192];
+  ssize_t n = pread (CHANNEL_FD, req_text, sizeof req_text - 1, 0);
+  struct request req;
+  if (n <= 0 || parse_request (req_text, (size_t) n, &req) != 0)
+    return GDB_SUCCESS;          /* loaded with no request pending */
 
   char *text = NULL, *script = NULL;
   size_t text_len = 0, script_len = 0;
@@ -166,7 +303,7 @@ read_entry (struct gdb_reader_funcs *self, struct gdb_symbol_callbacks *cb,
   if (!out)
     return GDB_SUCCESS;
   struct gdb_target g = { cb, blob.root_addr };
-  run (&g, cmd, (uint64_t) arg, out);
+  run (&g, &req, out);
   fclose (out);
   out = open_memstream (&script, &script_len);
   if (out)
@@ -212,11 +349,16 @@ static struct gdb_reader_funcs funcs = {
   GDB_READER_INTERFACE_VERSION, NULL, read_entry, unwind, frame_id, destroy
 };
 
-/* Open the channel: a file in a fresh private directory, removed at once
-   (nothing stays on disk), kept at CHANNEL_FD, closed on exec so the
-   inferiors gdb starts do not inherit it. */
-/* 1 if CHANNEL_FD is the channel an earlier load of ours opened: an
-   unlinked regular file of ours, mode 0600, named .../heapinspect-gdb.*. */
+/* What gdb_init_reader returns when the plugin cannot work: gdb 13
+   crashes on NULL, and refuses a reader of another version with an error
+   that ends the command, after our line saying why. */
+static struct gdb_reader_funcs refused = {
+  0, NULL, read_entry, unwind, frame_id, destroy
+};
+
+/* 1 if CHANNEL_FD is the channel an earlier load of ours opened: a memfd
+   named CHANNEL_NAME, or an unlinked file .../heapinspect-gdb.XXXXXX/...,
+   regular, of our user, mode 0600. */
 static int
 is_our_channel (void)
 {
@@ -229,42 +371,92 @@ is_our_channel (void)
   target[n] = '\0';
   return S_ISREG (st.st_mode) && st.st_uid == getuid () && st.st_nlink == 0
          && (st.st_mode & 0777) == 0600
-         && strstr (target, "/heapinspect-gdb.") != NULL;
+         && (strncmp (target, "/memfd:" CHANNEL_NAME " ", 8 + strlen (CHANNEL_NAME)) == 0
+             || strstr (target, "/heapinspect-gdb.") != NULL);
 }
 
+/* A new nameless file: a memfd, else an unlinked file in a private
+   directory under $TMPDIR or /tmp.  -1 with a reason in WHY. */
 static int
-open_channel (void)
+new_channel_file (char *why, size_t why_size)
+{
+  int fd = memfd_create (CHANNEL_NAME, MFD_CLOEXEC);
+  if (fd >= 0)
+    {
+      if (fchmod (fd, 0600) == 0)
+        return fd;
+      close (fd);
+    }
+  const char *tmp = getenv ("TMPDIR");
+  const char *dirs[] = { tmp && *tmp ? tmp : "/tmp", "/tmp" };
+  for (int i = 0; i < 2; i++)
+    {
+      char dir[4096], path[4200];
+      snprintf (dir, sizeof dir, "%s/heapinspect-gdb.XXXXXX", dirs[i]);
+      if (!mkdtemp (dir))
+        {
+          snprintf (why, why_size, "cannot create a directory in %.300s: %s",
+                    dirs[i], strerror (errno));
+          continue;
+        }
+      snprintf (path, sizeof path, "%s/channel", dir);
+      fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+                 0600);
+      if (fd < 0)
+        snprintf (why, why_size, "cannot create a file in %.300s: %s", dir,
+                  strerror (errno));
+      else
+        unlink (path);
+      rmdir (dir);
+      if (fd >= 0)
+        return fd;
+    }
+  return -1;
+}
+
+/* Have the channel at CHANNEL_FD, or say in WHY why not. */
+static int
+open_channel (char *why, size_t why_size)
 {
   if (fcntl (CHANNEL_FD, F_GETFD) != -1)
     {
       if (is_our_channel ())
         return 0;
-      fprintf (stderr, "heap: descriptor %d is already in use in gdb; "
-               "heapinspect's commands cannot run\n", CHANNEL_FD);
+      snprintf (why, why_size, "descriptor %d is already open in gdb, on "
+                "something else", CHANNEL_FD);
       return -1;
     }
-  const char *tmp = getenv ("TMPDIR");
-  char dir[4096], path[4200];
-  snprintf (dir, sizeof dir, "%s/heapinspect-gdb.XXXXXX",
-            tmp && *tmp ? tmp : "/tmp");
-  if (!mkdtemp (dir))
-    return -1;
-  snprintf (path, sizeof path, "%s/channel", dir);
-  int fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-                 0600);
-  if (fd >= 0)
-    unlink (path);
-  rmdir (dir);
+  struct rlimit rl;
+  if (getrlimit (RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur <= CHANNEL_FD)
+    {
+      /* gdb raises its own soft limit to the hard one at start. */
+      snprintf (why, why_size, "gdb may open at most %llu files (ulimit -n),"
+                " and it needs descriptor %d", (unsigned long long) rl.rlim_cur,
+                CHANNEL_FD);
+      return -1;
+    }
+  int fd = new_channel_file (why, why_size);
   if (fd < 0)
     return -1;
-  int r = dup2 (fd, CHANNEL_FD);
+  int r = dup3 (fd, CHANNEL_FD, O_CLOEXEC);
+  int err = errno;
   close (fd);
-  return r == CHANNEL_FD && fcntl (CHANNEL_FD, F_SETFD, FD_CLOEXEC) == 0
-         ? 0 : -1;
+  if (r != CHANNEL_FD)
+    {
+      snprintf (why, why_size, "cannot use descriptor %d: %s", CHANNEL_FD,
+                strerror (err));
+      return -1;
+    }
+  return 0;
 }
 
 EXPORT struct gdb_reader_funcs *
 gdb_init_reader (void)
 {
-  return open_channel () == 0 ? &funcs : NULL;
+  char why[512] = "unknown reason";
+  if (open_channel (why, sizeof why) == 0)
+    return &funcs;
+  fprintf (stderr, "heap: heapinspect's gdb plugin cannot start: %s\n", why);
+  fflush (stderr);
+  return &refused;
 }

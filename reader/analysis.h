@@ -76,6 +76,14 @@ hi_status hi_block_find (const struct hi_target *t, const struct hi_model *m,
    by main > ...", or that ADDR is in no block (B NULL). */
 void hi_block_print (struct hi_analysis *a, uint64_t addr,
                      const struct hi_block *b, FILE *f);
+/* The `block ADDR` report, the one path heapinspect(1) and gdb share:
+   find the block of model M (read from T) holding ADDR and print one line
+   to OUT, symbolized with EXE (may be NULL).  HI_OK if ADDR is in a
+   block, HI_E_NOT_BLOCK if not (both printed), else an error (nothing
+   printed). */
+hi_status hi_block_report (const struct hi_target *t, const struct hi_model *m,
+                           const char *exe, uint64_t addr,
+                           const struct hi_options *opt, FILE *out);
 
 /* 1 if LIST names only known tables (leaks, bins, direct, graph, stat). */
 int hi_tables_valid (const char *list);

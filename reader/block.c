@@ -89,3 +89,23 @@ hi_block_print (struct hi_analysis *a, uint64_t addr, const struct hi_block *b,
            "-byte block at 0x%" PRIx64 ", allocated by %s\n", addr,
            addr - b->start, b->freed ? "freed " : "", b->size, b->start, path);
 }
+
+hi_status
+hi_block_report (const struct hi_target *t, const struct hi_model *m,
+                 const char *exe, uint64_t addr,
+                 const struct hi_options *opt, FILE *out)
+{
+  struct hi_symbolizer *sym = hi_symbolizer_new (m, exe);
+  struct hi_analysis a;
+  hi_status s = sym ? hi_analysis_init (&a, m, sym, opt) : HI_E_NOMEM;
+  if (s == HI_OK)
+    {
+      struct hi_block b;
+      int found = hi_block_find (t, m, addr, &b) == HI_OK;
+      hi_block_print (&a, addr, found ? &b : NULL, out);
+      s = found ? HI_OK : HI_E_NOT_BLOCK;
+      hi_analysis_free (&a);
+    }
+  hi_symbolizer_free (sym);
+  return s;
+}

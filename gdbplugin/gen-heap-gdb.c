@@ -1,0 +1,139 @@
+/* gen-heap-gdb.c - writes heap.gdb from heap.gdb.in and protocol.h, at
+   build time: `gen-heap-gdb PLUGIN < heap.gdb.in > heap.gdb`.  It fills
+   in @PLUGIN@ (the plugin's path), @CHANNEL@ (the descriptor's path) and
+   @COMMANDS@ (the heap commands and their hidden helpers), so the command
+   names, the descriptor and the request format come from protocol.h only.
+
+   Why the commands look as they do (gdb 13, no Python):
+   - gdb pastes a user command's arguments as text and has no "all the
+     arguments" form, so `heap NAME` hands its words on with `eval`, whose
+     result gdb substitutes once more: "%carg0" becomes "$arg0" (36 is '$')
+     when the word exists and "arg0", ignored, when it does not.
+   - every expression is evaluated in C with function calls forbidden
+     (`with language c -- with may-call-functions off`), whatever the
+     user's language: a Rust string literal, for one, would call malloc in
+     the inferior.  `with` restores both settings however the command ends.
+   - `frame apply 1 -q` runs the plugin steps and restores the selected
+     thread and frame however they end (error, Ctrl-C, pager quit). */
+#include "protocol.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define STR1(x) #x
+#define STR(x) STR1 (x)
+#define CHANNEL "/proc/self/fd/" STR (HI_GDB_CHANNEL_FD)
+
+static void
+top_command (const char *name, const char *helper)
+{
+  printf ("with confirm off -- define heap %s\n  with language c -- with may-call-functions off"
+          " -- eval \"heap %s %s $argc", name, helper, name);
+  for (int i = 0; i < HI_GDB_MAX_WORDS; i++)
+    printf (" %%carg%d", i);
+  printf ("\"");
+  for (int i = 0; i < HI_GDB_MAX_WORDS; i++)
+    printf (", $argc > %d ? 36 : 0", i);
+  printf ("\nend\n");
+}
+
+/* The start of a helper: HELPER NAME COUNT WORDS..., in C.  With USAGE,
+   no words is a usage error. */
+static void
+helper_head (const char *helper, int usage)
+{
+  printf ("with confirm off -- define heap %s\n"
+          "  if $argc > 1\n", helper);
+  if (usage)
+    printf ("    if $arg1 == 0\n"
+            "      echo Usage: heap $arg0 EXPRESSION\\n\n"
+            "    else\n");
+  printf ("    if $_thread == 0\n"
+          "      echo heap: no process or core file: run the program, attach"
+          " to it, or open a core\\n\n"
+          "    else\n"
+          "      if $arg1 > %d\n"
+          "        echo heap: at most %d words after heap $arg0\\n\n"
+          "      else\n", HI_GDB_MAX_WORDS, HI_GDB_MAX_WORDS);
+}
+
+static void
+helper_request (void)
+{
+  printf ("        frame apply 1 -q -- heap _start 1\n"
+          "        dump binary value " CHANNEL " \"" HI_GDB_REQUEST_TAG
+          "$arg0\\necho heap: no heapinspect data in this inferior; run it"
+          " with LD_PRELOAD=.../libheapinspect.so\\\\n\"\n");
+}
+
+static void
+helper_tail (int usage)
+{
+  printf ("        frame apply 1 -q -- heap _run 1\n"
+          "      end\n    end\n%s  end\nend\n", usage ? "    end\n" : "");
+}
+
+static void
+helpers (void)
+{
+  /* Options: each word on its own line of the request. */
+  helper_head ("_words", 0);
+  helper_request ();
+  for (int i = 0; i < HI_GDB_MAX_WORDS; i++)
+    printf ("        if $arg1 > %d\n"
+            "          append binary value " CHANNEL " \"\\n# arg $arg%d\"\n"
+            "        end\n", i, i + 2);
+  helper_tail (0);
+
+  /* An expression: its words pasted back together, evaluated by gdb. */
+  helper_head ("_expr", 1);
+  helper_request ();
+  for (int n = 1; n <= HI_GDB_MAX_WORDS; n++)
+    {
+      printf ("        if $arg1 == %d\n          eval \"append binary value "
+              CHANNEL " \\\"\\\\n# addr %%lu\\\"\", (unsigned long) (", n);
+      for (int i = 0; i < n; i++)
+        printf ("%s$arg%d", i ? " " : "", i + 2);
+      printf (")\n        end\n");
+    }
+  helper_tail (1);
+}
+
+static void
+commands (void)
+{
+  helpers ();
+#define TOP(name, kind) \
+  top_command (#name, strcmp (#kind, "EXPR") == 0 ? "_expr" : "_words");
+  HI_GDB_COMMANDS (TOP)
+#undef TOP
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc != 2)
+    {
+      fputs ("usage: gen-heap-gdb PLUGIN < heap.gdb.in > heap.gdb\n", stderr);
+      return 2;
+    }
+  char line[4096];
+  while (fgets (line, sizeof line, stdin))
+    {
+      if (strcmp (line, "@COMMANDS@\n") == 0)
+        {
+          commands ();
+          continue;
+        }
+      for (char *p = line; *p; )
+        {
+          if (strncmp (p, "@PLUGIN@", 8) == 0)
+            fputs (argv[1], stdout), p += 8;
+          else if (strncmp (p, "@CHANNEL@", 9) == 0)
+            fputs (CHANNEL, stdout), p += 9;
+          else
+            putchar (*p++);
+        }
+    }
+  return ferror (stdout) || fflush (stdout) != 0;
+}
