@@ -35,7 +35,35 @@ int hi_cmd_modules (const struct hi_source *src);
 /* `block ADDR SOURCE`: the block of ours holding ADDR; 1 if none. */
 int hi_cmd_block (const struct hi_source *src, uint64_t addr,
                   const struct hi_options *opt);
+/* How `run` runs. */
+struct hi_run
+{
+  int follow_children;       /* --follow-children: every process writes
+                                its own snapshot */
+  int report_fd;             /* -o FILE, or -1: stdout */
+};
+
+/* `run COMMAND ARGS...`: ARGV is the command.  Returns the command's
+   exit status, 128 + the signal that killed it, 126/127 if it could not
+   be started, or 1 if it exited 0 but no report could be made. */
 int hi_cmd_run (char **argv, const char *tables,
-                const struct hi_options *opt);
+                const struct hi_options *opt, const struct hi_run *run);
+
+/* The tracing half of `run` (run-trace.c). */
+struct hi_traced_end
+{
+  int status;                /* the program's wait status */
+  int seen_exit;             /* it was stopped at its exit and read */
+  hi_status read;            /* the live read's outcome, if seen_exit */
+  struct hi_model *model;    /* the model read there, or NULL */
+};
+
+/* Trace PID, a child that has not yet exec'd: 0, or the errno of
+   PTRACE_SEIZE (ptrace not permitted). */
+int hi_run_trace (int pid);
+/* Let traced PID run to its end, passing its signals on; at its exit
+   stop (after its exit handlers, also on death by a signal) read its
+   heap live.  Fills *END. */
+void hi_run_wait_traced (int pid, struct hi_traced_end *end);
 
 #endif

@@ -19,9 +19,11 @@ hi_cmd_modules (const struct hi_source *src)
                    ? mod->build_id_len : HI_BUILD_ID_MAX;
       for (uint32_t k = 0; k < n; k++)
         snprintf (id + 2 * k, 3, "%02x", mod->build_id[k]);
+      char path[4 * HI_PATH_MAX];
+      hi_escape (mod->path[0] ? mod->path : "-", path, sizeof path);
       printf ("%-8s 0x%016" PRIx64 " %s %s\n",
               mod->flags & HI_MODULE_LOADED ? "loaded" : "unloaded",
-              mod->bias, id, mod->path[0] ? mod->path : "-");
+              mod->bias, id, path);
     }
   hi_model_free (m);
   return fflush (stdout) != 0;

@@ -1,17 +1,24 @@
 /* cmd-run.c - `heapinspect run CMD ARGS...`: run CMD with the monitor
-   preloaded, then print the tables of its exit snapshot. */
+   preloaded, read its heap at its end, print the tables, and exit as it
+   did. */
 #define _GNU_SOURCE
 #include "config.h"
 #include "cli.h"
+#include "output-name.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#define DEFAULT_OUTPUT "heapinspect.%p.hip"
 
 /* The monitor: $HEAPINSPECT_LIB, else the build tree next to this
    program (uninstalled use), else the installed one. */
@@ -38,10 +45,190 @@ monitor_path (char *buf, size_t size)
   return HI_LIBDIR "/libheapinspect.so";
 }
 
-int
-hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt)
+/* The program, killed by a signal sent to us (kill, timeout): pass it on
+   and stay to read the program at its end. */
+static volatile sig_atomic_t child_pid;
+
+static void
+forward_signal (int sig)
 {
-  char libbuf[PATH_MAX + 64], preload[2 * PATH_MAX], output[PATH_MAX];
+  if (child_pid > 0)
+    kill ((pid_t) child_pid, sig);
+}
+
+/* The dispositions we change, as we found them: the program gets them
+   back (an ignored SIGHUP under nohup stays ignored). */
+static const int our_signals[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP };
+static struct sigaction saved[4];
+
+static void
+handle_signals (void)
+{
+  /* Like a shell: the terminal's ^C and ^\ reach the program (our
+     process group); we wait for it. */
+  struct sigaction ign, fwd;
+  memset (&ign, 0, sizeof ign);
+  ign.sa_handler = SIG_IGN;
+  sigemptyset (&ign.sa_mask);
+  fwd = ign;
+  fwd.sa_handler = forward_signal;
+  fwd.sa_flags = SA_RESTART;
+  for (int i = 0; i < 4; i++)
+    sigaction (our_signals[i], i < 2 ? &ign : &fwd, &saved[i]);
+}
+
+static void
+restore_signals (void)
+{
+  for (int i = 0; i < 4; i++)
+    sigaction (our_signals[i], &saved[i], NULL);
+}
+
+/* In the child: wait for the parent's word (traced or not), set the
+   environment, exec.  On failure the errno goes up ERR_FD. */
+static void
+child (char **argv, int go_fd, int err_fd, const char *preload,
+       const char *pattern, int follow)
+{
+  restore_signals ();
+  char traced = 0;
+  if (read (go_fd, &traced, 1) != 1)
+    _exit (127);
+  close (go_fd);
+  char pid[32];
+  snprintf (pid, sizeof pid, "%ld", (long) getpid ());
+  setenv ("LD_PRELOAD", preload, 1);
+  /* Without the trace the file is all there is: write it whatever
+     HEAPINSPECT_OUTPUT says. */
+  setenv ("HEAPINSPECT_OUTPUT", traced == 't' || strcmp (pattern, "none")
+          ? pattern : DEFAULT_OUTPUT, 1);
+  if (follow)
+    unsetenv ("HEAPINSPECT_ROOT_PID");
+  else
+    setenv ("HEAPINSPECT_ROOT_PID", pid, 1);
+  execvp (argv[0], argv);
+  int e = errno;
+  if (write (err_fd, &e, sizeof e) != (ssize_t) sizeof e)
+    _exit (127);
+  _exit (e == ENOENT ? 127 : 126);
+}
+
+/* Why no snapshot file PATH appeared: one true line. */
+static void
+explain_missing (const char *prog, const char *path)
+{
+  char dir[PATH_MAX];
+  snprintf (dir, sizeof dir, "%s", path);
+  const char *d = dirname (dir);
+  struct stat sb;
+  char msg[2 * PATH_MAX + 256];
+  if (stat (d, &sb) != 0)
+    snprintf (msg, sizeof msg, "no snapshot file: its directory %s: %s", d,
+              strerror (errno));
+  else if (!S_ISDIR (sb.st_mode))
+    snprintf (msg, sizeof msg, "no snapshot file: %s is not a directory", d);
+  else if (access (d, W_OK | X_OK) != 0)
+    snprintf (msg, sizeof msg, "no snapshot file: the directory %s is not "
+              "writable", d);
+  else
+    snprintf (msg, sizeof msg, "no snapshot file %s: the program wrote "
+              "none (the monitor says why above, if it knows; a program "
+              "that ends by _exit or a signal writes none)", path);
+  hi_cli_error (prog, msg);
+}
+
+/* The program's end as an exit status: N, or 128 + the signal. */
+static int
+end_status (const char *prog, int st, int read_live)
+{
+  char msg[160];
+  if (WIFSIGNALED (st))
+    {
+      snprintf (msg, sizeof msg, "killed by signal %d (%s)%s", WTERMSIG (st),
+                strsignal (WTERMSIG (st)), read_live
+                ? "; its heap was read as it ended" : "");
+      hi_cli_error (prog, msg);
+      return 128 + WTERMSIG (st);
+    }
+  if (WEXITSTATUS (st) != 0)
+    {
+      snprintf (msg, sizeof msg, "exited with status %d", WEXITSTATUS (st));
+      hi_cli_error (prog, msg);
+    }
+  return WEXITSTATUS (st);
+}
+
+/* A one-line message for a live read that gave no model. */
+static const char *
+read_failure (hi_status s)
+{
+  switch (s)
+    {
+    case HI_E_NOT_READY:
+      return "the program allocated no memory through the monitor: "
+             "no tables";
+    case HI_E_NO_DATA:
+      return "the monitor was not loaded in the program (a static or "
+             "setuid program ignores LD_PRELOAD): no tables";
+    default:
+      return hi_strerror (s);
+    }
+}
+
+/* Whether PATTERN (HEAPINSPECT_OUTPUT) can name a file, checked with
+   the longest pid so that a bad one stops us before the program runs;
+   if not, say why. */
+static int
+pattern_usable (const char *pattern)
+{
+  char output[PATH_MAX];
+  if (strcmp (pattern, "none") == 0
+      || hi_expand_output (output, sizeof output, pattern, 4194304L) >= 0)
+    return 1;
+  /* %p grows at most tenfold: if that room is not enough either, the
+     pattern itself is wrong. */
+  size_t room = strlen (pattern) * 10 + 32;
+  char *big = malloc (room);
+  int valid = big && hi_expand_output (big, room, pattern, 0) >= 0;
+  free (big);
+  hi_cli_error ("HEAPINSPECT_OUTPUT", valid
+                ? "too long a file name"
+                : "not a valid file-name pattern (only %p and %% are "
+                  "expanded)");
+  return 0;
+}
+
+/* The model to report on: the one read at the program's end, else the
+   program's snapshot file; NULL, with the reason said, if neither. */
+static struct hi_model *
+choose_model (const char *prog, struct hi_traced_end *end, int traced,
+              int have_file, const char *file, struct hi_source *src)
+{
+  memset (src, 0, sizeof *src);
+  src->name = prog;
+  if (end->model)
+    return end->model;
+  if (have_file)
+    {
+      src->path = src->name = file;
+      return hi_cli_load (src, NULL);
+    }
+  if (end->seen_exit)
+    hi_cli_error (prog, read_failure (end->read));
+  else if (traced)
+    hi_cli_error (prog, "it was not stopped at its exit, and left no "
+                  "snapshot: no tables");
+  else
+    hi_cli_error (prog, "no tables");
+  return NULL;
+}
+
+int
+hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
+            const struct hi_run *run)
+{
+  char libbuf[PATH_MAX + 64], preload[2 * PATH_MAX + 2];
+  const char *prog = argv[0];
   const char *lib = monitor_path (libbuf, sizeof libbuf);
   if (access (lib, R_OK) != 0)
     {
@@ -49,64 +236,121 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt)
       return 1;
     }
   const char *old = getenv ("LD_PRELOAD");
-  snprintf (preload, sizeof preload, "%s%s%s", lib, old && *old ? ":" : "",
-            old ? old : "");
-  const char *out = getenv ("HEAPINSPECT_OUTPUT");
-  if (!out || !*out || strcmp (out, "none") == 0)
-    out = "heapinspect.%p.hip";
+  if ((size_t) snprintf (preload, sizeof preload, "%s%s%s", lib,
+                         old && *old ? ":" : "", old ? old : "")
+      >= sizeof preload)
+    {
+      hi_cli_error ("LD_PRELOAD", "too long");
+      return 1;
+    }
+  const char *pattern = getenv ("HEAPINSPECT_OUTPUT");
+  if (!pattern || !*pattern)
+    pattern = DEFAULT_OUTPUT;
+  if (!pattern_usable (pattern))
+    return 2;
+
+  int go[2], err[2];
+  if (pipe2 (go, O_CLOEXEC) != 0 || pipe2 (err, O_CLOEXEC) != 0)
+    {
+      hi_cli_error (prog, strerror (errno));
+      return 1;
+    }
+  handle_signals ();
   pid_t pid = fork ();
   if (pid < 0)
     {
-      hi_cli_error (argv[0], strerror (errno));
+      hi_cli_error (prog, strerror (errno));
       return 1;
     }
   if (pid == 0)
     {
-      setenv ("LD_PRELOAD", preload, 1);
-      setenv ("HEAPINSPECT_OUTPUT", out, 1);
-      execvp (argv[0], argv);
-      fprintf (stderr, "heapinspect: %s: %s\n", argv[0], strerror (errno));
-      _exit (127);
+      close (go[1]);
+      close (err[0]);
+      child (argv, go[0], err[1], preload, pattern, run->follow_children);
     }
-  /* Like a shell: the program gets the terminal's signals, we wait. */
-  signal (SIGINT, SIG_IGN);
-  signal (SIGQUIT, SIG_IGN);
-  int status;
-  while (waitpid (pid, &status, 0) < 0 && errno == EINTR)
-    ;
-  if (WIFEXITED (status) && WEXITSTATUS (status) == 127)
-    return 1;
-  if (WIFSIGNALED (status))
-    fprintf (stderr, "heapinspect: %s: killed by signal %d; no snapshot at exit\n",
-             argv[0], WTERMSIG (status));
-  else if (WEXITSTATUS (status) != 0)
-    fprintf (stderr, "heapinspect: %s: exited with status %d\n", argv[0],
-             WEXITSTATUS (status));
-
-  /* The snapshot of the program itself, named by its pid. */
-  char *o = output, *end = output + sizeof output - 1;
-  for (const char *t = out; *t && o < end; t++)
-    if (t[0] == '%' && t[1] == 'p')
-      o += snprintf (o, (size_t) (end - o), "%d", (int) pid), t++;
-    else if (t[0] == '%' && t[1] == '%')
-      *o++ = '%', t++;
-    else
-      *o++ = *t;
-  *o = '\0';
-  if (access (output, R_OK) != 0)
+  child_pid = pid;
+  close (go[0]);
+  close (err[1]);
+  int trace_error = hi_run_trace (pid);
+  char word = trace_error ? 'f' : 't';
+  if (write (go[1], &word, 1) != 1)
+    trace_error = errno;
+  close (go[1]);
+  if (trace_error)
     {
-      hi_cli_error (output, "the program wrote no snapshot (did it exit "
-                    "through _exit or a signal?)");
-      return 1;
+      char msg[256];
+      snprintf (msg, sizeof msg, "cannot trace the program (%s): the tables "
+                "come from its snapshot file, so only if it exits normally",
+                strerror (trace_error));
+      hi_cli_error ("ptrace", msg);
     }
-  fprintf (stderr, "heapinspect: snapshot in %s\n", output);
+  int exec_errno = 0;
+  ssize_t got;
+  while ((got = read (err[0], &exec_errno, sizeof exec_errno)) < 0
+         && errno == EINTR)
+    ;
+  close (err[0]);
+
+  struct hi_traced_end end;
+  if (!trace_error)
+    hi_run_wait_traced (pid, &end);
+  else
+    {
+      memset (&end, 0, sizeof end);
+      while (waitpid (pid, &end.status, 0) < 0 && errno == EINTR)
+        ;
+    }
+  child_pid = 0;
+  if (got == (ssize_t) sizeof exec_errno)
+    {
+      hi_cli_error (prog, strerror (exec_errno));
+      hi_model_free (end.model);
+      return exec_errno == ENOENT ? 127 : 126;
+    }
+  int status = end_status (prog, end.status, end.model != NULL);
+
+  /* The snapshot file, if the program wrote one. */
+  char output[PATH_MAX] = "";
+  int have_file = 0;
+  if (strcmp (pattern, "none") != 0 || trace_error)
+    {
+      hi_expand_output (output, sizeof output, trace_error
+                        && strcmp (pattern, "none") == 0 ? DEFAULT_OUTPUT
+                        : pattern, (long) pid);
+      have_file = access (output, R_OK) == 0;
+      if (have_file)
+        fprintf (stderr, "heapinspect: snapshot in %s\n", output);
+      else if (end.read != HI_E_NOT_READY && end.read != HI_E_NO_DATA
+               && !(end.model && WIFSIGNALED (end.status)))
+        explain_missing (prog, output);
+    }
+
   struct hi_source src;
-  memset (&src, 0, sizeof src);
-  src.path = src.name = output;
-  struct hi_model *m = hi_cli_load (&src, NULL);
+  struct hi_model *m = choose_model (prog, &end, !trace_error, have_file,
+                                     output, &src);
   if (!m)
-    return 1;
+    return status ? status
+           : end.seen_exit && end.read == HI_E_NOT_READY ? 0 : 1;
+  struct hi_stat totals;
+  hi_stat_compute (m, &totals);
+  if (totals.allocations == 0)
+    {
+      hi_cli_error (prog, read_failure (HI_E_NOT_READY));
+      hi_model_free (m);
+      return status;
+    }
+  if (end.model && m->damaged)
+    fprintf (stderr, "heapinspect: %s: incomplete report: %llu damaged "
+             "entries were left out\n", src.name,
+             (unsigned long long) m->damaged);
+  if (run->report_fd >= 0
+      && (fflush (stdout) != 0 || dup2 (run->report_fd, STDOUT_FILENO) < 0))
+    {
+      hi_cli_error ("-o", strerror (errno));
+      hi_model_free (m);
+      return status ? status : 1;
+    }
   int r = hi_cli_report (&src, m, tables, opt);
   hi_model_free (m);
-  return r;
+  return status ? status : r;
 }

@@ -1,21 +1,28 @@
 /* main.c - heapinspect(1): options and dispatch. */
+#define _GNU_SOURCE
 #include "config.h"
 #include "cli.h"
+#include "options.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char usage_text[] =
   "usage: heapinspect [OPTIONS] FILE [EXECUTABLE]   snapshot (.hip) or core file\n"
   "       heapinspect [OPTIONS] -p PID               a running process\n"
   "       heapinspect [OPTIONS] --raw DUMP@ADDRESS [ELF]   a raw memory dump\n"
-  "       heapinspect [OPTIONS] run [--] COMMAND [ARGS...]\n"
+  "       heapinspect [OPTIONS] run [RUN-OPTIONS] [--] COMMAND [ARGS...]\n"
   "       heapinspect stat|modules SOURCE...\n"
   "       heapinspect block ADDRESS SOURCE...\n"
   "options: -t bins,leaks,direct,graph,stat   --depth N   --offsets\n"
-  "         --terse | --verbose   --format=text|json   --no-stop\n"
+  "         --terse | --verbose   --format=text|json   -o FILE   --no-stop\n"
+  "         --help   --version\n"
+  "run:     the options above but -p, --raw, --no-stop; --follow-children\n"
   "See heapinspect(1).\n";
 
 static int
@@ -43,35 +50,160 @@ parse_number (const char *s, long *out)
   return 0;
 }
 
+enum { OPT_DEPTH = 256, OPT_OFFSETS, OPT_TERSE, OPT_VERBOSE, OPT_FORMAT,
+       OPT_NO_STOP, OPT_RAW, OPT_VERSION, OPT_FOLLOW };
+static const struct option longopts[] = {
+  { "depth", required_argument, NULL, OPT_DEPTH },
+  { "offsets", no_argument, NULL, OPT_OFFSETS },
+  { "terse", no_argument, NULL, OPT_TERSE },
+  { "verbose", no_argument, NULL, OPT_VERBOSE },
+  { "format", required_argument, NULL, OPT_FORMAT },
+  { "no-stop", no_argument, NULL, OPT_NO_STOP },
+  { "raw", required_argument, NULL, OPT_RAW },
+  { "follow-children", no_argument, NULL, OPT_FOLLOW },
+  { "help", no_argument, NULL, 'h' },
+  { "version", no_argument, NULL, OPT_VERSION },
+  { NULL, 0, NULL, 0 },
+};
+
+/* Everything the options decide. */
+struct settings
+{
+  struct hi_options opt;
+  struct hi_source src;
+  struct hi_run run;
+  const char *tables;
+  const char *report;        /* -o FILE */
+};
+
+/* Apply option C (argument ARG); -1 to go on, else the exit status. */
+static int
+apply_option (int c, char *arg, struct settings *st)
+{
+  long n;
+  switch (c)
+    {
+    case 't':
+      st->tables = arg;
+      return -1;
+    case 'o':
+      if (!*arg)
+        return bad_usage ("-o needs a file name");
+      st->report = arg;
+      return -1;
+    case 'p':
+      if (parse_number (arg, &st->src.pid) != 0 || st->src.pid == 0)
+        return bad_usage ("-p needs a process id");
+      return -1;
+    case OPT_DEPTH:
+      if (parse_number (arg, &n) != 0 || n < 1 || n > HI_OPT_DEPTH_MAX)
+        return bad_usage ("--depth needs a number from 1 to 10000");
+      st->opt.depth = (int) n;
+      return -1;
+    case OPT_OFFSETS:
+      st->opt.offsets = 1;
+      return -1;
+    case OPT_TERSE:
+      st->opt.verbosity = HI_TERSE;
+      return -1;
+    case OPT_VERBOSE:
+      st->opt.verbosity = HI_VERBOSE;
+      return -1;
+    case OPT_FORMAT:
+      if (strcmp (arg, "text") == 0)
+        st->opt.format = HI_TEXT;
+      else if (strcmp (arg, "json") == 0)
+        st->opt.format = HI_JSON;
+      else
+        return bad_usage ("--format is text or json");
+      return -1;
+    case OPT_NO_STOP:
+      st->src.no_stop = 1;
+      return -1;
+    case OPT_FOLLOW:
+      st->run.follow_children = 1;
+      return -1;
+    case OPT_RAW:
+      {
+        char *at = strrchr (arg, '@');
+        char *end;
+        if (!at || at == arg || st->src.raw == 64)
+          return bad_usage ("--raw needs DUMP@ADDRESS (at most 64)");
+        *at = '\0';
+        st->src.raw_base[st->src.raw] = strtoull (at + 1, &end, 0);
+        if (!at[1] || *end)
+          return bad_usage ("--raw needs DUMP@ADDRESS");
+        st->src.raw_path[st->src.raw++] = arg;
+        st->src.path = st->src.raw_path[0];
+        return -1;
+      }
+    case 'h':
+      return usage (stdout, 0);
+    case OPT_VERSION:
+      puts (PACKAGE_STRING);
+      return 0;
+    default:
+      return usage (stderr, 2);
+    }
+}
+
+/* Where the tables go: -o FILE, opened before anything runs so that a
+   bad name fails at once; -1 for stdout, -2 after an error. */
+static int
+open_report (const char *path)
+{
+  if (!path)
+    return -1;
+  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0)
+    {
+      hi_cli_error (path, strerror (errno));
+      return -2;
+    }
+  return fd;
+}
+
+/* `run [RUN-OPTIONS] [--] COMMAND ARGS...`: ARGV starts at "run".
+   Options after `run` are heapinspect's up to the command's name or
+   `--`; the command's own options are left alone. */
+static int
+main_run (int argc, char **argv, struct settings *st)
+{
+  int c, r;
+  /* 0, not 1: glibc's getopt starts afresh, in the "+" mode. */
+  optind = 0;
+  argv[0] = (char *) "heapinspect";
+  while ((c = getopt_long (argc, argv, "+t:p:o:h", longopts, NULL)) != -1)
+    if ((r = apply_option (c, optarg, st)) >= 0)
+      return r;
+  if (st->src.pid || st->src.raw || st->src.no_stop)
+    return bad_usage ("run reads the program it starts: -p, --raw and "
+                      "--no-stop do not go with it");
+  if (!hi_tables_valid (st->tables))
+    return bad_usage ("-t takes a list of: leaks, bins, direct, graph, stat");
+  argv += optind;
+  if (!*argv)
+    return bad_usage ("run needs a command");
+  int fd = open_report (st->report);
+  if (fd == -2)
+    return 1;
+  st->run.report_fd = fd;
+  return hi_cmd_run (argv, st->tables, &st->opt, &st->run);
+}
+
 int
 main (int argc, char **argv)
 {
-  enum { OPT_DEPTH = 256, OPT_OFFSETS, OPT_TERSE, OPT_VERBOSE, OPT_FORMAT,
-         OPT_NO_STOP, OPT_RAW, OPT_VERSION };
-  static const struct option longopts[] = {
-    { "depth", required_argument, NULL, OPT_DEPTH },
-    { "offsets", no_argument, NULL, OPT_OFFSETS },
-    { "terse", no_argument, NULL, OPT_TERSE },
-    { "verbose", no_argument, NULL, OPT_VERBOSE },
-    { "format", required_argument, NULL, OPT_FORMAT },
-    { "no-stop", no_argument, NULL, OPT_NO_STOP },
-    { "raw", required_argument, NULL, OPT_RAW },
-    { "help", no_argument, NULL, 'h' },
-    { "version", no_argument, NULL, OPT_VERSION },
-    { NULL, 0, NULL, 0 },
-  };
-  struct hi_options opt = { 5, 0, HI_NORMAL, HI_TEXT };
-  struct hi_source src;
-  memset (&src, 0, sizeof src);
-  const char *tables = "leaks,bins,direct,graph";
-  int c;
-  long n;
-  /* Options may come anywhere, except after `run`: the command's own
-     options are its own.  Parse only up to `run`. */
+  struct settings st = { .opt = HI_OPTIONS_DEFAULT,
+                         .tables = HI_OPT_TABLES_DEFAULT };
+  st.run.report_fd = -1;
+  int c, r;
+  /* Options may come anywhere before `run`; those after it are read
+     by main_run.  Parse only up to `run`. */
   int limit = argc;
   for (int i = 1; i < argc; i++)
     {
-      static const char *const with_arg[] = { "-t", "-p", "--depth",
+      static const char *const with_arg[] = { "-t", "-p", "-o", "--depth",
                                               "--format", "--raw", NULL };
       int is_arg = 0;
       for (int k = 0; with_arg[k]; k++)
@@ -84,80 +216,27 @@ main (int argc, char **argv)
           break;
         }
     }
-  while ((c = getopt_long (limit, argv, "t:p:h", longopts, NULL)) != -1)
-    switch (c)
-      {
-      case 't':
-        tables = optarg;
-        break;
-      case 'p':
-        if (parse_number (optarg, &src.pid) != 0 || src.pid == 0)
-          return bad_usage ("-p needs a process id");
-        break;
-      case OPT_DEPTH:
-        if (parse_number (optarg, &n) != 0 || n < 1 || n > 10000)
-          return bad_usage ("--depth needs a number from 1 to 10000");
-        opt.depth = (int) n;
-        break;
-      case OPT_OFFSETS:
-        opt.offsets = 1;
-        break;
-      case OPT_TERSE:
-        opt.verbosity = HI_TERSE;
-        break;
-      case OPT_VERBOSE:
-        opt.verbosity = HI_VERBOSE;
-        break;
-      case OPT_FORMAT:
-        if (strcmp (optarg, "text") == 0)
-          opt.format = HI_TEXT;
-        else if (strcmp (optarg, "json") == 0)
-          opt.format = HI_JSON;
-        else
-          return bad_usage ("--format is text or json");
-        break;
-      case OPT_NO_STOP:
-        src.no_stop = 1;
-        break;
-      case OPT_RAW:
-        {
-          char *at = strrchr (optarg, '@');
-          char *end;
-          if (!at || at == optarg || src.raw == 64)
-            return bad_usage ("--raw needs DUMP@ADDRESS (at most 64)");
-          *at = '\0';
-          src.raw_base[src.raw] = strtoull (at + 1, &end, 0);
-          if (!at[1] || *end)
-            return bad_usage ("--raw needs DUMP@ADDRESS");
-          src.raw_path[src.raw++] = optarg;
-          src.path = src.raw_path[0];
-          break;
-        }
-      case 'h':
-        return usage (stdout, 0);
-      case OPT_VERSION:
-        puts (PACKAGE_STRING);
-        return 0;
-      default:
-        return usage (stderr, 2);
-      }
-  /* Operands: those getopt moved to the end of argv[0..limit), then the
-     rest (`run` and its command). */
+  while ((c = getopt_long (limit, argv, "t:p:o:h", longopts, NULL)) != -1)
+    if ((r = apply_option (c, optarg, &st)) >= 0)
+      return r;
+  if (limit < argc)
+    {
+      if (optind < limit)
+        return bad_usage ("run comes before the command; operands before "
+                          "it are not allowed");
+      return main_run (argc - limit, argv + limit, &st);
+    }
+  if (st.run.follow_children)
+    return bad_usage ("--follow-children goes with run");
+  struct hi_source src = st.src;
+  struct hi_options opt = st.opt;
+  const char *tables = st.tables;
   argv += optind;
   argc -= optind;
   if (!hi_tables_valid (tables))
     return bad_usage ("-t takes a list of: leaks, bins, direct, graph, stat");
 
   const char *cmd = argc > 0 ? argv[0] : NULL;
-  if (cmd && strcmp (cmd, "run") == 0)
-    {
-      argv++;
-      if (*argv && strcmp (*argv, "--") == 0)
-        argv++;
-      if (!*argv)
-        return bad_usage ("run needs a command");
-      return hi_cmd_run (argv, tables, &opt);
-    }
   int modules = 0, block = 0;
   uint64_t block_addr = 0;
   if (cmd && strcmp (cmd, "block") == 0)
@@ -205,6 +284,15 @@ main (int argc, char **argv)
       src.path = argv[0];
       src.exe = argc > 1 ? argv[1] : NULL;
       src.name = src.path;
+    }
+  /* -o: the tables go to FILE in place of stdout. */
+  int fd = open_report (st.report);
+  if (fd == -2)
+    return 1;
+  if (fd >= 0 && (fflush (stdout) != 0 || dup2 (fd, STDOUT_FILENO) < 0))
+    {
+      hi_cli_error (st.report, strerror (errno));
+      return 1;
     }
   if (modules)
     return hi_cmd_modules (&src);

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "cli.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,9 +21,10 @@ static hi_status
 open_file (const struct hi_source *src, struct hi_target *t)
 {
   unsigned char head[8] = { 0 };
-  int fd = open (src->path, O_RDONLY | O_CLOEXEC);
+  hi_error_reset ();
+  int fd = hi_open_regular (src->path);
   if (fd < 0)
-    return HI_E_IO;
+    return hi_fail (HI_E_IO, errno);
   ssize_t n = read (fd, head, sizeof head);
   close (fd);
   uint64_t magic;
@@ -50,6 +52,11 @@ hi_cli_load (const struct hi_source *src, struct hi_target *keep)
   if (s == HI_OK)
     {
       s = hi_model_load (&t, &m);
+      uint64_t missing = hi_target_missing (&t);
+      if (s == HI_OK && missing)
+        fprintf (stderr, "heapinspect: %s: the file is truncated: %llu bytes "
+                 "missing (the heapinspect data in it was read whole)\n",
+                 src->name, (unsigned long long) missing);
       hi_status after = hi_target_finish (&t);
       if (s == HI_OK && after != HI_OK)
         fprintf (stderr, "heapinspect: %s: %s\n", src->name,
@@ -75,6 +82,21 @@ hi_cli_load (const struct hi_source *src, struct hi_target *keep)
 }
 
 
+/* One warning line per module whose code is shown as module+offset. */
+static void
+say_module_problem (void *ctx, const char *path, enum hi_module_problem p,
+                    int err)
+{
+  char safe[1024];
+  hi_escape (path, safe, sizeof safe);
+  const char *why = p == HI_MOD_BUILD_ID
+                    ? "its build-id differs from the run's (rebuilt since?)"
+                    : p == HI_MOD_PATH_CUT ? "its path was too long to record"
+                    : err == EINVAL ? "not a regular file" : strerror (err);
+  fprintf (stderr, "heapinspect: %s: %s: %s; its code is shown as "
+           "module+offset\n", (const char *) ctx, safe, why);
+}
+
 int
 hi_cli_report (const struct hi_source *src, struct hi_model *m,
                const char *tables, const struct hi_options *opt)
@@ -88,9 +110,7 @@ hi_cli_report (const struct hi_source *src, struct hi_model *m,
       return 1;
     }
   if (missing && opt->format != HI_JSON)
-    fprintf (stderr, "heapinspect: %s: %u modules could not be read or have "
-             "changed since the run; their code is shown as module+offset\n",
-             src->name, missing);
+    hi_modules_check (m, src->exe, say_module_problem, (void *) src->name);
   return fflush (stdout) != 0 || m->damaged ? 1 : 0;
 }
 

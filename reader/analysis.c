@@ -223,6 +223,21 @@ hi_analysis_free (struct hi_analysis *a)
   memset (a, 0, sizeof *a);
 }
 
+/* floor (PART * K / WHOLE) for PART < WHOLE, without overflow. */
+static uint64_t
+scaled (uint64_t part, uint64_t whole, unsigned k)
+{
+  if (part <= UINT64_MAX / k)
+    return part * k / whole;
+  uint64_t q = 0, r = 0;      /* K additions of PART, modulo WHOLE */
+  for (unsigned i = 0; i < k; i++)
+    if (part >= whole - r)
+      q++, r = part - (whole - r);
+    else
+      r += part;
+  return q;
+}
+
 void
 hi_pct2 (char *out, uint64_t part, uint64_t whole)
 {
@@ -230,10 +245,14 @@ hi_pct2 (char *out, uint64_t part, uint64_t whole)
     strcpy (out, "  ");
   else if (part >= whole)
     strcpy (out, "**");
-  else if (part * 100 < whole)
-    strcpy (out, " .");
   else
-    snprintf (out, 3, "%2u", (unsigned) (part * 100 / whole));
+    {
+      uint64_t pct = scaled (part, whole, 100);
+      if (pct == 0)
+        strcpy (out, " .");
+      else
+        snprintf (out, 3, "%2u", (unsigned) pct);
+    }
 }
 
 int
@@ -241,8 +260,9 @@ hi_shown (const struct hi_options *o, uint64_t part, uint64_t whole)
 {
   if (o->verbosity == HI_VERBOSE)
     return part > 0;
-  /* terse: at least 1%; normal: at least 0.5% */
-  return whole && part * (o->verbosity == HI_TERSE ? 100 : 200) >= whole;
+  /* terse: at least 1%; normal: at least 0.5%, i.e. part * K >= whole */
+  uint64_t k = o->verbosity == HI_TERSE ? 100 : 200;
+  return whole && part > 0 && part >= whole / k + (whole % k != 0);
 }
 
 void
@@ -262,25 +282,40 @@ hi_json_string (FILE *f, const char *s)
   fputc ('"', f);
 }
 
+int
+hi_path_span (const struct hi_analysis *a, uint64_t s, uint32_t *from,
+              uint32_t *to)
+{
+  uint32_t f = a->chain_start[s], t = a->chain_start[s + 1];
+  uint32_t depth = a->opt.depth > 0 ? (uint32_t) a->opt.depth : 1;
+  uint32_t start = t - f > depth ? t - depth : f;
+  int cut = start > f;
+  /* A chain the monitor cut at its depth cap starts with the cut node:
+     shown as the same "..." as a cut here, never as a label of its own. */
+  if (start < t && a->chain_nodes[start] == HI_NODE_CUT)
+    start++, cut = 1;
+  *from = start;
+  *to = t;
+  return cut;
+}
+
 /* The last DEPTH labels of site S's chain, "..." first when cut. */
 void
 hi_site_path (struct hi_analysis *a, uint64_t s, char *buf, size_t size)
 {
-  uint32_t from = a->chain_start[s], to = a->chain_start[s + 1];
+  uint32_t from, to;
+  int cut = hi_path_span (a, s, &from, &to);
   size_t at = 0;
   buf[0] = '\0';
-  if (from == to)
+  if (a->chain_start[s] == to)
     {
       snprintf (buf, size, "<no call chain recorded>");
       return;
     }
-  uint32_t depth = a->opt.depth > 0 ? (uint32_t) a->opt.depth : 1;
-  uint32_t start = to - from > depth ? to - depth : from;
-  if (start > from && a->chain_nodes[start] != HI_NODE_CUT)
-    at += (size_t) snprintf (buf + at, size - at, "... > ");
-  for (uint32_t i = start; i < to && at < size; i++)
+  if (cut)
+    at += (size_t) snprintf (buf, size, from < to ? "... > " : "...");
+  for (uint32_t i = from; i < to && at < size; i++)
     at += (size_t) snprintf (buf + at, size - at, "%s%s",
                              a->labels.strs[a->node_label[a->chain_nodes[i]]],
                              i + 1 < to ? " > " : "");
 }
-

@@ -47,6 +47,12 @@ hi_status hi_analysis_init (struct hi_analysis *a, const struct hi_model *m,
                             const struct hi_options *opt);
 void hi_analysis_free (struct hi_analysis *a);
 
+/* The labels the leak path of site S shows: chain_nodes[*FROM, *TO), its
+   last opt.depth nodes.  Returns 1 if callers were cut (here, or by the
+   monitor's depth cap): the path starts with "...".  The one definition
+   of a leak path: the leak table's rows and hi_site_path both use it. */
+int hi_path_span (const struct hi_analysis *a, uint64_t s, uint32_t *from,
+                  uint32_t *to);
 /* The leak-path text of site S: its last opt.depth labels, outermost
    first, "... > " when callers were cut. */
 void hi_site_path (struct hi_analysis *a, uint64_t s, char *buf, size_t size);
@@ -89,19 +95,39 @@ hi_status hi_report (const struct hi_model *m, const char *exe,
                      const struct hi_options *opt, FILE *out,
                      unsigned *missing);
 
+/* Counter arithmetic that never wraps: a damaged input may claim
+   anything, and a table must not print a wrapped-around number. */
+static inline uint64_t
+hi_add_sat (uint64_t x, uint64_t y)
+{
+  return x + y < x ? UINT64_MAX : x + y;
+}
+static inline uint64_t
+hi_sub0 (uint64_t x, uint64_t y)
+{
+  return x > y ? x - y : 0;
+}
+static inline uint64_t
+hi_mul_sat (uint64_t x, uint64_t y)
+{
+  return y && x > UINT64_MAX / y ? UINT64_MAX : x * y;
+}
+
 /* "  " for 0, " ." under 1%, "**" for all, else the percent: mprof's
-   two-character fields.  OUT has room for 3 bytes. */
+   two-character fields.  OUT has room for 3 bytes.  Never overflows. */
 void hi_pct2 (char *out, uint64_t part, uint64_t whole);
 /* Whether a row of PART of WHOLE is shown at this verbosity. */
 int hi_shown (const struct hi_options *o, uint64_t part, uint64_t whole);
 /* Write S as a JSON string. */
 void hi_json_string (FILE *f, const char *s);
 
-/* The tables, written to F in the format of A's options. */
-void hi_table_bins (struct hi_analysis *a, FILE *f);
-void hi_table_leaks (struct hi_analysis *a, FILE *f);
-void hi_table_direct (struct hi_analysis *a, FILE *f);
-void hi_table_graph (struct hi_analysis *a, FILE *f);
-void hi_table_stat (struct hi_analysis *a, FILE *f);
+/* The tables, written to F in the format of A's options: HI_OK, or
+   HI_E_NOMEM having written nothing.  hi_table_stat uses only A's model
+   and options (no symbolizer, no chains). */
+hi_status hi_table_bins (struct hi_analysis *a, FILE *f);
+hi_status hi_table_leaks (struct hi_analysis *a, FILE *f);
+hi_status hi_table_direct (struct hi_analysis *a, FILE *f);
+hi_status hi_table_graph (struct hi_analysis *a, FILE *f);
+hi_status hi_table_stat (struct hi_analysis *a, FILE *f);
 
 #endif

@@ -64,7 +64,7 @@ static int
 lookup_in_file (const char *path, const char *name, uint64_t *value,
                 uint64_t *vaddr, int *is_dyn)
 {
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  int fd = hi_open_regular (path);
   if (fd < 0)
     return -1;
   elf_version (EV_CURRENT);

@@ -1,5 +1,48 @@
-/* errors.c - messages of hi_status. */
+/* errors.c - messages of hi_status, with the details of the last
+   failure; and the targets' common entry points. */
+#define _GNU_SOURCE
 #include "hi-reader.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static _Thread_local struct
+{
+  hi_status s;
+  int err;
+  uint64_t missing;
+  char buf[512];
+} last;
+
+hi_status
+hi_fail (hi_status s, int err)
+{
+  last.s = s;
+  last.err = err;
+  last.missing = 0;
+  return s;
+}
+
+hi_status
+hi_fail_missing (hi_status s, uint64_t missing)
+{
+  last.s = s;
+  last.err = 0;
+  last.missing = missing;
+  return s;
+}
+
+void
+hi_error_reset (void)
+{
+  last.s = HI_OK;
+  last.err = 0;
+  last.missing = 0;
+}
 
 const char *
 hi_strerror (hi_status s)
@@ -7,7 +50,44 @@ hi_strerror (hi_status s)
 #define HI_ERROR_MSG(name, msg) msg,
   static const char *const msgs[] = { HI_ERRORS (HI_ERROR_MSG) };
 #undef HI_ERROR_MSG
-  return (unsigned) s < HI_NSTATUS ? msgs[s] : "unknown error";
+  if ((unsigned) s >= HI_NSTATUS)
+    return "unknown error";
+  if (s == HI_OK || s != last.s || (!last.err && !last.missing))
+    return msgs[s];
+  if (last.missing)
+    snprintf (last.buf, sizeof last.buf, "%s: %" PRIu64 " bytes missing",
+              msgs[s], last.missing);
+  else if (last.err == EINVAL)
+    snprintf (last.buf, sizeof last.buf, "%s: not a regular file", msgs[s]);
+  else
+    snprintf (last.buf, sizeof last.buf, "%s: %s", msgs[s],
+              strerror (last.err));
+  return last.buf;
+}
+
+int
+hi_open_regular (const char *path)
+{
+  /* stat first, so that a device is never opened (opening some has
+     effects); then check the file actually opened. */
+  struct stat st;
+  if (stat (path, &st) != 0)
+    return -1;
+  if (!S_ISREG (st.st_mode))
+    {
+      errno = EINVAL;
+      return -1;
+    }
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+  if (fd < 0)
+    return -1;
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode))
+    {
+      close (fd);
+      errno = EINVAL;
+      return -1;
+    }
+  return fd;
 }
 
 void

@@ -21,12 +21,12 @@
   X (HI_E_VERSION, "written by a heapinspect whose format this reader does not know") \
   X (HI_E_TRUNCATED, "the file is truncated") \
   X (HI_E_NO_DATA, "no heapinspect data: run the program with LD_PRELOAD=.../libheapinspect.so") \
-  X (HI_E_NOT_READY, "the monitor had not finished starting: no data yet") \
+  X (HI_E_NOT_READY, "the monitor is loaded but holds no data yet: nothing was allocated through it") \
   X (HI_E_CORRUPT, "the heapinspect data is damaged beyond use") \
   X (HI_E_UNREADABLE, "memory named by the heapinspect data cannot be read") \
   X (HI_E_NOMEM, "out of memory") \
   X (HI_E_NOT_CORE, "an ELF file, but not a core file") \
-  X (HI_E_PROCESS, "cannot read the process: no such process, or no permission (ptrace)") \
+  X (HI_E_PROCESS, "cannot read the process (ptrace)") \
   X (HI_E_USAGE, "unknown table: use leaks, bins, direct, graph or stat") \
   X (HI_E_NOT_BLOCK, "not in a block allocated through heapinspect") \
   X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)")
@@ -34,8 +34,31 @@
 typedef enum { HI_ERRORS (HI_ERROR_ENUM) HI_NSTATUS } hi_status;
 #undef HI_ERROR_ENUM
 
-/* A static one-line message for S. */
+/* A one-line message for S.  When S is the status this thread's last
+   failing reader call returned, the message carries that call's details:
+   the system's reason ("cannot read it: No such file or directory",
+   "...: Operation not permitted") or how much of a file is missing.  The
+   string stays valid until the next call in this thread. */
 const char *hi_strerror (hi_status s);
+
+/* For the reader's own files: return S, recording ERR (an errno value,
+   or 0) as its detail; hi_fail_missing records MISSING bytes instead;
+   hi_error_reset forgets the detail (at the start of each public entry
+   point, so no detail outlives its call). */
+hi_status hi_fail (hi_status s, int err);
+hi_status hi_fail_missing (hi_status s, uint64_t missing);
+void hi_error_reset (void);
+
+/* IN with control characters (C0, DEL, and C1 in UTF-8) written as \xHH,
+   into OUT of SIZE bytes (cut if too long): names and paths from an
+   input, safe to print on a terminal. */
+void hi_escape (const char *in, char *out, size_t size);
+
+/* For the reader's own files: open PATH for reading only if it is a
+   regular file, never blocking (a FIFO or a device named by an input
+   would hang the reader, or gdb).  The descriptor, or -1 with errno set
+   (EINVAL for a file of another type). */
+int hi_open_regular (const char *path);
 
 /* A target: the memory of a process, as a core, a live process, a
    snapshot file or gdb's inferior.  The host supplies these callbacks. */
@@ -75,12 +98,22 @@ hi_status hi_target_open_core (const char *path, const char *exe,
    seize + interrupt) until hi_target_finish.  HI_E_PROCESS on failure. */
 hi_status hi_target_open_process (int pid, int stop, struct hi_target *out);
 
+/* Read process PID that the caller already holds stopped as its ptrace
+   tracer (e.g. at its PTRACE_EVENT_EXIT stop): no attaching, stopping or
+   resuming here; the caller resumes it after closing.  HI_E_PROCESS if
+   its memory cannot be opened. */
+hi_status hi_target_open_stopped (int pid, struct hi_target *out);
+
 /* Raw memory dumps: PATHS[i] holds the memory from address BASES[i] on
    (N of them, at most 64).  ELF, if not NULL, is the program whose
    symbols locate the root; without it the root is found by its magic. */
 hi_status hi_target_open_raw (const char *const *paths, const uint64_t *bases,
                               size_t n, const char *elf,
                               struct hi_target *out);
+
+/* Bytes a core file opened by hi_target_open_core claims but does not
+   hold (it was cut short); 0 for whole files and other targets. */
+uint64_t hi_target_missing (const struct hi_target *t);
 
 /* Finish reading T (resume a stopped process); a status to report. */
 hi_status hi_target_finish (struct hi_target *t);

@@ -1,7 +1,7 @@
 # reader/local.mk - the reader library shared by the CLI and the gdb plugin.
 noinst_LTLIBRARIES += %reldir%/libhireader.la
 %canon_reldir%_libhireader_la_SOURCES = %reldir%/hi-reader.h \
-	%reldir%/errors.c %reldir%/target-snapshot.c %reldir%/target-core.c \
+	%reldir%/errors.c %reldir%/escape.c %reldir%/target-snapshot.c %reldir%/target-core.c \
 	%reldir%/target-process.c %reldir%/target-raw.c %reldir%/elfsym.c \
 	%reldir%/model.c %reldir%/strtab.h %reldir%/strtab.c %reldir%/hash.h %reldir%/hash.c \
 	%reldir%/symbolize.h %reldir%/symbolize.c %reldir%/analysis.h \

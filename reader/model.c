@@ -17,26 +17,33 @@ static const uint32_t entry_sizes[HI_NARENA_KINDS] = {
   [HI_ARENA_HASH] = sizeof (uint32_t),
 };
 
+/* No scan for the root reads more than this, however large the regions
+   a target claims (a process may map terabytes, say under ASan). */
+#define SCAN_BYTES_MAX (UINT64_C(4) << 30)
+
 /* Without symbols: the first 8-aligned HI_ROOT_MAGIC in a writable region
-   followed by this format's version and root size.  (The monitor scrubs
-   the copies of its root it makes on the stack.) */
+   followed by this format's version and root size, other than SKIP (a
+   root the symbol named that cannot be used).  (The monitor scrubs the
+   copies of its root it makes on the stack.) */
 static int
-scan_for_root (const struct hi_target *t, uint64_t *addr)
+scan_for_root (const struct hi_target *t, uint64_t skip, uint64_t *addr)
 {
   enum { CHUNK = 1 << 20 };
   uint64_t *buf = malloc (CHUNK + 16);
-  uint64_t base, size;
-  for (size_t i = 0; buf && t->ops->region
+  uint64_t base, size, budget = SCAN_BYTES_MAX;
+  for (size_t i = 0; buf && budget && t->ops->region
        && t->ops->region (t->ctx, i, &base, &size) == 0; i++)
-    for (uint64_t off = 0; off + 16 <= size; off += CHUNK)
+    for (uint64_t off = 0; off + 16 <= size && budget; off += CHUNK)
       {
         size_t n = size - off < CHUNK + 16 ? (size_t) (size - off) : CHUNK + 16;
+        budget -= n < budget ? n : budget;
         if (t->ops->read_memory (t->ctx, base + off, buf, n) != 0)
           continue;
         for (size_t k = 0; k + 2 <= n / 8 && k < CHUNK / 8; k++)
           if (buf[k] == HI_ROOT_MAGIC
               && (uint32_t) buf[k + 1] == HI_FORMAT_VERSION
-              && (uint32_t) (buf[k + 1] >> 32) == sizeof (struct hi_root))
+              && (uint32_t) (buf[k + 1] >> 32) == sizeof (struct hi_root)
+              && base + off + 8 * k != skip)
             {
               *addr = base + off + 8 * k;
               free (buf);
@@ -47,13 +54,10 @@ scan_for_root (const struct hi_target *t, uint64_t *addr)
   return -1;
 }
 
+/* Read and check the root at ADDR. */
 static hi_status
-read_root (const struct hi_target *t, struct hi_root *r)
+root_at (const struct hi_target *t, uint64_t addr, struct hi_root *r)
 {
-  uint64_t addr;
-  if (t->ops->lookup_symbol (t->ctx, "heapinspect_root", &addr) != 0
-      && scan_for_root (t, &addr) != 0)
-    return HI_E_NO_DATA;
   uint64_t magic;
   if (t->ops->read_memory (t->ctx, addr, &magic, sizeof magic) != 0)
     return HI_E_UNREADABLE;
@@ -73,6 +77,24 @@ read_root (const struct hi_target *t, struct hi_root *r)
       || !r->ready)
     return HI_E_CORRUPT;
   return HI_OK;
+}
+
+/* The root the symbol names; if that copy is empty or unusable (another
+   object defining the symbol shadows the monitor's, or the file is
+   damaged), a root found by its magic in writable memory. */
+static hi_status
+read_root (const struct hi_target *t, struct hi_root *r)
+{
+  uint64_t addr;
+  int named = t->ops->lookup_symbol (t->ctx, "heapinspect_root", &addr) == 0;
+  hi_status s = named ? root_at (t, addr, r) : HI_E_NO_DATA;
+  if (s == HI_OK || s == HI_E_VERSION)
+    return s;
+  uint64_t found;
+  if (scan_for_root (t, named ? addr : 1, &found) == 0
+      && root_at (t, found, r) == HI_OK)
+    return HI_OK;
+  return s;
 }
 
 /* Copy the arena of KIND into a new array; *COUNT entries.  A missing
@@ -368,6 +390,7 @@ validate (struct hi_model *m)
 hi_status
 hi_model_load (const struct hi_target *t, struct hi_model **out)
 {
+  hi_error_reset ();
   struct hi_model *m = calloc (1, sizeof *m);
   if (!m)
     return HI_E_NOMEM;
@@ -397,6 +420,10 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
   if (s != HI_OK)
     {
       hi_model_free (m);
+      /* Missing data in a file cut short: say that, not what it causes. */
+      uint64_t missing = hi_target_missing (t);
+      if (missing && s != HI_E_NOMEM && s != HI_E_VERSION)
+        return hi_fail_missing (HI_E_TRUNCATED, missing);
       return s;
     }
   *out = m;

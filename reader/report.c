@@ -8,7 +8,7 @@
 static const struct
 {
   const char *name;
-  void (*print) (struct hi_analysis *, FILE *);
+  hi_status (*print) (struct hi_analysis *, FILE *);
 } tables[] = {
   { "leaks", hi_table_leaks }, { "bins", hi_table_bins },
   { "direct", hi_table_direct }, { "graph", hi_table_graph },
@@ -54,13 +54,25 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
   int n = parse_tables (list, which);
   if (n <= 0)
     return HI_E_USAGE;
-  struct hi_symbolizer *sym = hi_symbolizer_new (m, exe);
+  /* Only `stat` needs no names: no symbolizer, no chains for it. */
+  int names = 0;
+  for (int i = 0; i < n; i++)
+    names |= which[i] != (int) NTABLES - 1;
+  struct hi_symbolizer *sym = NULL;
   struct hi_analysis a;
-  hi_status s = sym ? hi_analysis_init (&a, m, sym, opt) : HI_E_NOMEM;
-  if (s != HI_OK)
+  memset (&a, 0, sizeof a);
+  a.m = m;
+  a.opt = *opt;
+  hi_status s = HI_OK;
+  if (names)
     {
-      hi_symbolizer_free (sym);
-      return s;
+      sym = hi_symbolizer_new (m, exe);
+      s = sym ? hi_analysis_init (&a, m, sym, opt) : HI_E_NOMEM;
+      if (s != HI_OK)
+        {
+          hi_symbolizer_free (sym);
+          return s;
+        }
     }
   int json = opt->format == HI_JSON;
   if (json)
@@ -69,7 +81,7 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
       hi_json_string (out, name);
       fprintf (out, ", \"incomplete\": %s", m->damaged ? "true" : "false");
     }
-  for (int i = 0; i < n; i++)
+  for (int i = 0; i < n && s == HI_OK; i++)
     {
       if (json)
         fputs (",\n", out);
@@ -83,13 +95,14 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
         }
       else if (i > 0)
         fputc ('\n', out);
-      tables[which[i]].print (&a, out);
+      s = tables[which[i]].print (&a, out);
     }
-  if (json)
+  if (json && s == HI_OK)
     fputs ("\n}\n", out);
   if (missing)
-    *missing = hi_symbolizer_missing (sym);
-  hi_analysis_free (&a);
+    *missing = sym ? hi_symbolizer_missing (sym) : 0;
+  if (names)
+    hi_analysis_free (&a);
   hi_symbolizer_free (sym);
-  return HI_OK;
+  return s;
 }

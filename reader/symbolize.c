@@ -5,6 +5,7 @@
 #include "strtab.h"
 
 #include <dwarf.h>
+#include <errno.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwelf.h>
 #include <fcntl.h>
@@ -25,6 +26,10 @@ struct hi_symbolizer
   unsigned missing;
   int types_done;
   uint32_t type_names[HI_BIN_MAX + 1];   /* strtab id + 1, 0 = none */
+  /* Loaded modules by start address, for module+offset when libdwfl has
+     no file for an address. */
+  const struct hi_module **loaded;
+  size_t nloaded;
 };
 
 static char *debuginfo_path;
@@ -34,33 +39,75 @@ static const Dwfl_Callbacks callbacks = {
   .debuginfo_path = &debuginfo_path,
 };
 
+/* A copy of STR owned by S, control characters escaped (names come from
+   files an input names). */
 static const char *
 keep (struct hi_symbolizer *s, const char *str)
 {
-  uint32_t id = hi_strtab_intern (&s->names, str);
+  char safe[2048];
+  hi_escape (str, safe, sizeof safe);
+  uint32_t id = hi_strtab_intern (&s->names, safe);
   return id == UINT32_MAX ? NULL : s->names.strs[id];
 }
 
-/* 1 if the file at PATH is the one recorded (or nothing was recorded);
-   a file rebuilt since the run would name the wrong functions. */
-static int
-same_build_id (const char *path, const struct hi_module *rec)
+/* The path module I of M is read from: EXE for the main executable if
+   given (relative to the current directory, as the user typed it), else
+   the recorded path.  Into BUF. */
+static const char *
+module_path (const struct hi_model *m, uint64_t i, const char *exe,
+             char *buf, size_t size)
 {
+  if (i != 0 || !exe)
+    return m->modules[i].path;
+  if (exe[0] == '/' || !getcwd (buf, size))
+    return exe;
+  size_t n = strlen (buf);
+  snprintf (buf + n, size - n, "/%s", exe);
+  return buf;
+}
+
+/* Whether module REC can be symbolized from the file at PATH: HI_MOD_OK
+   with *FD open on it, or why not (*ERR: errno for HI_MOD_UNREADABLE). */
+static enum hi_module_problem
+check_module (const struct hi_module *rec, const char *path, int *fd,
+              int *err)
+{
+  *fd = -1;
+  *err = 0;
+  if (path[0] != '/')
+    return HI_MOD_NO_FILE;       /* the vdso, or nothing recorded */
+  if (rec->flags & HI_MODULE_PATH_CUT)
+    return HI_MOD_PATH_CUT;
+  *fd = hi_open_regular (path);
+  if (*fd < 0)
+    {
+      *err = errno;
+      return HI_MOD_UNREADABLE;
+    }
   if (rec->build_id_len == 0)
-    return 1;
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0)
-    return 0;
+    return HI_MOD_OK;
+  /* A file rebuilt since the run would name the wrong functions. */
   elf_version (EV_CURRENT);
-  Elf *elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  Elf *elf = elf_begin (*fd, ELF_C_READ_MMAP, NULL);
   const void *id = NULL;
   ssize_t n = elf ? dwelf_elf_gnu_build_id (elf, &id) : -1;
   int same = n <= 0 || ((size_t) n == rec->build_id_len
                         && memcmp (id, rec->build_id, (size_t) n) == 0);
   if (elf)
     elf_end (elf);
-  close (fd);
-  return same;
+  if (same)
+    return HI_MOD_OK;
+  close (*fd);
+  *fd = -1;
+  return HI_MOD_BUILD_ID;
+}
+
+static int
+by_start (const void *x, const void *y)
+{
+  const struct hi_module *a = *(const struct hi_module *const *) x;
+  const struct hi_module *b = *(const struct hi_module *const *) y;
+  return a->start < b->start ? -1 : a->start > b->start;
 }
 
 struct hi_symbolizer *
@@ -71,34 +118,36 @@ hi_symbolizer_new (const struct hi_model *m, const char *exe)
     return NULL;
   hi_strtab_init (&s->names);
   s->dwfl = dwfl_begin (&callbacks);
-  if (!s->dwfl)
+  s->loaded = calloc (m->n_modules + 1, sizeof *s->loaded);
+  if (!s->dwfl || !s->loaded)
     {
-      free (s);
+      hi_symbolizer_free (s);
       return NULL;
     }
   dwfl_report_begin (s->dwfl);
   for (uint64_t i = 0; i < m->n_modules; i++)
     {
       const struct hi_module *rec = &m->modules[i];
-      const char *path = i == 0 && exe ? exe : rec->path;
-      if (path[0] != '/' || (rec->flags & HI_MODULE_PATH_CUT))
-        {
-          s->missing += path[0] == '/';   /* the vdso is no file */
-          continue;
-        }
       /* Modules may overlap when one was unloaded and another loaded at
          its place: the loaded one wins, reported last. */
       if (!(rec->flags & HI_MODULE_LOADED))
         continue;
-      if (!same_build_id (path, rec))
+      if (rec->path[0] && rec->end > rec->start)
+        s->loaded[s->nloaded++] = rec;
+      char buf[4096];
+      const char *path = module_path (m, i, exe, buf, sizeof buf);
+      int fd, err;
+      enum hi_module_problem p = check_module (rec, path, &fd, &err);
+      if (p != HI_MOD_OK)
         {
-          s->missing++;
+          s->missing += p != HI_MOD_NO_FILE;
           continue;
         }
-      Dwfl_Module *mod = dwfl_report_elf (s->dwfl, path, path, -1,
+      Dwfl_Module *mod = dwfl_report_elf (s->dwfl, path, path, fd,
                                           rec->bias, true);
       if (!mod)
         {
+          close (fd);
           s->missing++;
           continue;
         }
@@ -106,7 +155,30 @@ hi_symbolizer_new (const struct hi_model *m, const char *exe)
         s->main_module = mod;
     }
   dwfl_report_end (s->dwfl, NULL, NULL);
+  qsort (s->loaded, s->nloaded, sizeof *s->loaded, by_start);
   return s;
+}
+
+void
+hi_modules_check (const struct hi_model *m, const char *exe,
+                  void (*say) (void *ctx, const char *path,
+                               enum hi_module_problem p, int err),
+                  void *ctx)
+{
+  for (uint64_t i = 0; i < m->n_modules; i++)
+    {
+      const struct hi_module *rec = &m->modules[i];
+      if (!(rec->flags & HI_MODULE_LOADED))
+        continue;
+      char buf[4096];
+      const char *path = module_path (m, i, exe, buf, sizeof buf);
+      int fd, err;
+      enum hi_module_problem p = check_module (rec, path, &fd, &err);
+      if (fd >= 0)
+        close (fd);
+      if (p != HI_MOD_OK && p != HI_MOD_NO_FILE)
+        say (ctx, path, p, err);
+    }
 }
 
 void
@@ -114,8 +186,10 @@ hi_symbolizer_free (struct hi_symbolizer *s)
 {
   if (!s)
     return;
-  dwfl_end (s->dwfl);
+  if (s->dwfl)
+    dwfl_end (s->dwfl);
   hi_strtab_free (&s->names);
+  free (s->loaded);
   free (s);
 }
 
@@ -138,7 +212,25 @@ hi_symbolize (struct hi_symbolizer *s, uint64_t addr, struct hi_code *out)
   memset (out, 0, sizeof *out);
   Dwfl_Module *mod = dwfl_addrmodule (s->dwfl, addr);
   if (!mod)
-    return;
+    {
+      /* No file for it: module+offset from what the monitor recorded. */
+      size_t lo = 0, hi = s->nloaded;
+      while (lo < hi)
+        {
+          size_t mid = lo + (hi - lo) / 2;
+          if (s->loaded[mid]->start <= addr)
+            lo = mid + 1;
+          else
+            hi = mid;
+        }
+      const struct hi_module *rec = lo ? s->loaded[lo - 1] : NULL;
+      if (rec && addr < rec->end)
+        {
+          out->module = keep (s, base_name (rec->path));
+          out->module_offset = addr - rec->bias;
+        }
+      return;
+    }
   Dwarf_Addr start;
   const char *mname = dwfl_module_info (mod, NULL, &start, NULL, NULL, NULL,
                                         NULL, NULL);

@@ -12,15 +12,31 @@ size_label (char *buf, size_t n, unsigned bin)
     snprintf (buf, n, "%u", bin);
 }
 
-void
+/* Whether bin B is a row: by its share of the bytes or of the kept
+   bytes; a bin without bytes (size 0) by its share of the allocations,
+   its only measure. */
+static int
+bin_shown (const struct hi_options *o, const struct hi_bin *b,
+           uint64_t bytes, uint64_t kept, uint64_t allocs)
+{
+  if (!b->allocs)
+    return 0;
+  if (!b->bytes)
+    return hi_shown (o, b->allocs, allocs);
+  return hi_shown (o, b->bytes, bytes)
+         || hi_shown (o, hi_sub0 (b->bytes, b->bytes_freed), kept);
+}
+
+hi_status
 hi_table_bins (struct hi_analysis *a, FILE *f)
 {
   const struct hi_bin *bins = a->m->bins;
-  uint64_t bytes = 0, kept = 0;
+  uint64_t bytes = 0, kept = 0, allocs = 0;
   for (unsigned i = 0; i < HI_NBINS; i++)
     {
-      bytes += bins[i].bytes;
-      kept += bins[i].bytes - bins[i].bytes_freed;
+      bytes = hi_add_sat (bytes, bins[i].bytes);
+      kept = hi_add_sat (kept, hi_sub0 (bins[i].bytes, bins[i].bytes_freed));
+      allocs = hi_add_sat (allocs, bins[i].allocs);
     }
   int json = a->opt.format == HI_JSON;
   if (json)
@@ -33,9 +49,8 @@ hi_table_bins (struct hi_analysis *a, FILE *f)
   for (unsigned i = 0; i < HI_NBINS; i++)
     {
       const struct hi_bin *b = &bins[i];
-      uint64_t k = b->bytes - b->bytes_freed;
-      if (!b->allocs
-          || !(hi_shown (&a->opt, b->bytes, bytes) || hi_shown (&a->opt, k, kept)))
+      uint64_t k = hi_sub0 (b->bytes, b->bytes_freed);
+      if (!bin_shown (&a->opt, b, bytes, kept, allocs))
         continue;
       const char *types = i <= HI_BIN_MAX ? hi_types_of_size (a->sym, i) : NULL;
       char size[16], p1[3], p2[3];
@@ -60,4 +75,5 @@ hi_table_bins (struct hi_analysis *a, FILE *f)
       first = 0;
     }
   fputs (json ? "\n]" : "\n", f);
+  return HI_OK;
 }

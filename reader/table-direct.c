@@ -27,11 +27,12 @@ add_site (struct direct *d, const struct hi_site *s)
 {
   for (int c = 0; c < HI_NSIZE_CLASSES; c++)
     {
-      d->bytes += s->bytes[c];
-      d->kept += s->bytes[c] - s->bytes_freed[c];
-      d->calls += s->allocs[c];
-      d->cbytes[c] += s->bytes[c];
-      d->ckept[c] += s->bytes[c] - s->bytes_freed[c];
+      uint64_t kept = hi_sub0 (s->bytes[c], s->bytes_freed[c]);
+      d->bytes = hi_add_sat (d->bytes, s->bytes[c]);
+      d->kept = hi_add_sat (d->kept, kept);
+      d->calls = hi_add_sat (d->calls, s->allocs[c]);
+      d->cbytes[c] = hi_add_sat (d->cbytes[c], s->bytes[c]);
+      d->ckept[c] = hi_add_sat (d->ckept[c], kept);
     }
 }
 
@@ -64,18 +65,20 @@ print_row (struct hi_analysis *a, FILE *f, const struct direct *d,
            d->calls, s[0], s[1], s[2], s[3], k[0], k[1], k[2], k[3], name);
 }
 
-void
+hi_status
 hi_table_direct (struct hi_analysis *a, FILE *f)
 {
   const struct hi_model *m = a->m;
   uint32_t nf = a->funcs.n;
-  struct direct *rows = calloc (nf + 1, sizeof *rows);
+  struct direct *rows = calloc ((size_t) nf + 1, sizeof *rows);
+  if (!rows)
+    return HI_E_NOMEM;
   struct direct total;
   memset (&total, 0, sizeof total);
   total.func = UINT32_MAX;
-  for (uint32_t i = 0; rows && i <= nf; i++)
+  for (uint32_t i = 0; i <= nf; i++)
     rows[i].func = i;
-  for (uint64_t s = 0; rows && s < m->n_sites; s++)
+  for (uint64_t s = 0; s < m->n_sites; s++)
     {
       uint32_t from = a->chain_start[s], to = a->chain_start[s + 1];
       /* Allocations without a chain are counted in the total only. */
@@ -89,15 +92,13 @@ hi_table_direct (struct hi_analysis *a, FILE *f)
          " % mem        bytes   bytes kept     calls  % mem(size)   % all kept  name\n"
          "                                             s  m  l  x    s  m  l  x\n", f);
   print_row (a, f, &total, &total, "<TOTAL>", 1);
-  if (rows)
-    {
-      qsort (rows, nf + 1, sizeof *rows, by_bytes);
-      for (uint32_t i = 0; i <= nf; i++)
-        if (rows[i].calls)
-          print_row (a, f, &rows[i], &total,
-                     rows[i].func < nf ? a->funcs.strs[rows[i].func]
-                                       : "<no call chain recorded>", 0);
-    }
+  qsort (rows, (size_t) nf + 1, sizeof *rows, by_bytes);
+  for (uint32_t i = 0; i <= nf; i++)
+    if (rows[i].calls)
+      print_row (a, f, &rows[i], &total,
+                 rows[i].func < nf ? a->funcs.strs[rows[i].func]
+                                   : "<no call chain recorded>", 0);
   fputs (json ? "\n]" : "\n", f);
   free (rows);
+  return HI_OK;
 }

@@ -136,7 +136,7 @@ index_pairs (struct graph *gr)
 static uint64_t
 sum4 (const uint64_t *v)
 {
-  return v[0] + v[1] + v[2] + v[3];
+  return hi_add_sat (hi_add_sat (v[0], v[1]), hi_add_sat (v[2], v[3]));
 }
 
 /* Function ids of site S's chain (no "..." marker), into OUT. */
@@ -281,9 +281,9 @@ build (struct graph *gr, uint32_t *buf)
           if (g->stamp != stamp)
             {
               g->stamp = stamp;
-              g->called += allocs;
+              g->called = hi_add_sat (g->called, allocs);
               for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-                g->total[c] += site->bytes[c];
+                g->total[c] = hi_add_sat (g->total[c], site->bytes[c]);
             }
           if (prev != UINT32_MAX && prev != x)
             {
@@ -293,9 +293,9 @@ build (struct graph *gr, uint32_t *buf)
               if (e->stamp != stamp)
                 {
                   e->stamp = stamp;
-                  e->calls += allocs;
+                  e->calls = hi_add_sat (e->calls, allocs);
                   for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-                    e->bytes[c] += site->bytes[c];
+                    e->bytes[c] = hi_add_sat (e->bytes[c], site->bytes[c]);
                 }
             }
           prev = x;
@@ -304,25 +304,33 @@ build (struct graph *gr, uint32_t *buf)
         {
           struct gnode *g = &gr->g[gr->comp[buf[i]]];
           if (g->count_in_chain > 1)
-            g->recursive += allocs * (g->count_in_chain - 1);
+            g->recursive = hi_add_sat (g->recursive,
+                                       hi_mul_sat (allocs,
+                                                   g->count_in_chain - 1));
           g->count_in_chain = 0;
         }
+      struct gnode *leaf = &gr->g[gr->comp[buf[n - 1]]];
       for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-        gr->g[gr->comp[buf[n - 1]]].self[c] += site->bytes[c];
+        leaf->self[c] = hi_add_sat (leaf->self[c], site->bytes[c]);
     }
   return 0;
 }
 
-static struct graph *sort_graph;
+/* Entries in table order: largest self+descendants first.  Sorted as
+   (key, node) records, so the comparison needs no graph. */
+struct entry_key
+{
+  uint64_t total;
+  uint32_t x;
+};
 
 static int
 by_total (const void *x, const void *y)
 {
-  uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
-  uint64_t ta = sum4 (sort_graph->g[a].total), tb = sum4 (sort_graph->g[b].total);
-  if (ta != tb)
-    return ta < tb ? 1 : -1;
-  return a < b ? -1 : a > b;
+  const struct entry_key *a = x, *b = y;
+  if (a->total != b->total)
+    return a->total < b->total ? 1 : -1;
+  return a->x < b->x ? -1 : a->x > b->x;
 }
 
 static void
@@ -368,15 +376,15 @@ print_text_entry (struct graph *gr, FILE *f, uint32_t x)
   FOR_CALLERS (gr, x, p)
     {
       for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-        in[c] += p->bytes[c];
-      in_calls += p->calls;
+        in[c] = hi_add_sat (in[c], p->bytes[c]);
+      in_calls = hi_add_sat (in_calls, p->calls);
       n_in++;
     }
   FOR_CALLEES (gr, x, p)
     {
       for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-        out[c] += p->bytes[c];
-      out_calls += p->calls;
+        out[c] = hi_add_sat (out[c], p->bytes[c]);
+      out_calls = hi_add_sat (out_calls, p->calls);
       n_out++;
     }
   if (n_in > 1)
@@ -453,7 +461,32 @@ print_json_entry (struct graph *gr, FILE *f, uint32_t x, int first)
   fputs ("]}", f);
 }
 
-void
+/* Whether entry X is shown at this verbosity: by its bytes; one that
+   allocated only 0-byte blocks by its allocations, its only measure. */
+static int
+entry_shown (const struct graph *gr, uint32_t x)
+{
+  const struct hi_analysis *a = gr->a;
+  uint64_t bytes = sum4 (gr->g[x].total);
+  return a->opt.verbosity == HI_VERBOSE
+         || (bytes ? hi_shown (&a->opt, bytes, a->total_bytes)
+                   : hi_shown (&a->opt, gr->g[x].called, a->total_allocs));
+}
+
+static void
+graph_free (struct graph *gr)
+{
+  free (gr->comp);
+  free (gr->g);
+  free (gr->from_a);
+  free (gr->from_b);
+  free (gr->by_a);
+  free (gr->by_b);
+  pairs_free (&gr->fpairs);
+  pairs_free (&gr->gpairs);
+}
+
+hi_status
 hi_table_graph (struct hi_analysis *a, FILE *f)
 {
   struct graph gr;
@@ -465,20 +498,23 @@ hi_table_graph (struct hi_analysis *a, FILE *f)
   for (uint64_t s = 0; s < a->m->n_sites; s++)
     if (a->chain_start[s + 1] - a->chain_start[s] > longest)
       longest = a->chain_start[s + 1] - a->chain_start[s];
-  uint32_t *buf = malloc ((longest + 1) * sizeof *buf);
-  uint32_t *order = NULL, n = 0;
+  uint32_t *buf = malloc (((size_t) longest + 1) * sizeof *buf);
+  struct entry_key *order = NULL;
   if (buf && build (&gr, buf) == 0 && index_pairs (&gr) == 0)
-    order = malloc ((gr.nf + gr.ncycles + 1) * sizeof *order);
-  for (uint32_t x = 0; order && x < gr.nf + gr.ncycles; x++)
-    if (gr.g[x].called && (x >= gr.nf || gr.comp[x] == x))
-      order[n++] = x;
-  if (order)
+    order = malloc (((size_t) gr.nf + gr.ncycles + 1) * sizeof *order);
+  free (buf);
+  if (!order)
     {
-      sort_graph = &gr;
-      qsort (order, n, sizeof *order, by_total);
-      for (uint32_t i = 0; i < n; i++)
-        gr.g[order[i]].index = i;
+      graph_free (&gr);
+      return HI_E_NOMEM;
     }
+  uint32_t n = 0;
+  for (uint32_t x = 0; x < gr.nf + gr.ncycles; x++)
+    if (gr.g[x].called && (x >= gr.nf || gr.comp[x] == x))
+      order[n++] = (struct entry_key) { sum4 (gr.g[x].total), x };
+  qsort (order, n, sizeof *order, by_total);
+  for (uint32_t i = 0; i < n; i++)
+    gr.g[order[i].x].index = i;
   fputs (json ? "\"graph\": [" :
          "--------- Allocation Call Graph ---------\n\n"
          " index  self+desc          self (%)  size-func           called+recursive  name\n"
@@ -489,23 +525,15 @@ hi_table_graph (struct hi_analysis *a, FILE *f)
          "----------------------------\n", f);
   for (uint32_t i = 0; i < n; i++)
     {
-      if (!json && a->opt.verbosity != HI_VERBOSE
-          && !hi_shown (&a->opt, sum4 (gr.g[order[i]].total), a->total_bytes))
+      if (!json && !entry_shown (&gr, order[i].x))
         continue;
       if (json)
-        print_json_entry (&gr, f, order[i], i == 0);
+        print_json_entry (&gr, f, order[i].x, i == 0);
       else
-        print_text_entry (&gr, f, order[i]);
+        print_text_entry (&gr, f, order[i].x);
     }
   fputs (json ? "\n]" : "\n", f);
   free (order);
-  free (buf);
-  free (gr.comp);
-  free (gr.g);
-  free (gr.from_a);
-  free (gr.from_b);
-  free (gr.by_a);
-  free (gr.by_b);
-  pairs_free (&gr.fpairs);
-  pairs_free (&gr.gpairs);
+  graph_free (&gr);
+  return HI_OK;
 }

@@ -12,24 +12,22 @@ struct leak
   uint64_t kept, allocs, bytes, frees, freed;
 };
 
+/* Blocks allocated and never freed (0 if the counts are damaged). */
+static uint64_t
+live (const struct leak *r)
+{
+  return hi_sub0 (r->allocs, r->frees);
+}
+
 static int
 by_kept (const void *x, const void *y)
 {
   const struct leak *a = x, *b = y;
   if (a->kept != b->kept)
     return a->kept < b->kept ? 1 : -1;
+  if (live (a) != live (b))
+    return live (a) < live (b) ? 1 : -1;
   return a->path < b->path ? -1 : a->path > b->path;
-}
-
-/* The part of site S's chain a leak path shows: [*FROM, TO) in
-   chain_nodes, and whether callers were cut. */
-static void
-path_span (struct hi_analysis *a, uint64_t s, uint32_t *from, uint32_t *to)
-{
-  uint32_t f = a->chain_start[s], t = a->chain_start[s + 1];
-  uint32_t depth = a->opt.depth > 0 ? (uint32_t) a->opt.depth : 1;
-  *from = t - f > depth ? t - depth : f;
-  *to = t;
 }
 
 /* 1 if sites X and Y show the same path (same labels, same cut). */
@@ -37,9 +35,8 @@ static int
 same_path (struct hi_analysis *a, uint64_t x, uint64_t y)
 {
   uint32_t fx, tx, fy, ty;
-  path_span (a, x, &fx, &tx);
-  path_span (a, y, &fy, &ty);
-  if (tx - fx != ty - fy || (fx > a->chain_start[x]) != (fy > a->chain_start[y]))
+  int cx = hi_path_span (a, x, &fx, &tx), cy = hi_path_span (a, y, &fy, &ty);
+  if (tx - fx != ty - fy || cx != cy)
     return 0;
   for (uint32_t i = 0; i < tx - fx; i++)
     if (a->node_label[a->chain_nodes[fx + i]]
@@ -52,8 +49,7 @@ static uint64_t
 path_hash (struct hi_analysis *a, uint64_t s)
 {
   uint32_t from, to;
-  path_span (a, s, &from, &to);
-  uint64_t h = from > a->chain_start[s] ? 7 : 3;
+  uint64_t h = hi_path_span (a, s, &from, &to) ? 7 : 3;
   for (uint32_t i = from; i < to; i++)
     h = hi_hash_u64 (h ^ a->node_label[a->chain_nodes[i]]);
   return h;
@@ -73,21 +69,30 @@ same_row (const void *ctx, uint32_t row)
   return same_path (k->a, k->first_site[row], k->s);
 }
 
-void
-hi_table_leaks (struct hi_analysis *a, FILE *f)
+/* Group the sites into rows by the path they show, summing every column
+   over all of a row's sites (also those that freed everything): *ROWS,
+   *N of them, and each row's first site in *FIRST_SITE. */
+static hi_status
+group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
+       size_t *n_out)
 {
   const struct hi_model *m = a->m;
-  /* Group the sites that show the same path, without formatting it. */
   struct hi_hash index;      /* path -> row */
   hi_hash_init (&index);
   struct leak *rows = calloc (m->n_sites ? m->n_sites : 1, sizeof *rows);
-  uint64_t *first_site = calloc (m->n_sites ? m->n_sites : 1, sizeof *first_site);
+  uint64_t *first_site = calloc (m->n_sites ? m->n_sites : 1,
+                                 sizeof *first_site);
+  if (!rows || !first_site)
+    {
+      free (rows);
+      free (first_site);
+      return HI_E_NOMEM;
+    }
   size_t n = 0;
-  uint64_t kept_all = a->total_bytes - a->total_freed;
-  for (uint64_t s = 0; rows && first_site && s < m->n_sites; s++)
+  for (uint64_t s = 0; s < m->n_sites; s++)
     {
       const struct hi_site_sum *x = &a->sum[s];
-      if (x->bytes == x->freed && x->allocs == x->frees)
+      if (x->allocs == 0 && x->bytes == 0 && x->frees == 0 && x->freed == 0)
         continue;
       uint64_t h = path_hash (a, s);
       struct path_key k = { a, first_site, s };
@@ -95,21 +100,52 @@ hi_table_leaks (struct hi_analysis *a, FILE *f)
       if (row == UINT32_MAX)
         {
           if (hi_hash_insert (&index, h, (uint32_t) n) != 0)
-            break;
+            {
+              hi_hash_free (&index);
+              free (rows);
+              free (first_site);
+              return HI_E_NOMEM;
+            }
           first_site[n] = s;
           rows[n].path = (uint32_t) n;
           row = (uint32_t) n++;
         }
       struct leak *r = &rows[row];
-      r->kept += x->bytes - x->freed;
-      r->allocs += x->allocs;
-      r->bytes += x->bytes;
-      r->frees += x->frees;
-      r->freed += x->freed;
+      r->allocs = hi_add_sat (r->allocs, x->allocs);
+      r->bytes = hi_add_sat (r->bytes, x->bytes);
+      r->frees = hi_add_sat (r->frees, x->frees);
+      r->freed = hi_add_sat (r->freed, x->freed);
     }
   hi_hash_free (&index);
-  if (rows)
-    qsort (rows, n, sizeof *rows, by_kept);
+  /* Kept from the row's sums: a site that freed more than it allocated
+     (damage) cannot hide another one's leak. */
+  for (size_t i = 0; i < n; i++)
+    rows[i].kept = hi_sub0 (rows[i].bytes, rows[i].freed);
+  *rows_out = rows;
+  *first_out = first_site;
+  *n_out = n;
+  return HI_OK;
+}
+
+hi_status
+hi_table_leaks (struct hi_analysis *a, FILE *f)
+{
+  struct leak *rows;
+  uint64_t *first_site;
+  size_t n;
+  if (group (a, &rows, &first_site, &n) != HI_OK)
+    return HI_E_NOMEM;
+  /* Leaks are rows with bytes or blocks never freed (0-byte blocks too). */
+  size_t kept_rows = 0;
+  uint64_t kept_all = 0, live_all = 0;
+  for (size_t i = 0; i < n; i++)
+    if (rows[i].kept || live (&rows[i]))
+      {
+        kept_all = hi_add_sat (kept_all, rows[i].kept);
+        live_all = hi_add_sat (live_all, live (&rows[i]));
+        rows[kept_rows++] = rows[i];
+      }
+  qsort (rows, kept_rows, sizeof *rows, by_kept);
   int json = a->opt.format == HI_JSON;
   if (json)
     fputs ("\"leaks\": [", f);
@@ -118,10 +154,12 @@ hi_table_leaks (struct hi_analysis *a, FILE *f)
            "   kept bytes (%)    allocs       bytes (%)    frees  bytes freed  path\n",
            f);
   int first = 1;
-  for (size_t i = 0; i < n; i++)
+  for (size_t i = 0; i < kept_rows; i++)
     {
       const struct leak *r = &rows[i];
-      if (!hi_shown (&a->opt, r->kept, kept_all))
+      /* Weighed by kept bytes; 0-byte blocks by their number. */
+      if (r->kept ? !hi_shown (&a->opt, r->kept, kept_all)
+                  : !hi_shown (&a->opt, live (r), live_all))
         continue;
       char path[8192];
       hi_site_path (a, first_site[r->path], path, sizeof path);
@@ -151,4 +189,5 @@ hi_table_leaks (struct hi_analysis *a, FILE *f)
   fputs (json ? "\n]" : "\n", f);
   free (rows);
   free (first_site);
+  return HI_OK;
 }

@@ -12,15 +12,17 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
   for (uint64_t i = 0; i < m->n_threads; i++)
     {
       const struct hi_thread *th = &m->threads[i];
-      s->allocations += th->allocations;
-      s->frees += th->frees;
-      s->bytes_allocated += th->bytes_allocated;
-      s->bytes_freed += th->bytes_freed;
+      s->allocations = hi_add_sat (s->allocations, th->allocations);
+      s->frees = hi_add_sat (s->frees, th->frees);
+      s->bytes_allocated = hi_add_sat (s->bytes_allocated, th->bytes_allocated);
+      s->bytes_freed = hi_add_sat (s->bytes_freed, th->bytes_freed);
       for (int c = 0; c < HI_NCALLS; c++)
-        s->calls[c] += th->calls[c];
+        s->calls[c] = hi_add_sat (s->calls[c], th->calls[c]);
     }
-  s->live_blocks = s->allocations - s->frees;
-  s->live_bytes = s->bytes_allocated - s->bytes_freed;
+  /* Damaged counts (more freed than allocated) give 0, never a
+     wrapped-around 18446744073709551615; the model counts the damage. */
+  s->live_blocks = hi_sub0 (s->allocations, s->frees);
+  s->live_bytes = hi_sub0 (s->bytes_allocated, s->bytes_freed);
   s->peak_bytes = t->peak_bytes;
   s->peak_blocks = t->peak_blocks;
   s->foreign_frees = t->foreign_frees;
@@ -37,9 +39,10 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
   s->modules = m->n_modules;
   for (uint64_t i = 0; i < m->n_threads; i++)
     {
-      s->chains += m->threads[i].chains;
-      s->frames += m->threads[i].frames;
-      s->frames_cached += m->threads[i].frames_cached;
+      s->chains = hi_add_sat (s->chains, m->threads[i].chains);
+      s->frames = hi_add_sat (s->frames, m->threads[i].frames);
+      s->frames_cached = hi_add_sat (s->frames_cached,
+                                     m->threads[i].frames_cached);
     }
   s->damaged = m->damaged;
 }
@@ -75,8 +78,8 @@ print_stat (const struct hi_stat *s, FILE *f, int json)
                keys[i].value, end);
     else
       fprintf (f, "%sprefix_cache_hit_rate%s%.4f%s", sep, colon,
-               s->frames ? (double) s->frames_cached / (double) s->frames
-                         : 0.0, end);
+               s->frames_cached >= s->frames ? (s->frames ? 1.0 : 0.0)
+               : (double) s->frames_cached / (double) s->frames, end);
   for (int c = 0; c < HI_NCALLS; c++)
     {
       static const char *const names[] = {
@@ -95,7 +98,7 @@ hi_stat_print (const struct hi_stat *s, FILE *f)
   print_stat (s, f, 0);
 }
 
-void
+hi_status
 hi_table_stat (struct hi_analysis *a, FILE *f)
 {
   struct hi_stat s;
@@ -112,4 +115,5 @@ hi_table_stat (struct hi_analysis *a, FILE *f)
       print_stat (&s, f, 0);
       fputc ('\n', f);
     }
+  return HI_OK;
 }

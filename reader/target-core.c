@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "hi-reader.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <stdlib.h>
@@ -25,13 +26,34 @@ struct core
   int fd;
   Elf *elf;
   uint64_t file_size;
-  struct segment *seg;
+  struct segment *seg;        /* sorted by address, none overlapping */
   size_t nseg;
+  uint64_t missing;           /* bytes the segments claim past the end */
   struct hi_mapping *maps;
   size_t nmaps;
   char *note;                 /* the NT_FILE descriptor (strings point in) */
   const char *exe;
 };
+
+/* The segment holding ADDR, or NULL: a binary search, since a core may
+   have many thousands of segments and every read looks one up. */
+static const struct segment *
+find_segment (const struct core *c, uint64_t addr)
+{
+  size_t lo = 0, hi = c->nseg;
+  while (lo < hi)
+    {
+      size_t mid = lo + (hi - lo) / 2;
+      if (c->seg[mid].vaddr <= addr)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  if (lo == 0)
+    return NULL;
+  const struct segment *s = &c->seg[lo - 1];
+  return addr - s->vaddr < s->filesz ? s : NULL;
+}
 
 static int
 core_read (void *ctx, uint64_t addr, void *buf, size_t len)
@@ -40,16 +62,12 @@ core_read (void *ctx, uint64_t addr, void *buf, size_t len)
   char *out = buf;
   while (len > 0)
     {
-      const struct segment *s = NULL;
-      for (size_t i = 0; i < c->nseg && !s; i++)
-        if (addr >= c->seg[i].vaddr && addr - c->seg[i].vaddr < c->seg[i].filesz)
-          s = &c->seg[i];
+      const struct segment *s = find_segment (c, addr);
       if (!s)
         return -1;
       uint64_t off = addr - s->vaddr;
       size_t n = s->filesz - off < len ? (size_t) (s->filesz - off) : len;
-      if (s->offset + off + n > c->file_size
-          || pread (c->fd, out, n, (off_t) (s->offset + off)) != (ssize_t) n)
+      if (pread (c->fd, out, n, (off_t) (s->offset + off)) != (ssize_t) n)
         return -1;
       out += n;
       addr += n;
@@ -96,14 +114,67 @@ static const struct hi_target_ops core_ops = {
   core_read, core_symbol, core_close, core_region, NULL
 };
 
+uint64_t
+hi_target_missing (const struct hi_target *t)
+{
+  return t->ops == &core_ops ? ((const struct core *) t->ctx)->missing : 0;
+}
+
+static int
+by_address (const void *x, const void *y)
+{
+  const struct segment *a = x, *b = y;
+  return a->vaddr < b->vaddr ? -1 : a->vaddr > b->vaddr;
+}
+
+/* Add PT_LOAD PH, cut to the bytes the file really holds (the rest is
+   counted as missing): no read ever goes past the file, and no scan
+   covers more than the file. */
+static void
+add_segment (struct core *c, const GElf_Phdr *ph)
+{
+  uint64_t size = ph->p_filesz;
+  if (ph->p_offset >= c->file_size)
+    {
+      c->missing += size;
+      return;
+    }
+  if (size > c->file_size - ph->p_offset)
+    {
+      c->missing += size - (c->file_size - ph->p_offset);
+      size = c->file_size - ph->p_offset;
+    }
+  if (ph->p_vaddr + size < ph->p_vaddr)
+    size = UINT64_MAX - ph->p_vaddr;
+  if (size)
+    c->seg[c->nseg++] = (struct segment) {
+      ph->p_vaddr, size, ph->p_offset, (ph->p_flags & PF_W) != 0 };
+}
+
+/* Sort the segments; where a damaged core makes two overlap, the first
+   ends where the next begins. */
+static void
+sort_segments (struct core *c)
+{
+  qsort (c->seg, c->nseg, sizeof *c->seg, by_address);
+  for (size_t i = 0; i + 1 < c->nseg; i++)
+    if (c->seg[i].filesz > c->seg[i + 1].vaddr - c->seg[i].vaddr)
+      c->seg[i].filesz = c->seg[i + 1].vaddr - c->seg[i].vaddr;
+  size_t n = 0;
+  for (size_t i = 0; i < c->nseg; i++)
+    if (c->seg[i].filesz)
+      c->seg[n++] = c->seg[i];
+  c->nseg = n;
+}
+
 /* Parse an NT_FILE descriptor: count, page size, count triples, count
    strings; everything bounded by the descriptor's size. */
 static void
 parse_nt_file (struct core *c, const char *desc, size_t size)
 {
   uint64_t head[2];
-  if (size < sizeof head)
-    return;
+  if (size < sizeof head || c->note)
+    return;                   /* a second NT_FILE note is ignored */
   memcpy (head, desc, sizeof head);     /* notes are only 4-aligned */
   uint64_t count = head[0], page = head[1];
   if (count == 0 || count > (size - 16) / 24)
@@ -111,7 +182,13 @@ parse_nt_file (struct core *c, const char *desc, size_t size)
   c->note = malloc (size + 1);
   c->maps = calloc (count, sizeof *c->maps);
   if (!c->note || !c->maps)
-    return;
+    {
+      free (c->note);
+      free (c->maps);
+      c->note = NULL;
+      c->maps = NULL;
+      return;
+    }
   memcpy (c->note, desc, size);         /* malloc's memory is aligned */
   c->note[size] = '\0';
   const uint64_t *w = (const void *) c->note;
@@ -133,13 +210,17 @@ hi_target_open_core (const char *path, const char *exe, struct hi_target *out)
   struct core *c = calloc (1, sizeof *c);
   if (!c)
     return HI_E_NOMEM;
+  hi_error_reset ();
   c->exe = exe;
-  c->fd = open (path, O_RDONLY | O_CLOEXEC);
+  c->fd = hi_open_regular (path);
   struct stat st;
   if (c->fd < 0 || fstat (c->fd, &st) != 0)
     {
+      int err = errno;
+      if (c->fd >= 0)
+        close (c->fd);
       free (c);
-      return HI_E_IO;
+      return hi_fail (HI_E_IO, err);
     }
   c->file_size = (uint64_t) st.st_size;
   elf_version (EV_CURRENT);
@@ -165,8 +246,12 @@ hi_target_open_core (const char *path, const char *exe, struct hi_target *out)
       if (!gelf_getphdr (c->elf, (int) i, &ph))
         goto fail;
       if (ph.p_type == PT_LOAD && ph.p_filesz > 0)
-        c->seg[c->nseg++] = (struct segment) {
-          ph.p_vaddr, ph.p_filesz, ph.p_offset, (ph.p_flags & PF_W) != 0 };
+        add_segment (c, &ph);
+      if (ph.p_type == PT_NOTE && (ph.p_offset > c->file_size
+                                   || ph.p_filesz > c->file_size - ph.p_offset))
+        c->missing += ph.p_offset > c->file_size
+                      ? ph.p_filesz
+                      : ph.p_filesz - (c->file_size - ph.p_offset);
       if (ph.p_type != PT_NOTE || ph.p_offset > c->file_size
           || ph.p_filesz > c->file_size - ph.p_offset || c->maps)
         continue;
@@ -180,6 +265,7 @@ hi_target_open_core (const char *path, const char *exe, struct hi_target *out)
             && memcmp ((char *) data->d_buf + name_off, "CORE", 5) == 0)
           parse_nt_file (c, (char *) data->d_buf + desc_off, nh.n_descsz);
     }
+  sort_segments (c);
   out->ops = &core_ops;
   out->ctx = c;
   return HI_OK;

@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,7 +24,18 @@ struct process
   size_t ntids, captids;
   int stop;
   uint64_t root;             /* for the --no-stop consistency check */
-  struct hi_totals before;
+  struct digest *before;
+};
+
+/* What the report sums, to tell whether the process changed while it
+   was read without being stopped: the totals, the tables' counts, and
+   each thread record's counters (the threads count allocations and frees
+   apart, so the totals alone may not move). */
+struct digest
+{
+  struct hi_totals totals;
+  uint64_t counts[HI_MAX_ARENAS];
+  uint64_t threads[8 + HI_NCALLS];
 };
 
 static int
@@ -39,6 +51,43 @@ proc_read (void *ctx, uint64_t addr, void *buf, size_t len)
       out += n;
       addr += (uint64_t) n;
       len -= (size_t) n;
+    }
+  return 0;
+}
+
+static int proc_read (void *ctx, uint64_t addr, void *buf, size_t len);
+
+/* Read D from the process at ROOT; 0, or -1 if it cannot be read. */
+static int
+take_digest (struct process *p, struct digest *d)
+{
+  struct hi_root r;
+  memset (d, 0, sizeof *d);
+  if (proc_read (p, p->root, &r, sizeof r) != 0 || r.n_arenas > HI_MAX_ARENAS)
+    return -1;
+  d->totals = r.totals;
+  for (uint32_t i = 0; i < r.n_arenas; i++)
+    {
+      const struct hi_arena_desc *a = &r.arenas[i];
+      d->counts[i] = a->count;
+      if (a->kind != HI_ARENA_THREADS || a->entry_size != sizeof (struct hi_thread)
+          || a->count > 65536)
+        continue;
+      for (uint64_t t = 0; t < a->count; t++)
+        {
+          /* The counters up to the bins, which they sum. */
+          struct hi_thread th;
+          if (proc_read (p, a->addr + t * sizeof th, &th,
+                         offsetof (struct hi_thread, bins)) != 0)
+            return -1;
+          uint64_t v[8 + HI_NCALLS] = { th.tid, th.chains, th.frames,
+                                        th.frames_cached, th.allocations,
+                                        th.frees, th.bytes_allocated,
+                                        th.bytes_freed };
+          memcpy (v + 8, th.calls, sizeof th.calls);
+          for (size_t k = 0; k < 8 + HI_NCALLS; k++)
+            d->threads[k] += v[k];
+        }
     }
   return 0;
 }
@@ -77,11 +126,10 @@ proc_finish (void *ctx)
 {
   struct process *p = ctx;
   detach_all (p);
-  struct hi_totals after;
-  if (!p->stop && p->root
-      && proc_read (p, p->root + offsetof (struct hi_root, totals), &after,
-                    sizeof after) == 0
-      && memcmp (&after, &p->before, sizeof after) != 0)
+  struct digest after;
+  if (!p->stop && p->before
+      && (take_digest (p, &after) != 0
+          || memcmp (&after, p->before, sizeof after) != 0))
     return HI_E_INCONSISTENT;
   return HI_OK;
 }
@@ -96,6 +144,7 @@ proc_close (void *ctx)
   free (p->maps);
   free (p->writable);
   free (p->tids);
+  free (p->before);
   if (p->mem >= 0)
     close (p->mem);
   free (p);
@@ -112,7 +161,11 @@ read_maps (struct process *p)
   snprintf (path, sizeof path, "/proc/%d/maps", p->pid);
   FILE *f = fopen (path, "re");
   if (!f)
-    return -1;
+    {
+      if (errno == ENOENT)
+        errno = ESRCH;        /* /proc/PID gone: the process is */
+      return -1;
+    }
   size_t cap = 0;
   while (fgets (line, sizeof line, f))
     {
@@ -157,7 +210,11 @@ stop_all (struct process *p)
       added = 0;
       DIR *d = opendir (path);
       if (!d)
-        return -1;
+        {
+          if (errno == ENOENT)
+            errno = ESRCH;
+          return -1;
+        }
       struct dirent *e;
       while ((e = readdir (d)) != NULL)
         {
@@ -180,7 +237,9 @@ stop_all (struct process *p)
             {
               if (errno == ESRCH)
                 continue;          /* it just exited */
+              int err = errno;
               closedir (d);
+              errno = err;
               return -1;
             }
           p->tids[p->ntids++] = tid;
@@ -197,6 +256,7 @@ stop_all (struct process *p)
 hi_status
 hi_target_open_process (int pid, int stop, struct hi_target *out)
 {
+  hi_error_reset ();
   struct process *p = calloc (1, sizeof *p);
   if (!p)
     return HI_E_NOMEM;
@@ -207,14 +267,43 @@ hi_target_open_process (int pid, int stop, struct hi_target *out)
   if (read_maps (p) != 0 || (stop && stop_all (p) != 0)
       || (p->mem = open (path, O_RDONLY | O_CLOEXEC)) < 0)
     {
+      int err = errno;
+      p->mem = -1;
+      proc_close (p);
+      return hi_fail (HI_E_PROCESS, err);
+    }
+  if (!stop && proc_symbol (p, "heapinspect_root", &p->root) == 0)
+    {
+      p->before = malloc (sizeof *p->before);
+      if (p->before && take_digest (p, p->before) != 0)
+        {
+          free (p->before);
+          p->before = NULL;
+        }
+    }
+  out->ops = &process_ops;
+  out->ctx = p;
+  return HI_OK;
+}
+
+hi_status
+hi_target_open_stopped (int pid, struct hi_target *out)
+{
+  /* Opened as "read without stopping": no threads are seized, and
+     p->root stays 0 so finish makes no consistency check.  The caller's
+     stop already keeps the memory still. */
+  struct process *p = calloc (1, sizeof *p);
+  if (!p)
+    return HI_E_NOMEM;
+  p->pid = pid;
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/mem", pid);
+  if (read_maps (p) != 0 || (p->mem = open (path, O_RDONLY | O_CLOEXEC)) < 0)
+    {
       p->mem = -1;
       proc_close (p);
       return HI_E_PROCESS;
     }
-  if (!stop && proc_symbol (p, "heapinspect_root", &p->root) == 0
-      && proc_read (p, p->root + offsetof (struct hi_root, totals),
-                    &p->before, sizeof p->before) != 0)
-    p->root = 0;
   out->ops = &process_ops;
   out->ctx = p;
   return HI_OK;

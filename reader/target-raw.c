@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "hi-reader.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -66,6 +67,7 @@ hi_status
 hi_target_open_raw (const char *const *paths, const uint64_t *bases,
                     size_t n, const char *elf, struct hi_target *out)
 {
+  hi_error_reset ();
   struct raw *r = calloc (1, sizeof *r);
   if (!r)
     return HI_E_NOMEM;
@@ -73,13 +75,14 @@ hi_target_open_raw (const char *const *paths, const uint64_t *bases,
   for (size_t i = 0; i < n && i < RAW_MAX; i++)
     {
       struct stat st;
-      int fd = open (paths[i], O_RDONLY | O_CLOEXEC);
+      int fd = hi_open_regular (paths[i]);
       if (fd < 0 || fstat (fd, &st) != 0)
         {
+          int err = errno;
           if (fd >= 0)
             close (fd);
           raw_close (r);
-          return HI_E_IO;
+          return hi_fail (HI_E_IO, err);
         }
       r->fd[r->n] = fd;
       r->base[r->n] = bases[i];

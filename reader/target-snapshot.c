@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "hi-reader.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,9 +73,10 @@ hi_status
 hi_target_open_snapshot (const char *path, struct hi_target *out)
 {
   struct stat st;
-  int fd = open (path, O_RDONLY | O_CLOEXEC);
+  hi_error_reset ();
+  int fd = hi_open_regular (path);
   if (fd < 0)
-    return HI_E_IO;
+    return hi_fail (HI_E_IO, errno);
   struct snapshot *s = calloc (1, sizeof *s);
   hi_status err = HI_E_NOMEM;
   if (!s || fstat (fd, &st) != 0)
@@ -89,17 +91,37 @@ hi_target_open_snapshot (const char *path, struct hi_target *out)
     goto fail;
   err = HI_E_TRUNCATED;
   uint64_t size = (uint64_t) st.st_size;
-  if (s->h.n_regions == 0 || s->h.n_regions > HI_SNAP_MAX_REGIONS
-      || sizeof s->h + s->h.n_regions * sizeof s->reg[0] > size
-      || read_at (fd, s->reg, s->h.n_regions * sizeof s->reg[0],
-                  sizeof s->h) != 0)
+  if (s->h.n_regions == 0 || s->h.n_regions > HI_SNAP_MAX_REGIONS)
+    {
+      err = HI_E_CORRUPT;
+      goto fail;
+    }
+  uint64_t table_end = sizeof s->h + s->h.n_regions * sizeof s->reg[0];
+  if (table_end > size)
+    {
+      err = hi_fail_missing (HI_E_TRUNCATED, table_end - size);
+      goto fail;
+    }
+  if (read_at (fd, s->reg, s->h.n_regions * sizeof s->reg[0],
+               sizeof s->h) != 0)
     goto fail;
+  /* The bytes the regions claim past the end: a cut file, said so. */
+  uint64_t missing = 0;
   for (uint32_t i = 0; i < s->h.n_regions; i++)
     {
       const struct hi_snap_region *r = &s->reg[i];
-      if (r->offset > size || r->size > size - r->offset
-          || r->addr + r->size < r->addr)
-        goto fail;
+      if (r->addr + r->size < r->addr || r->offset + r->size < r->offset)
+        {
+          err = HI_E_CORRUPT;
+          goto fail;
+        }
+      if (r->offset + r->size > size)
+        missing += r->offset + r->size - (r->offset > size ? r->offset : size);
+    }
+  if (missing)
+    {
+      err = hi_fail_missing (HI_E_TRUNCATED, missing);
+      goto fail;
     }
   s->fd = fd;
   out->ops = &snapshot_ops;

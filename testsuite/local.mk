@@ -2,9 +2,10 @@
 DEJATOOL = heapinspect
 RUNTESTDEFAULTFLAGS = --tool heapinspect --srcdir $(abs_top_srcdir)/testsuite
 AM_RUNTESTFLAGS = HI_BUILDDIR=$(abs_top_builddir) HI_SRCDIR=$(abs_top_srcdir)
-EXTRA_DIST += %reldir%/config/unix.exp %reldir%/lib/heapinspect.exp \
-	%reldir%/heapinspect.monitor/*.exp %reldir%/heapinspect.cli/*.exp \
-	%reldir%/heapinspect.gdb/*.exp %reldir%/lib/heapinspect-gdb.exp \
+# The .exp files by wildcard, from the source tree: a VPATH build (make
+# distcheck) has none in its own directory.  Automake strips $(srcdir).
+EXTRA_DIST += $(wildcard $(srcdir)/%reldir%/config/*.exp \
+	$(srcdir)/%reldir%/lib/*.exp $(srcdir)/%reldir%/heapinspect.*/*.exp) \
 	%reldir%/progs/report.h
 CLEANFILES += heapinspect.log heapinspect.sum site.exp site.bak
 clean-local: clean-testsuite-tmp
@@ -18,9 +19,11 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/recurse %reldir%/progs/foreign %reldir%/progs/recursion \
 	%reldir%/progs/pie-main %reldir%/progs/jit-own %reldir%/progs/coroutine \
 	%reldir%/progs/widget-linked \
-	%reldir%/progs/widget-static %reldir%/progs/inlined
+	%reldir%/progs/widget-static %reldir%/progs/hip-tool \
+	%reldir%/progs/zero-size %reldir%/progs/leak-rows \
+	%reldir%/progs/inlined %reldir%/progs/run-ends \
+	%reldir%/progs/no-ptrace
 %canon_reldir%_progs_inlined_CFLAGS = $(progs_cflags) -O2
-	%reldir%/progs/widget-static
 check_PROGRAMS += %reldir%/progs/output-name
 %canon_reldir%_progs_output_name_SOURCES = %reldir%/progs/output-name.c \
 	lib/output-name.c lib/output-name.h
@@ -38,6 +41,7 @@ check_PROGRAMS += %reldir%/progs/output-name
 %canon_reldir%_progs_recursion_CFLAGS = $(progs_cflags) -O1
 %canon_reldir%_progs_jit_own_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_coroutine_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_run_ends_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_pie_main_CFLAGS = $(progs_cflags) -fPIE
 %canon_reldir%_progs_pie_main_LDFLAGS = -pie -no-install
 %canon_reldir%_progs_pie_main_LDADD = %reldir%/progs/libhitestlib.la
@@ -104,6 +108,8 @@ check_PROGRAMS += %reldir%/progs/signals
 # The reader's damaged-input tests: synthetic snapshots with known damage.
 check_PROGRAMS += %reldir%/progs/mksnap
 %canon_reldir%_progs_mksnap_CFLAGS = $(progs_cflags)
+check_PROGRAMS += %reldir%/progs/alloc-on-input
+%canon_reldir%_progs_alloc_on_input_CFLAGS = $(progs_cflags)
 # Unit tests of the reader's pure functions (reader-unit.exp runs both).
 check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
 %canon_reldir%_unit_reader_unit_SOURCES = %reldir%/unit/reader-unit.c
@@ -114,3 +120,6 @@ check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
 %canon_reldir%_unit_reader_unit_asan_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) -g -O1 \
 	-fsanitize=address,undefined -fno-sanitize-recover=all
 %canon_reldir%_unit_reader_unit_asan_LDFLAGS = -fsanitize=address,undefined
+# Leak rows and size-0 blocks (heapinspect.cli/leakrows.exp, zerosize.exp).
+%canon_reldir%_progs_zero_size_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_leak_rows_CFLAGS = $(progs_cflags)

@@ -3,8 +3,11 @@
    chains the analysis builds from a model.  Prints "PASS: name" or
    "FAIL: name: why" per check (reader-unit.exp turns them into DejaGnu
    results); exit status 1 if any failed. */
+#define _GNU_SOURCE
+#include <elf.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -212,9 +215,110 @@ test_name_nodes_collisions (void)
   free (m.sites);
 }
 
+static void
+test_escape (void)
+{
+  char out[64];
+  hi_escape ("a\x1b[31mb\x07\x7f\xc2\x9b" "c\xc3\xa9", out, sizeof out);
+  check (strcmp (out, "a\\x1b[31mb\\x07\\x7f\\xc2\\x9bc\xc3\xa9") == 0,
+         "escape: C0, DEL and UTF-8 C1 controls as \\xHH, the rest kept",
+         "%s", out);
+  hi_escape ("\x1b\x1b\x1b", out, 9);
+  check (strcmp (out, "\\x1b\\x1b") == 0,
+         "escape: cut at whole escapes when OUT is short", "%s", out);
+}
+
+/* A core of N 16-byte segments listed in a shuffled order, the last two
+   overlapping: each address reads its own segment's bytes (segments are
+   sorted and binary-searched, an overlap cut where the next begins). */
+static void
+test_core_segments (void)
+{
+  enum { N = 20000 };
+  char path[] = "/tmp/reader-unit-core-XXXXXX";
+  int fd = mkstemp (path);
+  FILE *f = fd >= 0 ? fdopen (fd, "wb") : NULL;
+  if (!f)
+    {
+      check (0, "core segments: temporary file", "cannot create");
+      return;
+    }
+  Elf64_Ehdr eh;
+  memset (&eh, 0, sizeof eh);
+  memcpy (eh.e_ident, ELFMAG, SELFMAG);
+  eh.e_ident[EI_CLASS] = ELFCLASS64;
+  eh.e_ident[EI_DATA] = ELFDATA2LSB;
+  eh.e_ident[EI_VERSION] = EV_CURRENT;
+  eh.e_type = ET_CORE;
+  eh.e_machine = EM_X86_64;
+  eh.e_version = EV_CURRENT;
+  eh.e_phoff = sizeof eh;
+  eh.e_ehsize = sizeof eh;
+  eh.e_phentsize = sizeof (Elf64_Phdr);
+  eh.e_phnum = N;
+  fwrite (&eh, sizeof eh, 1, f);
+  uint64_t data = sizeof eh + (uint64_t) N * sizeof (Elf64_Phdr);
+  for (uint32_t i = 0; i < N; i++)
+    {
+      /* Segment k = i * 7919 mod N (a permutation) at 0x10000 * (k + 1);
+         the last one starts inside the one before it. */
+      uint32_t k = (uint32_t) ((uint64_t) i * 7919 % N);
+      Elf64_Phdr ph;
+      memset (&ph, 0, sizeof ph);
+      ph.p_type = PT_LOAD;
+      ph.p_flags = PF_R | PF_W;
+      ph.p_vaddr = k == N - 1 ? 0x10000 * (uint64_t) (N - 1) + 8
+                              : 0x10000 * (uint64_t) (k + 1);
+      ph.p_offset = data + 16 * (uint64_t) k;
+      ph.p_filesz = ph.p_memsz = 16;
+      fwrite (&ph, sizeof ph, 1, f);
+    }
+  for (uint64_t k = 0; k < N; k++)
+    {
+      uint64_t v[2] = { k, ~k };
+      fwrite (v, sizeof v, 1, f);
+    }
+  fclose (f);
+  struct hi_target t;
+  hi_status st = hi_target_open_core (path, NULL, &t);
+  check (st == HI_OK, "core segments: opened", "%s", hi_strerror (st));
+  if (st != HI_OK)
+    {
+      unlink (path);
+      return;
+    }
+  int bad = 0;
+  for (uint64_t k = 0; k + 2 < N; k++)
+    {
+      uint64_t v[2];
+      bad += t.ops->read_memory (t.ctx, 0x10000 * (k + 1), v, sizeof v) != 0
+             || v[0] != k || v[1] != ~k;
+    }
+  uint64_t w[2], x;
+  /* Segment N-2 (at 0x10000 * (N-1)) is cut to 8 bytes by segment N-1. */
+  int cut = t.ops->read_memory (t.ctx, 0x10000 * (uint64_t) (N - 1), &x, 8) == 0
+            && x == N - 2
+            && t.ops->read_memory (t.ctx, 0x10000 * (uint64_t) (N - 1) + 8, w,
+                                   16) == 0
+            && w[0] == N - 1 && w[1] == ~(uint64_t) (N - 1);
+  int outside = t.ops->read_memory (t.ctx, 0x10000 + 16, &x, 1) != 0
+                && t.ops->read_memory (t.ctx, 0x8000, &x, 1) != 0;
+  check (bad == 0, "core segments: every segment reads its own bytes",
+         "%d wrong", bad);
+  check (cut, "core segments: an overlap ends where the next begins", "%s",
+         "wrong bytes");
+  check (outside, "core segments: gaps are not readable", "%s", "readable");
+  check (hi_target_missing (&t) == 0, "core segments: nothing missing",
+         "%" PRIu64, hi_target_missing (&t));
+  hi_target_close (&t);
+  unlink (path);
+}
+
 int
 main (void)
 {
+  test_escape ();
+  test_core_segments ();
   test_hash_keyed ();
   test_hash_collisions ();
   test_strtab ();

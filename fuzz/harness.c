@@ -1,0 +1,109 @@
+/* harness.c - the body shared by the reader's fuzz targets: from an opened
+   target to every output the reader can produce. */
+#define _GNU_SOURCE
+#include "harness.h"
+
+#include "analysis.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+int
+hi_fuzz_file (const uint8_t *data, size_t size, char *path)
+{
+  int fd = memfd_create ("hi-fuzz", MFD_CLOEXEC);
+  if (fd < 0)
+    return -1;
+  for (size_t at = 0; at < size;)
+    {
+      ssize_t n = write (fd, data + at, size - at);
+      if (n <= 0)
+        {
+          close (fd);
+          return -1;
+        }
+      at += (size_t) n;
+    }
+  snprintf (path, 64, "/proc/self/fd/%d", fd);
+  return fd;
+}
+
+/* Output goes nowhere, but through stdio like the CLI's. */
+static FILE *
+sink (void)
+{
+  static FILE *f;
+  if (!f)
+    f = fopen ("/dev/null", "w");
+  if (!f)
+    abort ();
+  return f;
+}
+
+static void
+lookup (const struct hi_target *t, const struct hi_model *m,
+        struct hi_analysis *a, uint64_t addr)
+{
+  struct hi_block b;
+  int found = hi_block_find (t, m, addr, &b) == HI_OK;
+  hi_block_print (a, addr, found ? &b : NULL, sink ());
+}
+
+/* Blocks at the edges of each arena and region: headers of ours, the
+   monitor's own blocks, and plain data. */
+static void
+blocks (const struct hi_target *t, const struct hi_model *m)
+{
+  static const struct hi_options opt = { 5, 1, HI_NORMAL, HI_TEXT };
+  struct hi_symbolizer *sym = hi_symbolizer_new (m, NULL);
+  struct hi_analysis a;
+  if (!sym || hi_analysis_init (&a, m, sym, &opt) != HI_OK)
+    {
+      hi_symbolizer_free (sym);
+      return;
+    }
+  for (uint32_t i = 0; i < m->root.n_arenas && i < HI_MAX_ARENAS; i++)
+    {
+      uint64_t at = m->root.arenas[i].addr;
+      lookup (t, m, &a, at);
+      lookup (t, m, &a, at + 40);
+    }
+  uint64_t base, size;
+  for (size_t i = 0; i < 4 && t->ops->region
+       && t->ops->region (t->ctx, i, &base, &size) == 0; i++)
+    {
+      lookup (t, m, &a, base + 16);
+      lookup (t, m, &a, base + size / 2);
+      lookup (t, m, &a, base + size - 1);
+    }
+  hi_analysis_free (&a);
+  hi_symbolizer_free (sym);
+}
+
+void
+hi_fuzz_target (struct hi_target *t)
+{
+  static const struct hi_options opts[] = {
+    { 5, 0, HI_NORMAL, HI_TEXT },
+    { 1, 1, HI_VERBOSE, HI_JSON },
+    { 10000, 0, HI_TERSE, HI_TEXT },
+    { 3, 1, HI_VERBOSE, HI_TEXT },
+  };
+  struct hi_model *m = NULL;
+  if (hi_model_load (t, &m) == HI_OK)
+    {
+      /* No module: the symbolizer must not open the files the input
+         names (the fuzzer would read the machine's libraries). */
+      m->n_modules = 0;
+      for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        hi_report (m, NULL, "fuzz", "leaks,bins,direct,graph,stat", &opts[i],
+                   sink (), NULL);
+      hi_report (m, NULL, "fuzz", "stat", &opts[0], sink (), NULL);
+      blocks (t, m);
+      hi_model_free (m);
+    }
+  hi_target_finish (t);
+  hi_target_close (t);
+}

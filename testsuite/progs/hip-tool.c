@@ -1,0 +1,341 @@
+/* hip-tool.c - a test helper that knows the snapshot format: where each
+   field of the root, a thread, a site, a node and a module lies in a
+   snapshot file (for the systematic damage test), and the same memory
+   as a minimal ELF core or as raw dumps (seeds and regression inputs of
+   the fuzz targets).
+
+   hip-tool fields SNAPSHOT       "NAME OFFSET SIZE" per field
+   hip-tool core SNAPSHOT OUT     an ELF core: one PT_LOAD per region
+   hip-tool raw SNAPSHOT OUT      fuzz-raw's input: base, length, bytes
+   hip-tool split-raw IN DIR      fuzz-raw's input as files DIR/N; prints
+                                  "--raw DIR/N@0xBASE" per region */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "heapinspect/format.h"
+
+static unsigned char *file;
+static size_t file_size;
+static struct hi_snap_header head;
+static struct hi_snap_region reg[HI_SNAP_MAX_REGIONS];
+
+static void
+die (const char *what)
+{
+  fprintf (stderr, "hip-tool: %s\n", what);
+  exit (1);
+}
+
+static unsigned char *
+slurp (const char *path, size_t *size)
+{
+  FILE *f = fopen (path, "rb");
+  if (!f)
+    die ("cannot open the input");
+  size_t cap = 1 << 16, n = 0;
+  unsigned char *buf = malloc (cap);
+  size_t got;
+  while (buf && (got = fread (buf + n, 1, cap - n, f)) > 0)
+    if ((n += got) == cap)
+      buf = realloc (buf, cap *= 2);
+  fclose (f);
+  if (!buf)
+    die ("out of memory");
+  *size = n;
+  return buf;
+}
+
+static void
+load_snapshot (const char *path)
+{
+  file = slurp (path, &file_size);
+  if (file_size < sizeof head)
+    die ("not a snapshot");
+  memcpy (&head, file, sizeof head);
+  if (head.magic != HI_SNAP_MAGIC || head.n_regions == 0
+      || head.n_regions > HI_SNAP_MAX_REGIONS
+      || sizeof head + head.n_regions * sizeof reg[0] > file_size)
+    die ("not a snapshot");
+  memcpy (reg, file + sizeof head, head.n_regions * sizeof reg[0]);
+  for (uint32_t i = 0; i < head.n_regions; i++)
+    if (reg[i].offset > file_size || reg[i].size > file_size - reg[i].offset)
+      die ("a region lies past the end of the file");
+}
+
+/* File offset of the LEN bytes at process address ADDR. */
+static uint64_t
+offset_of (uint64_t addr, uint64_t len)
+{
+  for (uint32_t i = 0; i < head.n_regions; i++)
+    if (addr >= reg[i].addr && addr - reg[i].addr + len <= reg[i].size)
+      return reg[i].offset + (addr - reg[i].addr);
+  die ("an address the snapshot does not hold");
+  return 0;
+}
+
+static void *
+at (uint64_t addr, uint64_t len)
+{
+  return file + offset_of (addr, len);
+}
+
+static void
+field (const char *record, const char *name, uint64_t base, size_t off,
+       size_t size)
+{
+  printf ("%s.%s %" PRIu64 " %zu\n", record, name, offset_of (base + off, size),
+          size);
+}
+
+#define F(rec, base, type, member) \
+  field (rec, #member, base, offsetof (type, member), \
+         sizeof ((type *) 0)->member)
+#define FI(rec, base, type, member, i) \
+  do { char n_[64]; snprintf (n_, sizeof n_, #member "[%d]", (int) (i)); \
+       field (rec, n_, base, offsetof (type, member[0]) \
+              + (size_t) (i) * sizeof ((type *) 0)->member[0], \
+              sizeof ((type *) 0)->member[0]); } while (0)
+
+static const struct hi_arena_desc *
+arena (const struct hi_root *r, uint32_t kind)
+{
+  for (uint32_t i = 0; i < r->n_arenas && i < HI_MAX_ARENAS; i++)
+    if (r->arenas[i].kind == kind)
+      return &r->arenas[i];
+  die ("an arena is missing");
+  return NULL;
+}
+
+static void
+fields (void)
+{
+  uint64_t ra = head.root_addr;
+  const struct hi_root *r = at (ra, sizeof *r);
+  F ("root", ra, struct hi_root, magic);
+  F ("root", ra, struct hi_root, version);
+  F ("root", ra, struct hi_root, root_size);
+  F ("root", ra, struct hi_root, pointer_size);
+  F ("root", ra, struct hi_root, byte_order);
+  F ("root", ra, struct hi_root, max_depth);
+  F ("root", ra, struct hi_root, header_salt);
+  F ("root", ra, struct hi_root, pid);
+  F ("root", ra, struct hi_root, ready);
+  F ("root", ra, struct hi_root, n_arenas);
+  for (uint32_t i = 0; i < r->n_arenas && i < HI_MAX_ARENAS; i++)
+    {
+      char rec[32];
+      uint64_t a = ra + offsetof (struct hi_root, arenas[0])
+                   + i * sizeof (struct hi_arena_desc);
+      snprintf (rec, sizeof rec, "root.arenas[%u]", i);
+      F (rec, a, struct hi_arena_desc, addr);
+      F (rec, a, struct hi_arena_desc, capacity);
+      F (rec, a, struct hi_arena_desc, count);
+      F (rec, a, struct hi_arena_desc, kind);
+      F (rec, a, struct hi_arena_desc, entry_size);
+    }
+  uint64_t ta = ra + offsetof (struct hi_root, totals);
+#define T(member) F ("root.totals", ta, struct hi_totals, member)
+  T (live_bytes); T (peak_bytes); T (live_blocks); T (peak_blocks);
+  T (foreign_frees); T (chains_truncated); T (chains_dropped);
+  T (internal_allocs); T (snapshots); T (unwind_fallbacks);
+  T (unwind_checked); T (unwind_mismatches);
+#undef T
+
+  /* Thread 0; its bins of size 0, the first size it used and >1024;
+     its first site slot. */
+  uint64_t th = arena (r, HI_ARENA_THREADS)->addr;
+  const struct hi_thread *t = at (th, sizeof *t);
+  const char *tr = "thread";
+  F (tr, th, struct hi_thread, tid);
+  F (tr, th, struct hi_thread, chains);
+  F (tr, th, struct hi_thread, frames);
+  F (tr, th, struct hi_thread, frames_cached);
+  F (tr, th, struct hi_thread, allocations);
+  F (tr, th, struct hi_thread, frees);
+  F (tr, th, struct hi_thread, bytes_allocated);
+  F (tr, th, struct hi_thread, bytes_freed);
+  for (int c = 0; c < HI_NCALLS; c++)
+    FI (tr, th, struct hi_thread, calls, c);
+  unsigned used = 1;
+  while (used < HI_BIN_MAX && t->bins[used].allocs == 0)
+    used++;
+  const unsigned bins[] = { 0, used, HI_NBINS - 1 };
+  const char *bin_names[] = { "bins[0]", "bins[first used]", "bins[>1024]" };
+  for (int k = 0; k < 3; k++)
+    {
+      char rec[64];
+      uint64_t b = th + offsetof (struct hi_thread, bins[0])
+                   + bins[k] * sizeof (struct hi_bin);
+      snprintf (rec, sizeof rec, "thread.%s", bin_names[k]);
+      F (rec, b, struct hi_bin, allocs);
+      F (rec, b, struct hi_bin, frees);
+      F (rec, b, struct hi_bin, bytes);
+      F (rec, b, struct hi_bin, bytes_freed);
+    }
+  uint64_t ts = th + offsetof (struct hi_thread, sites[0]);
+  F ("thread.sites[0]", ts, struct hi_thread_site, site);
+  F ("thread.sites[0]", ts, struct hi_thread_site, unused);
+  for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+    {
+      FI ("thread.sites[0]", ts, struct hi_thread_site, allocs, c);
+      FI ("thread.sites[0]", ts, struct hi_thread_site, frees, c);
+      FI ("thread.sites[0]", ts, struct hi_thread_site, bytes, c);
+      FI ("thread.sites[0]", ts, struct hi_thread_site, bytes_freed, c);
+    }
+
+  /* Site 1 (the first real one), and the leaf node of its chain and
+     that node's parent. */
+  uint64_t sa = arena (r, HI_ARENA_SITES)->addr + sizeof (struct hi_site);
+  const struct hi_site *s = at (sa, sizeof *s);
+  F ("site", sa, struct hi_site, node);
+  F ("site", sa, struct hi_site, depth);
+  for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+    {
+      FI ("site", sa, struct hi_site, allocs, c);
+      FI ("site", sa, struct hi_site, frees, c);
+      FI ("site", sa, struct hi_site, bytes, c);
+      FI ("site", sa, struct hi_site, bytes_freed, c);
+    }
+  uint64_t nodes = arena (r, HI_ARENA_NODES)->addr;
+  uint64_t leaf = nodes + s->node * sizeof (struct hi_node);
+  const struct hi_node *n = at (leaf, sizeof *n);
+  uint64_t up = nodes + n->parent * sizeof (struct hi_node);
+  F ("leaf node", leaf, struct hi_node, ret);
+  F ("leaf node", leaf, struct hi_node, parent);
+  F ("leaf node", leaf, struct hi_node, site);
+  F ("parent node", up, struct hi_node, ret);
+  F ("parent node", up, struct hi_node, parent);
+  F ("parent node", up, struct hi_node, site);
+
+  uint64_t ma = arena (r, HI_ARENA_MODULES)->addr;
+  F ("module", ma, struct hi_module, bias);
+  F ("module", ma, struct hi_module, start);
+  F ("module", ma, struct hi_module, end);
+  F ("module", ma, struct hi_module, flags);
+  F ("module", ma, struct hi_module, build_id_len);
+  FI ("module", ma, struct hi_module, path, 0);
+}
+
+static void
+write_file (const char *path, const void *data, size_t size)
+{
+  FILE *f = fopen (path, "wb");
+  if (!f || fwrite (data, 1, size, f) != size || fclose (f) != 0)
+    die ("cannot write the output");
+}
+
+/* The snapshot's regions as a core: ELF header, a PT_NOTE with an
+   NT_FILE naming one file that does not exist, one writable PT_LOAD
+   per region. */
+static void
+core (const char *out)
+{
+  static const char path[] = "/nonexistent/hip-tool";
+  uint32_t n = head.n_regions;
+  size_t phoff = sizeof (Elf64_Ehdr), nph = n + 1;
+  size_t desc = 16 + 24 + sizeof path;
+  size_t note = sizeof (Elf64_Nhdr) + 8 + ((desc + 3) & ~(size_t) 3);
+  size_t data = phoff + nph * sizeof (Elf64_Phdr) + note;
+  size_t size = data;
+  for (uint32_t i = 0; i < n; i++)
+    size += (reg[i].size + 15) & ~(uint64_t) 15;
+  unsigned char *buf = calloc (1, size);
+  if (!buf)
+    die ("out of memory");
+  Elf64_Ehdr *eh = (Elf64_Ehdr *) buf;
+  memcpy (eh->e_ident, ELFMAG, SELFMAG);
+  eh->e_ident[EI_CLASS] = ELFCLASS64;
+  eh->e_ident[EI_DATA] = ELFDATA2LSB;
+  eh->e_ident[EI_VERSION] = EV_CURRENT;
+  eh->e_type = ET_CORE;
+  eh->e_machine = EM_X86_64;
+  eh->e_version = EV_CURRENT;
+  eh->e_phoff = phoff;
+  eh->e_ehsize = sizeof *eh;
+  eh->e_phentsize = sizeof (Elf64_Phdr);
+  eh->e_phnum = (Elf64_Half) nph;
+  Elf64_Phdr *ph = (Elf64_Phdr *) (buf + phoff);
+  size_t noff = phoff + nph * sizeof *ph;
+  ph[0] = (Elf64_Phdr) { .p_type = PT_NOTE, .p_offset = noff,
+                         .p_filesz = note, .p_align = 4 };
+  Elf64_Nhdr *nh = (Elf64_Nhdr *) (buf + noff);
+  *nh = (Elf64_Nhdr) { 5, (Elf64_Word) desc, 0x46494c45 /* NT_FILE */ };
+  memcpy (buf + noff + sizeof *nh, "CORE", 5);
+  uint64_t w[5] = { 1, 4096, reg[0].addr, reg[0].addr + 4096, 0 };
+  memcpy (buf + noff + sizeof *nh + 8, w, sizeof w);
+  memcpy (buf + noff + sizeof *nh + 8 + sizeof w, path, sizeof path);
+  size_t off = data;
+  for (uint32_t i = 0; i < n; i++)
+    {
+      ph[i + 1] = (Elf64_Phdr) { .p_type = PT_LOAD, .p_flags = PF_R | PF_W,
+                                 .p_offset = off, .p_vaddr = reg[i].addr,
+                                 .p_filesz = reg[i].size,
+                                 .p_memsz = reg[i].size, .p_align = 1 };
+      memcpy (buf + off, file + reg[i].offset, reg[i].size);
+      off += (reg[i].size + 15) & ~(uint64_t) 15;
+    }
+  write_file (out, buf, size);
+  free (buf);
+}
+
+static void
+raw (const char *out)
+{
+  FILE *f = fopen (out, "wb");
+  if (!f)
+    die ("cannot write the output");
+  for (uint32_t i = 0; i < head.n_regions; i++)
+    {
+      uint32_t len = (uint32_t) reg[i].size;
+      fwrite (&reg[i].addr, 8, 1, f);
+      fwrite (&len, 4, 1, f);
+      fwrite (file + reg[i].offset, 1, len, f);
+    }
+  if (fclose (f) != 0)
+    die ("cannot write the output");
+}
+
+/* Exactly fuzz-raw.c's reading of its input. */
+static void
+split_raw (const char *in, const char *dir)
+{
+  size_t size;
+  unsigned char *data = slurp (in, &size), *p = data;
+  for (int n = 0; n < 8 && size >= 12; n++)
+    {
+      uint64_t base;
+      uint32_t len;
+      memcpy (&base, p, 8);
+      memcpy (&len, p + 8, 4);
+      p += 12, size -= 12;
+      if (len > size)
+        len = (uint32_t) size;
+      char path[4096];
+      snprintf (path, sizeof path, "%s/%d", dir, n);
+      write_file (path, p, len);
+      printf ("--raw %s@0x%" PRIx64 "\n", path, base);
+      p += len, size -= len;
+    }
+  free (data);
+}
+
+int
+main (int argc, char **argv)
+{
+  if (argc == 3 && strcmp (argv[1], "fields") == 0)
+    load_snapshot (argv[2]), fields ();
+  else if (argc == 4 && strcmp (argv[1], "core") == 0)
+    load_snapshot (argv[2]), core (argv[3]);
+  else if (argc == 4 && strcmp (argv[1], "raw") == 0)
+    load_snapshot (argv[2]), raw (argv[3]);
+  else if (argc == 4 && strcmp (argv[1], "split-raw") == 0)
+    split_raw (argv[2], argv[3]);
+  else
+    die ("usage: hip-tool fields|core|raw SNAPSHOT [OUT] | split-raw IN DIR");
+  return 0;
+}
