@@ -20,12 +20,10 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/pie-main %reldir%/progs/jit-own %reldir%/progs/coroutine \
 	%reldir%/progs/widget-linked \
 	%reldir%/progs/widget-static %reldir%/progs/hip-tool \
-	%reldir%/progs/zero-size %reldir%/progs/leak-rows
-	%reldir%/progs/widget-static %reldir%/progs/inlined
-%canon_reldir%_progs_inlined_CFLAGS = $(progs_cflags) -O2
-	%reldir%/progs/widget-static
-	%reldir%/progs/widget-static %reldir%/progs/run-ends \
+	%reldir%/progs/zero-size %reldir%/progs/leak-rows \
+	%reldir%/progs/inlined %reldir%/progs/run-ends \
 	%reldir%/progs/no-ptrace
+%canon_reldir%_progs_inlined_CFLAGS = $(progs_cflags) -O2
 check_PROGRAMS += %reldir%/progs/output-name
 %canon_reldir%_progs_output_name_SOURCES = %reldir%/progs/output-name.c \
 	lib/output-name.c lib/output-name.h
