@@ -125,3 +125,18 @@ check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
 # Leak rows and size-0 blocks (heapinspect.cli/leakrows.exp, zerosize.exp).
 %canon_reldir%_progs_zero_size_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_leak_rows_CFLAGS = $(progs_cflags)
+
+# stack-use.exp: the stack malloc needs on the libgcc unwinding path.
+check_PROGRAMS += %reldir%/progs/stack-use
+%canon_reldir%_progs_stack_use_CFLAGS = $(progs_cflags)
+
+# Unit tests of the tables (tables-unit.exp runs both builds).
+check_PROGRAMS += %reldir%/unit/tables-unit %reldir%/unit/tables-unit-asan
+%canon_reldir%_unit_tables_unit_SOURCES = %reldir%/unit/tables-unit.c
+%canon_reldir%_unit_tables_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_tables_unit_asan_SOURCES = %reldir%/unit/tables-unit.c \
+	$(reader_libhireader_la_SOURCES)
+%canon_reldir%_unit_tables_unit_asan_LDADD = $(DW_LIBS) -lelf -lstdc++
+%canon_reldir%_unit_tables_unit_asan_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) -g -O1 \
+	-fsanitize=address,undefined -fno-sanitize-recover=all
+%canon_reldir%_unit_tables_unit_asan_LDFLAGS = -fsanitize=address,undefined
