@@ -28,6 +28,8 @@ struct core
   uint64_t file_size;
   struct segment *seg;        /* sorted by address, none overlapping */
   size_t nseg;
+  size_t *writable;           /* indexes in seg of the writable ones */
+  size_t nwritable;
   uint64_t missing;           /* bytes the segments claim past the end */
   struct hi_mapping *maps;
   size_t nmaps;
@@ -87,14 +89,11 @@ static int
 core_region (void *ctx, size_t i, uint64_t *addr, uint64_t *size)
 {
   struct core *c = ctx;
-  for (size_t k = 0; k < c->nseg; k++)
-    if (c->seg[k].writable && i-- == 0)
-      {
-        *addr = c->seg[k].vaddr;
-        *size = c->seg[k].filesz;
-        return 0;
-      }
-  return -1;
+  if (i >= c->nwritable)
+    return -1;
+  *addr = c->seg[c->writable[i]].vaddr;
+  *size = c->seg[c->writable[i]].filesz;
+  return 0;
 }
 
 static void
@@ -105,6 +104,7 @@ core_close (void *ctx)
     elf_end (c->elf);
   close (c->fd);
   free (c->seg);
+  free (c->writable);
   free (c->maps);
   free (c->note);
   free (c);
@@ -152,8 +152,9 @@ add_segment (struct core *c, const GElf_Phdr *ph)
 }
 
 /* Sort the segments; where a damaged core makes two overlap, the first
-   ends where the next begins. */
-static void
+   ends where the next begins.  Index the writable ones (the regions a
+   scan for the root reads, one by one).  -1 if out of memory. */
+static int
 sort_segments (struct core *c)
 {
   qsort (c->seg, c->nseg, sizeof *c->seg, by_address);
@@ -165,6 +166,13 @@ sort_segments (struct core *c)
     if (c->seg[i].filesz)
       c->seg[n++] = c->seg[i];
   c->nseg = n;
+  c->writable = malloc ((n + 1) * sizeof *c->writable);
+  if (!c->writable)
+    return -1;
+  for (size_t i = 0; i < n; i++)
+    if (c->seg[i].writable)
+      c->writable[c->nwritable++] = i;
+  return 0;
 }
 
 /* Parse an NT_FILE descriptor: count, page size, count triples, count
@@ -265,7 +273,11 @@ hi_target_open_core (const char *path, const char *exe, struct hi_target *out)
             && memcmp ((char *) data->d_buf + name_off, "CORE", 5) == 0)
           parse_nt_file (c, (char *) data->d_buf + desc_off, nh.n_descsz);
     }
-  sort_segments (c);
+  if (sort_segments (c) != 0)
+    {
+      err = HI_E_NOMEM;
+      goto fail;
+    }
   out->ops = &core_ops;
   out->ctx = c;
   return HI_OK;

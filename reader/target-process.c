@@ -20,6 +20,8 @@ struct process
   struct hi_mapping *maps;
   char *writable;
   size_t nmaps;
+  size_t *wmaps;             /* indexes of the writable maps, once asked */
+  size_t nwmaps;
   int *tids;                 /* seized threads */
   size_t ntids, captids;
   int stop;
@@ -103,14 +105,21 @@ static int
 proc_region (void *ctx, size_t i, uint64_t *addr, uint64_t *size)
 {
   struct process *p = ctx;
-  for (size_t k = 0; k < p->nmaps; k++)
-    if (p->writable[k] && i-- == 0)
-      {
-        *addr = p->maps[k].start;
-        *size = p->maps[k].end - p->maps[k].start;
-        return 0;
-      }
-  return -1;
+  /* Index the writable maps once: a scan asks for each in turn. */
+  if (!p->wmaps)
+    {
+      p->wmaps = malloc ((p->nmaps + 1) * sizeof *p->wmaps);
+      if (!p->wmaps)
+        return -1;
+      for (size_t k = 0; k < p->nmaps; k++)
+        if (p->writable[k])
+          p->wmaps[p->nwmaps++] = k;
+    }
+  if (i >= p->nwmaps)
+    return -1;
+  *addr = p->maps[p->wmaps[i]].start;
+  *size = p->maps[p->wmaps[i]].end - p->maps[p->wmaps[i]].start;
+  return 0;
 }
 
 static void
@@ -143,6 +152,7 @@ proc_close (void *ctx)
     free ((char *) p->maps[i].path);
   free (p->maps);
   free (p->writable);
+  free (p->wmaps);
   free (p->tids);
   free (p->before);
   if (p->mem >= 0)

@@ -308,6 +308,19 @@ test_core_segments (void)
   check (cut, "core segments: an overlap ends where the next begins", "%s",
          "wrong bytes");
   check (outside, "core segments: gaps are not readable", "%s", "readable");
+  /* The regions a root scan reads: every writable segment, by address. */
+  uint64_t addr, size, prev = 0;
+  size_t regions = 0;
+  int ordered = 1;
+  while (t.ops->region (t.ctx, regions, &addr, &size) == 0)
+    {
+      ordered &= addr > prev || regions == 0;
+      prev = addr;
+      regions++;
+    }
+  check (regions == N && ordered,
+         "core segments: scan regions are the writable segments by address",
+         "%zu regions", regions);
   check (hi_target_missing (&t) == 0, "core segments: nothing missing",
          "%" PRIu64, hi_target_missing (&t));
   hi_target_close (&t);
