@@ -115,13 +115,32 @@ read_arena (const struct hi_target *t, const struct hi_root *r,
         return HI_E_CORRUPT;
       if (a->count == 0)
         return HI_OK;
-      void *p = malloc (a->count * a->entry_size);
-      if (!p)
-        return HI_E_NOMEM;
-      if (t->ops->read_memory (t->ctx, a->addr, p, a->count * a->entry_size))
+      /* Read in chunks, growing the copy as the target delivers: a count
+         the target cannot back costs what it really holds, not what the
+         descriptor claims. */
+      enum { CHUNK = 1 << 20 };
+      uint64_t bytes = a->count * a->entry_size, cap = 0;
+      char *p = NULL;
+      for (uint64_t off = 0; off < bytes; off += CHUNK)
         {
-          free (p);
-          return HI_E_UNREADABLE;
+          uint64_t n = bytes - off < CHUNK ? bytes - off : CHUNK;
+          if (off + n > cap)
+            {
+              uint64_t want = cap * 2 > off + n ? cap * 2 : off + n;
+              cap = want < bytes ? want : bytes;
+              char *q = realloc (p, (size_t) cap);
+              if (!q)
+                {
+                  free (p);
+                  return HI_E_NOMEM;
+                }
+              p = q;
+            }
+          if (t->ops->read_memory (t->ctx, a->addr + off, p + off, (size_t) n))
+            {
+              free (p);
+              return HI_E_UNREADABLE;
+            }
         }
       *out = p;
       *count = a->count;
