@@ -9,7 +9,7 @@
 struct leak
 {
   uint32_t path;             /* index in first_site: the row's first site */
-  uint64_t kept, allocs, bytes, frees, freed;
+  uint64_t kept, allocs, bytes, frees, freed;   /* sums over its sites */
 };
 
 /* Blocks allocated and never freed (0 if the counts are damaged). */
@@ -82,14 +82,9 @@ group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
   struct leak *rows = calloc (m->n_sites ? m->n_sites : 1, sizeof *rows);
   uint64_t *first_site = calloc (m->n_sites ? m->n_sites : 1,
                                  sizeof *first_site);
-  if (!rows || !first_site)
-    {
-      free (rows);
-      free (first_site);
-      return HI_E_NOMEM;
-    }
   size_t n = 0;
-  for (uint64_t s = 0; s < m->n_sites; s++)
+  hi_status st = rows && first_site ? HI_OK : HI_E_NOMEM;
+  for (uint64_t s = 0; st == HI_OK && s < m->n_sites; s++)
     {
       const struct hi_site_sum *x = &a->sum[s];
       if (x->allocs == 0 && x->bytes == 0 && x->frees == 0 && x->freed == 0)
@@ -101,26 +96,27 @@ group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
         {
           if (hi_hash_insert (&index, h, (uint32_t) n) != 0)
             {
-              hi_hash_free (&index);
-              free (rows);
-              free (first_site);
-              return HI_E_NOMEM;
+              st = HI_E_NOMEM;
+              break;
             }
           first_site[n] = s;
           rows[n].path = (uint32_t) n;
           row = (uint32_t) n++;
         }
       struct leak *r = &rows[row];
+      r->kept = hi_add_sat (r->kept, hi_sub0 (x->bytes, x->freed));
       r->allocs = hi_add_sat (r->allocs, x->allocs);
       r->bytes = hi_add_sat (r->bytes, x->bytes);
       r->frees = hi_add_sat (r->frees, x->frees);
       r->freed = hi_add_sat (r->freed, x->freed);
     }
   hi_hash_free (&index);
-  /* Kept from the row's sums: a site that freed more than it allocated
-     (damage) cannot hide another one's leak. */
-  for (size_t i = 0; i < n; i++)
-    rows[i].kept = hi_sub0 (rows[i].bytes, rows[i].freed);
+  if (st != HI_OK)
+    {
+      free (rows);
+      free (first_site);
+      return st;
+    }
   *rows_out = rows;
   *first_out = first_site;
   *n_out = n;

@@ -1,0 +1,295 @@
+/* tables-unit.c - unit tests of the tables' pure parts on hand-built
+   models that skip the model's validation: percentages and thresholds at
+   the edges of uint64_t, counters that would wrap, 0-byte rows, the SCC
+   merge of the call graph, one leak-path cut.  Prints "PASS: name" or
+   "FAIL: name: why" per check (tables-unit.exp turns them into DejaGnu
+   results); exit status 1 if any failed. */
+#define _GNU_SOURCE
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+static int failed;
+
+static void check (int ok, const char *name, const char *fmt, ...)
+  __attribute__ ((format (printf, 3, 4)));
+
+static void
+check (int ok, const char *name, const char *fmt, ...)
+{
+  if (ok)
+    {
+      printf ("PASS: %s\n", name);
+      return;
+    }
+  failed = 1;
+  printf ("FAIL: %s: ", name);
+  va_list ap;
+  va_start (ap, fmt);
+  vprintf (fmt, ap);
+  va_end (ap);
+  putchar ('\n');
+}
+
+static void
+test_percentages (void)
+{
+  char p[3];
+  hi_pct2 (p, 3, 4);
+  check (strcmp (p, "75") == 0, "pct2: three quarters", "'%s'", p);
+  /* (2^62 - 1) * 3 of 2^64 - 1 is 75 - 225 / (2^64 - 1) percent: 74.
+     part * 100 wrapped before. */
+  hi_pct2 (p, (UINT64_MAX / 4) * 3, UINT64_MAX);
+  check (strcmp (p, "74") == 0, "pct2: near 2^64, no overflow", "'%s'", p);
+  hi_pct2 (p, UINT64_MAX / 100 - 1, UINT64_MAX);
+  check (strcmp (p, " .") == 0, "pct2: under 1% near 2^64", "'%s'", p);
+  hi_pct2 (p, UINT64_MAX / 100 + 1, UINT64_MAX);
+  check (strcmp (p, " 1") == 0, "pct2: 1% near 2^64", "'%s'", p);
+  hi_pct2 (p, 5, 3);
+  check (strcmp (p, "**") == 0, "pct2: more than the whole is all", "'%s'", p);
+  hi_pct2 (p, 0, 3);
+  check (strcmp (p, "  ") == 0, "pct2: none is blank", "'%s'", p);
+
+  struct hi_options terse = { 5, 0, HI_TERSE, HI_TEXT };
+  struct hi_options normal = { 5, 0, HI_NORMAL, HI_TEXT };
+  struct hi_options verbose = { 5, 0, HI_VERBOSE, HI_TEXT };
+  check (hi_shown (&terse, 1, 100) && !hi_shown (&terse, 1, 101),
+         "shown: terse is at least 1%", "wrong");
+  check (hi_shown (&normal, 1, 200) && !hi_shown (&normal, 1, 201),
+         "shown: normal is at least 0.5%", "wrong");
+  /* 0.5% of 2^64 - 1 is 92233720368547758.075: the first part shown is
+     92233720368547759 (part * 200 wrapped before). */
+  check (hi_shown (&normal, UINT64_C(92233720368547759), UINT64_MAX)
+         && !hi_shown (&normal, UINT64_C(92233720368547758), UINT64_MAX),
+         "shown: 0.5% near 2^64, no overflow", "wrong");
+  check (hi_shown (&verbose, 1, UINT64_MAX) && !hi_shown (&verbose, 0, 5),
+         "shown: verbose is anything but none", "wrong");
+  check (hi_add_sat (UINT64_MAX - 1, 2) == UINT64_MAX
+         && hi_add_sat (2, 3) == 5 && hi_sub0 (3, 5) == 0
+         && hi_sub0 (5, 3) == 2 && hi_mul_sat (UINT64_MAX / 2, 3) == UINT64_MAX
+         && hi_mul_sat (4, 5) == 20, "saturating counter arithmetic", "wrong");
+}
+
+/* A model built by hand: nodes 0 and 1 are the root and the cut node. */
+struct model
+{
+  struct hi_model m;
+  struct hi_node nodes[32];
+  struct hi_site sites[8];
+  struct hi_thread *thread;
+};
+
+static void
+model_init (struct model *x)
+{
+  memset (x, 0, sizeof *x);
+  x->m.nodes = x->nodes;
+  x->m.n_nodes = 2;
+  x->m.sites = x->sites;
+  x->m.n_sites = 1;
+  x->thread = calloc (1, sizeof *x->thread);
+  x->m.threads = x->thread;
+  x->m.n_threads = 1;
+  x->m.bins = x->thread->bins;
+}
+
+/* A node for return address RET under PARENT. */
+static uint32_t
+node (struct model *x, uint32_t parent, uint64_t ret)
+{
+  uint32_t i = (uint32_t) x->m.n_nodes++;
+  x->nodes[i] = (struct hi_node) { ret, parent, 0 };
+  return i;
+}
+
+/* A site at LEAF (DEPTH frames) of ALLOCS blocks of SIZE bytes, FREES
+   of them freed; FREED bytes freed (damage when more than allocated). */
+static void
+site (struct model *x, uint32_t leaf, uint32_t depth, uint64_t allocs,
+      uint64_t size, uint64_t frees, uint64_t freed)
+{
+  uint32_t s = (uint32_t) x->m.n_sites++;
+  struct hi_site *st = &x->sites[s];
+  unsigned c = hi_size_class (size);
+  st->node = leaf;
+  st->depth = depth;
+  st->allocs[c] = allocs;
+  st->bytes[c] = allocs * size;
+  st->frees[c] = frees;
+  st->bytes_freed[c] = freed;
+  x->nodes[leaf].site = s;
+}
+
+/* Report LIST of X in FORMAT at VERBOSITY and DEPTH into a new string. */
+static char *
+report (struct model *x, const char *list, enum hi_format format,
+        enum hi_verbosity verbosity, int depth)
+{
+  struct hi_options opt = { depth, 0, verbosity, format };
+  char *text = NULL;
+  size_t size = 0;
+  FILE *f = open_memstream (&text, &size);
+  if (!f)
+    return NULL;
+  hi_status s = hi_report (&x->m, NULL, "unit", list, &opt, f, NULL);
+  fclose (f);
+  if (s != HI_OK)
+    {
+      free (text);
+      return NULL;
+    }
+  return text;
+}
+
+static int
+has (const char *text, const char *what)
+{
+  return text && strstr (text, what) != NULL;
+}
+
+/* Damaged counters reach the tables: nothing wraps around. */
+static void
+test_no_wrap (void)
+{
+  struct model x;
+  model_init (&x);
+  x.thread->allocations = 5;
+  x.thread->frees = 7;
+  x.thread->bytes_allocated = 100;
+  x.thread->bytes_freed = 300;
+  struct hi_stat st;
+  hi_stat_compute (&x.m, &st);
+  check (st.live_blocks == 0 && st.live_bytes == 0,
+         "stat: more frees than allocations give 0 live, not 2^64 - 2",
+         "live_blocks %" PRIu64 " live_bytes %" PRIu64, st.live_blocks,
+         st.live_bytes);
+  x.thread->bins[8] = (struct hi_bin) { 1, 2, 8, 40 };
+  uint32_t a = node (&x, 0, 0xa000), b = node (&x, a, 0xb000);
+  uint32_t c = node (&x, 0, 0xc000);
+  site (&x, b, 2, 2, 64, 0, 0);          /* leaks 128 */
+  site (&x, a, 1, 1, 10, 1, 500);        /* freed more than it allocated */
+  site (&x, c, 1, 2, UINT64_MAX / 2, 0, 0);   /* bytes overflow a sum */
+  char *json = report (&x, "leaks,bins,direct,graph", HI_JSON, HI_VERBOSE, 5);
+  /* 10 bytes allocated, 500 freed: kept 0, not 10 - 500 + 2^64. */
+  check (has (json, "{\"name\": \"0xa000\", \"bytes\": 10, \"kept\": 0,"),
+         "direct: kept is 0 when more was freed than allocated", "%s",
+         json ? json : "(no report)");
+  check (has (json, "{\"size\": \"8\", \"allocs\": 1, \"bytes\": 8, "
+              "\"frees\": 2, \"kept\": 0,"),
+         "bins: kept is 0 when more was freed than allocated", "%s",
+         json ? json : "");
+  check (has (json, "\"kept\": 128, \"allocs\": 2, \"bytes\": 128"),
+         "leaks: a row's kept is the sum of its chains' kept bytes", "%s",
+         json ? json : "");
+  /* 0xc000's 2 blocks of 2^63 - 1 bytes: 2^64 - 2, and with the others
+     the total saturates instead of wrapping. */
+  check (has (json, "\"name\": \"<TOTAL>\", \"bytes\": 18446744073709551615"),
+         "direct: a total past 2^64 saturates", "%s", json ? json : "");
+  free (json);
+  free (x.thread);
+}
+
+/* 0-byte blocks: the bins row of size 0 and the leak row at every
+   verbosity; a 1-byte leak of 10000 bytes kept is not shown at terse. */
+static void
+test_zero_rows (void)
+{
+  struct model x;
+  model_init (&x);
+  x.thread->bins[0] = (struct hi_bin) { 6, 2, 0, 0 };
+  x.thread->bins[1] = (struct hi_bin) { 1, 0, 1, 0 };
+  x.thread->bins[HI_BIN_MAX + 1] = (struct hi_bin) { 1, 0, 10000, 0 };
+  uint32_t z = node (&x, 0, 0x1000), one = node (&x, 0, 0x2000);
+  uint32_t big = node (&x, 0, 0x3000);
+  site (&x, z, 1, 6, 0, 2, 0);
+  site (&x, one, 1, 1, 1, 0, 0);
+  site (&x, big, 1, 1, 10000, 0, 0);
+  for (int v = HI_TERSE; v <= HI_VERBOSE; v++)
+    {
+      char *t = report (&x, "bins,leaks", HI_TEXT, (enum hi_verbosity) v, 5);
+      char name[64];
+      snprintf (name, sizeof name, "0-byte rows at verbosity %d", v);
+      check (has (t, "      0        6           0 (  )        2           0 (  )")
+             && has (t, "           0 (  )         6           0 (  )        2"
+                     "               0x1000\n"), name, "%s", t ? t : "");
+      snprintf (name, sizeof name, "a 1-byte row at verbosity %d", v);
+      int one_shown = has (t, "0x2000\n");
+      check (one_shown == (v == HI_VERBOSE), name, "%s", t ? t : "");
+      free (t);
+    }
+  free (x.thread);
+}
+
+/* F and G call each other: one <cycle 1> with both, called once per
+   allocation, recursive once per extra appearance on a chain; C calls
+   into the cycle. */
+static void
+test_scc (void)
+{
+  struct model x;
+  model_init (&x);
+  uint32_t c = node (&x, 0, 0xc000);
+  uint32_t f1 = node (&x, c, 0xf000), g1 = node (&x, f1, 0x6000);
+  uint32_t f2 = node (&x, g1, 0xf000), g2 = node (&x, f2, 0x6000);
+  site (&x, g2, 5, 2, 16, 0, 0);    /* C F G F G: 2 allocations */
+  site (&x, g1, 3, 1, 100, 0, 0);   /* C F G: 1 allocation */
+  char *json = report (&x, "graph", HI_JSON, HI_NORMAL, 5);
+  /* Allocations through the cycle: 2 + 1; recursive: the first chain
+     has 4 members' frames, 3 more than once, times 2 allocations, the
+     second 2 frames, 1 more: 6 + 1. */
+  check (has (json, "\"name\": \"<cycle 1>\", \"self_desc\": 132, "
+              "\"self\": 132, \"self_s\": 32, \"self_m\": 100, \"self_l\": 0, "
+              "\"self_x\": 0, \"called\": 3, \"recursive\": 7, "
+              "\"members\": [\"0xf000\", \"0x6000\"]"),
+         "graph: mutual recursion merged into one cycle", "%s",
+         json ? json : "");
+  check (has (json, "\"name\": \"0xc000\", \"self_desc\": 132, \"self\": 0,")
+         && has (json, "\"descendants\": [{\"index\": 1, \"name\": "
+                 "\"<cycle 1>\", \"bytes\": 132, \"calls\": 3}]"),
+         "graph: the caller of the cycle and its one edge", "%s",
+         json ? json : "");
+  free (json);
+  free (x.thread);
+}
+
+/* A chain cut at the monitor's depth cap and one cut by --depth that
+   print the same path are one leak row: one predicate for both. */
+static void
+test_one_cut (void)
+{
+  struct model x;
+  model_init (&x);
+  uint32_t a1 = node (&x, 1, 0xa000), b1 = node (&x, a1, 0xb000);
+  uint32_t z = node (&x, 0, 0x9000), a2 = node (&x, z, 0xa000);
+  uint32_t b2 = node (&x, a2, 0xb000);
+  site (&x, b1, 2, 1, 8, 0, 0);     /* cut by the monitor: ... > a > b */
+  site (&x, b2, 3, 1, 16, 0, 0);    /* z > a > b, cut at --depth 2 */
+  char *json = report (&x, "leaks", HI_JSON, HI_VERBOSE, 2);
+  check (has (json, "[\n  {\"kept\": 24, \"allocs\": 2, \"bytes\": 24, "
+              "\"frees\": 0, \"bytes_freed\": 0, \"path\": "
+              "\"... > 0xa000 > 0xb000\"}\n]"),
+         "leaks: both cuts of one path are one row", "%s", json ? json : "");
+  free (json);
+  json = report (&x, "leaks", HI_JSON, HI_VERBOSE, 3);
+  check (has (json, "\"path\": \"... > 0xa000 > 0xb000\"")
+         && has (json, "\"path\": \"0x9000 > 0xa000 > 0xb000\""),
+         "leaks: with room for the whole chain, two rows", "%s",
+         json ? json : "");
+  free (json);
+  free (x.thread);
+}
+
+int
+main (void)
+{
+  test_percentages ();
+  test_no_wrap ();
+  test_zero_rows ();
+  test_scc ();
+  test_one_cut ();
+  return failed;
+}
