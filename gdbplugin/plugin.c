@@ -17,6 +17,7 @@
 
 #include "analysis.h"
 #include "gdb-cache.h"
+#include "options.h"
 #include "protocol.h"
 
 #include <errno.h>
@@ -64,10 +65,10 @@ parse_depth (const char *s, struct request *r)
   char *end;
   errno = 0;
   unsigned long n = strtoul (s, &end, 10);
-  if (!*s || *end || errno || n < 1 || n > 10000)
+  if (!*s || *end || errno || n < 1 || n > HI_OPT_DEPTH_MAX)
     {
       snprintf (r->error, sizeof r->error, "heap: the depth is a number "
-                "from 1 to 10000, not '%s'", s);
+                "from 1 to %d, not '%.32s'", HI_OPT_DEPTH_MAX, s);
       return -1;
     }
   r->opt.depth = (int) n;
@@ -138,7 +139,7 @@ static int
 parse_request (char *text, size_t len, struct request *r)
 {
   memset (r, 0, sizeof *r);
-  r->opt = (struct hi_options) { 5, 0, HI_NORMAL, HI_TEXT };
+  r->opt = (struct hi_options) HI_OPTIONS_DEFAULT;
   for (size_t i = 0; i < len; i++)
     if (text[i] == '\0')
       text[i] = '\n';
@@ -236,8 +237,11 @@ run (struct gdb_target *g, const struct request *r, FILE *out)
   else
     {
       if (m->damaged)
-        fprintf (out, "heap: incomplete: %" PRIu64 " damaged entries were "
-                 "left out\n", m->damaged);
+        {
+          char damage[512];
+          hi_model_damage_text (m, damage, sizeof damage);
+          fprintf (out, "heap: incomplete report: %s\n", damage);
+        }
       if (r->have_addr)
         s = hi_block_report (&t, m, NULL, r->addr, &r->opt, out);
       else

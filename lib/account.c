@@ -114,6 +114,8 @@ hi_account_alloc (uint32_t site, uint64_t size)
   THREAD_ADD (t->allocations, 1);
   THREAD_ADD (t->bytes_allocated, size);
   live_changed ((int64_t) size);
+  if (HI_UNLIKELY (hi_tls.exit_writer))
+    hi_exit_changed ();
 }
 
 void
@@ -140,4 +142,6 @@ hi_account_free (uint32_t site, uint64_t size)
   THREAD_ADD (t->frees, 1);
   THREAD_ADD (t->bytes_freed, size);
   live_changed (-(int64_t) size);
+  if (HI_UNLIKELY (hi_tls.exit_writer))
+    hi_exit_changed ();
 }

@@ -4,10 +4,6 @@
 
 #include <string.h>
 
-/* Extra frames captured beyond the cap: the monitor's own frames, which
-   precede the allocating caller, plus one to tell whether the cap cut. */
-#define OWN_FRAMES_MAX 8
-
 static inline uint32_t
 pair_hash (uint32_t parent, uint64_t ret)
 {
@@ -47,7 +43,7 @@ grow (struct hi_hash *old)
   uint32_t size = (old->mask + 1) * 4;
   if (size > HI_CAP_HASH)
     return NULL;
-  struct hi_hash *t = hi_prim_reserve (sizeof *t + size * sizeof (uint32_t));
+  struct hi_hash *t = hi_prim_alloc (sizeof *t + size * sizeof (uint32_t));
   if (!t)
     return NULL;
   t->mask = size - 1;
@@ -95,7 +91,8 @@ intern (uint32_t parent, uint64_t ret, int *created)
               probe (t, parent, ret, &slot);
             }
         }
-      if (a->count < HI_CAP_NODES && (t->used + 1) * 4 < (t->mask + 1) * 3)
+      if (a->count < HI_CAP_NODES && (t->used + 1) * 4 < (t->mask + 1) * 3
+          && hi_arena_commit (HI_A_NODES, a->count + 1) == 0)
         {
           id = (uint32_t) a->count;
           hi_state.nodes[id].ret = ret;
@@ -121,7 +118,8 @@ site_of (uint32_t node, uint32_t depth)
   if (!site)
     {
       struct hi_arena_desc *a = &heapinspect_root.arenas[HI_A_SITES];
-      if (a->count < HI_CAP_SITES)
+      if (a->count < HI_CAP_SITES
+          && hi_arena_commit (HI_A_SITES, a->count + 1) == 0)
         {
           site = (uint32_t) a->count;
           hi_state.sites[site].node = node;
@@ -146,8 +144,18 @@ hi_this_thread (void)
         &heapinspect_root.arenas[HI_A_THREADS].count;
       uint64_t i = atomic_load (count);
       do
-        if (i >= HI_CAP_THREADS)
-          break;
+        {
+          if (i >= HI_CAP_THREADS)
+            break;
+          /* The record is readable before count covers it. */
+          if (hi_arena_commit (HI_A_THREADS, i + 1) != 0)
+            {
+              /* No memory for it: counted nowhere, but never a crash. */
+              static struct hi_thread lost;
+              hi_tls.shared_slot = 1;
+              return &lost;
+            }
+        }
       while (!atomic_compare_exchange_weak (count, &i, i + 1));
       if (i >= HI_CAP_THREADS)
         {
@@ -166,12 +174,12 @@ hi_this_thread (void)
 static int
 libgcc_chain (const struct hi_frame *caller, uint64_t *out, int max)
 {
-  uint64_t raw[HI_MAX_DEPTH + OWN_FRAMES_MAX + 1];
-  int n = hi_prim_backtrace (raw, max + OWN_FRAMES_MAX);
+  uint64_t *raw = hi_tls.raw;
+  int n = hi_prim_backtrace (raw, max + HI_OWN_FRAMES_MAX);
   int first = 0;
-  while (first < n && first < OWN_FRAMES_MAX && raw[first] != caller->ip)
+  while (first < n && first < HI_OWN_FRAMES_MAX && raw[first] != caller->ip)
     first++;
-  if (first == n || first == OWN_FRAMES_MAX)
+  if (first == n || first == HI_OWN_FRAMES_MAX)
     first = 0;
   n -= first;
   if (n > max)
@@ -183,7 +191,7 @@ libgcc_chain (const struct hi_frame *caller, uint64_t *out, int max)
 uint32_t
 hi_chain_site (const struct hi_frame *caller)
 {
-  uint64_t chain[HI_MAX_DEPTH + 1];     /* innermost first */
+  uint64_t *chain = hi_tls.chain;       /* innermost first */
   int depth = hi_state.depth;
   int n = hi_unwind (caller, chain, depth + 1);
   if (n < 0)
@@ -193,7 +201,7 @@ hi_chain_site (const struct hi_frame *caller)
     }
   else if (HI_UNLIKELY (hi_state.check_unwind))
     {
-      uint64_t ref[HI_MAX_DEPTH + 1];
+      uint64_t *ref = hi_tls.check;
       int m = libgcc_chain (caller, ref, depth + 1);
       HI_ADD (heapinspect_root.totals.unwind_checked, 1);
       if (m != n || memcmp (ref, chain, (size_t) n * sizeof *chain) != 0)
@@ -220,6 +228,9 @@ hi_chain_site (const struct hi_frame *caller)
     }
   uint32_t node = same ? hi_tls.prev_node[same - 1]
                        : cut ? HI_NODE_CUT : HI_NODE_ROOT;
+  /* From here prev_ret/prev_node describe this chain, also when it is
+     dropped part way (prev_n then says how far). */
+  hi_tls.prev_cut = cut;
   int refresh = 0;
   for (int i = same; i < n; i++)
     {
@@ -238,7 +249,6 @@ hi_chain_site (const struct hi_frame *caller)
       hi_tls.prev_node[i] = node;
     }
   hi_tls.prev_n = n;
-  hi_tls.prev_cut = cut;
   if (HI_UNLIKELY (refresh))
     hi_modules_refresh ();
 

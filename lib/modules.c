@@ -91,7 +91,7 @@ visit (struct dl_phdr_info *info, size_t size, void *arg)
           return 0;
         }
     }
-  if (n >= HI_CAP_MODULES)
+  if (n >= HI_CAP_MODULES || hi_arena_commit (HI_A_MODULES, n + 1) != 0)
     return 0;
   struct hi_module *m = &hi_state.modules[n];
   memset (m, 0, sizeof *m);

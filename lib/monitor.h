@@ -66,6 +66,9 @@ struct hi_state
   struct hi_hash *_Atomic hash;
   hi_lock table_lock;      /* serializes insertions into nodes/sites */
   hi_lock module_lock;     /* serializes module-list refreshes */
+  hi_lock commit_lock;     /* serializes arena commits; taken last */
+  uint64_t reserved[HI_A_COUNT];   /* bytes reserved per arena */
+  uint64_t committed[HI_A_COUNT];  /* bytes of those readable */
   int depth;               /* HEAPINSPECT_DEPTH */
   int check_unwind;        /* HEAPINSPECT_CHECK_UNWIND */
   int snapshot_signal;     /* HEAPINSPECT_SIGNAL, 0 = none */
@@ -77,6 +80,14 @@ struct hi_state
 extern struct hi_root heapinspect_root;
 extern HI_HIDDEN struct hi_state hi_state;
 
+/* state.c: make entries [0, N) of arena INDEX readable (its capacity in
+   the root says how many are), before its count may cover them.  0, or
+   -1 when N is beyond the reservation or the system refuses. */
+HI_HIDDEN int hi_arena_commit (int index, uint64_t n);
+/* state.c: the exiting thread allocated or freed after writing the exit
+   snapshot (exit() frees stdio's buffers after every handler): write it
+   again, so it holds the last word. */
+HI_HIDDEN void hi_exit_changed (void);
 /* state.c: 1 once the monitor is ready; initializes on first use. */
 HI_HIDDEN int hi_ensure_init (void);
 /* state.c: 0 until the unwinder may run.  In static binaries libc
@@ -84,18 +95,29 @@ HI_HIDDEN int hi_ensure_init (void);
    their chains wait for the monitor's constructor. */
 extern HI_HIDDEN _Atomic int hi_unwind_ready;
 
+/* Frames of the monitor's own that may precede the allocating caller in
+   libgcc's backtrace. */
+#define HI_OWN_FRAMES_MAX 8
+
 /* Per-thread state (initial-exec TLS: no allocation on access). */
 struct hi_tls
 {
   int busy;                /* inside the monitor: nested calls are internal */
   uint32_t thread_slot;    /* 1 + index in the threads arena, 0 = none yet */
   int shared_slot;         /* the slot is the shared last one: atomics */
+  int exit_writer;         /* this thread wrote the exit snapshot */
   int64_t live_unflushed;  /* live bytes not yet added to totals */
   int64_t blocks_unflushed; /* live blocks likewise */
   int prev_n;              /* previous chain, root first, and its nodes */
   int prev_cut;
   uint64_t prev_ret[HI_MAX_DEPTH];
   uint32_t prev_node[HI_MAX_DEPTH];
+  /* Buffers for capturing a chain: here rather than on the stack inside
+     malloc, which may be a small one (a coroutine's, a signal stack).
+     Never in use twice at once: the capture runs with `busy` set. */
+  uint64_t chain[HI_MAX_DEPTH + 1];
+  uint64_t check[HI_MAX_DEPTH + 1];
+  uint64_t raw[HI_MAX_DEPTH + HI_OWN_FRAMES_MAX + 1];
 };
 extern __thread struct hi_tls hi_tls
   __attribute__ ((tls_model ("initial-exec"))) HI_HIDDEN;

@@ -22,11 +22,33 @@
 extern char **environ;
 
 void *
-hi_prim_reserve (size_t size)
+hi_prim_alloc (size_t size)
 {
   void *p = mmap (NULL, size, PROT_READ | PROT_WRITE,
                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   return p == MAP_FAILED ? NULL : p;
+}
+
+void *
+hi_prim_reserve (size_t size)
+{
+  void *p = mmap (NULL, size, PROT_NONE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED)
+    return NULL;
+  /* gcore dumps even inaccessible mappings, in full; it and the kernel
+     skip those marked so. */
+  madvise (p, size, MADV_DONTDUMP);
+  return p;
+}
+
+int
+hi_prim_commit (void *p, size_t size)
+{
+  if (mprotect (p, size, PROT_READ | PROT_WRITE) != 0)
+    return -1;
+  madvise (p, size, MADV_DODUMP);
+  return 0;
 }
 
 void
@@ -260,6 +282,14 @@ int
 hi_prim_signal_max (void)
 {
   return SIGRTMAX;
+}
+
+extern int __cxa_atexit (void (*fn) (void *), void *arg, void *dso);
+
+int
+hi_prim_at_exit (void (*fn) (void *), void *arg)
+{
+  return __cxa_atexit (fn, arg, NULL) == 0 ? 0 : -1;
 }
 
 void

@@ -1,14 +1,25 @@
 /* prim.h - the monitor's only door to the OS: memory, locks, ids, env,
-   stack unwinding.  Everything else in lib/ is portable C over these. */
+   files, signals, process hooks, stack unwinding.  Nothing else in lib/
+   makes a system call.  What stays outside is the dynamic loader's own
+   interface, which the monitor's job is about: the module list
+   (dl_iterate_phdr, modules.c), unwind tables (_dl_find_object,
+   unwind.c), the next malloc_usable_size (dlsym, malloc.c). */
 #ifndef HI_PRIM_H
 #define HI_PRIM_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-/* Reserve SIZE bytes of zeroed, lazily committed memory; NULL on failure. */
+/* SIZE bytes of zeroed, readable and writable memory, committed as it is
+   touched; NULL on failure. */
+void *hi_prim_alloc (size_t size);
+/* Reserve SIZE bytes of address space, inaccessible (so core dumps and
+   gcore skip it) until committed; NULL on failure. */
 void *hi_prim_reserve (size_t size);
-/* Give back memory from hi_prim_reserve. */
+/* Make [P, P + SIZE) of a reservation readable and writable (zeroed);
+   P and SIZE page-aligned.  0, or -1. */
+int hi_prim_commit (void *p, size_t size);
+/* Give back memory from hi_prim_alloc or hi_prim_reserve. */
 void hi_prim_release (void *p, size_t size);
 
 /* A mutex that never allocates.  Not recursive. */
@@ -58,6 +69,11 @@ int hi_prim_signal_is_default (int sig);
 void hi_prim_signal_reraise (int sig);
 /* The highest signal number (real-time signals included). */
 int hi_prim_signal_max (void);
+
+/* Run FN (ARG) at exit, after the handlers registered before, as
+   __cxa_atexit for no shared object; 0, or -1 once exit handlers have
+   all run. */
+int hi_prim_at_exit (void (*fn) (void *), void *arg);
 
 /* Fork handlers, as pthread_atfork. */
 void hi_prim_atfork (void (*prepare) (void), void (*parent) (void),

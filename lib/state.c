@@ -27,17 +27,61 @@ HI_HIDDEN _Atomic int hi_unwind_ready = 1;
 enum { ST_NONE, ST_BUSY, ST_READY, ST_FAILED };
 static _Atomic int init_state;
 
+/* Arenas are reserved inaccessible and committed as they fill, so a core
+   file or gcore holds what is in use, not the whole reservation.  The
+   root lists the committed part: `capacity` counts readable entries. */
+#define COMMIT_STEP (UINT64_C(64) << 10)
+
+static uint64_t
+round_up (uint64_t n, uint64_t step)
+{
+  return (n + step - 1) / step * step;
+}
+
 static void *
 add_arena (int index, uint32_t kind, uint64_t capacity, uint32_t entry_size)
 {
-  void *p = hi_prim_reserve ((size_t) capacity * entry_size);
+  uint64_t bytes = round_up (capacity * entry_size, hi_prim_page_size ());
+  void *p = hi_prim_reserve ((size_t) bytes);
   struct hi_arena_desc *a = &heapinspect_root.arenas[index];
   a->addr = (uint64_t) (uintptr_t) p;
-  a->capacity = p ? capacity : 0;
+  a->capacity = 0;
   a->count = 0;
   a->kind = kind;
   a->entry_size = entry_size;
+  hi_state.reserved[index] = p ? bytes : 0;
+  hi_state.committed[index] = 0;
   return p;
+}
+
+int
+hi_arena_commit (int index, uint64_t n)
+{
+  struct hi_arena_desc *a = &heapinspect_root.arenas[index];
+  if (HI_LIKELY (n <= HI_LOAD_ACQ (a->capacity)))
+    return 0;
+  hi_lock_acquire (&hi_state.commit_lock);
+  uint64_t have = hi_state.committed[index];
+  uint64_t need = n * a->entry_size;
+  if (need > have)
+    {
+      /* Grow by a quarter at least, in whole steps: few system calls,
+         little committed beyond use. */
+      uint64_t want = round_up (need > have + have / 4 ? need
+                                : have + have / 4, COMMIT_STEP);
+      if (want > hi_state.reserved[index])
+        want = hi_state.reserved[index];
+      if (want >= need
+          && hi_prim_commit ((char *) (uintptr_t) a->addr + have,
+                             (size_t) (want - have)) == 0)
+        {
+          hi_state.committed[index] = want;
+          HI_STORE_REL (a->capacity, want / a->entry_size);
+        }
+    }
+  int ok = n <= a->capacity;
+  hi_lock_release (&hi_state.commit_lock);
+  return ok ? 0 : -1;
 }
 
 /* VAR=VALUE: WHY, as one warning line. */
@@ -191,11 +235,13 @@ fork_prepare (void)
 {
   hi_lock_acquire (&hi_state.module_lock);
   hi_lock_acquire (&hi_state.table_lock);
+  hi_lock_acquire (&hi_state.commit_lock);
 }
 
 static void
 fork_parent (void)
 {
+  hi_lock_release (&hi_state.commit_lock);
   hi_lock_release (&hi_state.table_lock);
   hi_lock_release (&hi_state.module_lock);
 }
@@ -207,6 +253,7 @@ fork_child (void)
      counter and writes its own snapshot (named by its pid). */
   hi_state.table_lock.word = 0;
   hi_state.module_lock.word = 0;
+  hi_state.commit_lock.word = 0;
   heapinspect_root.pid = hi_prim_pid ();
 }
 
@@ -281,14 +328,17 @@ init_once (void)
                                 HI_CAP_THREADS, sizeof (struct hi_thread));
   hi_state.modules = add_arena (HI_A_MODULES, HI_ARENA_MODULES,
                                 HI_CAP_MODULES, sizeof (struct hi_module));
+  /* The pair index is used whole from the start: readable at once. */
   struct hi_hash *h = add_arena (HI_A_HASH, HI_ARENA_HASH,
                                  HI_HASH_FIRST + 2, sizeof (uint32_t));
-  if (h)
-    h->mask = HI_HASH_FIRST - 1;
-  atomic_store (&hi_state.hash, h);
   r->n_arenas = HI_A_COUNT;
-  if (!hi_state.nodes || !hi_state.sites || !hi_state.threads || !hi_state.modules || !h)
+  if (!hi_state.nodes || !hi_state.sites || !hi_state.threads || !hi_state.modules || !h
+      || hi_arena_commit (HI_A_HASH, HI_HASH_FIRST + 2) != 0
+      || hi_arena_commit (HI_A_NODES, 2) != 0
+      || hi_arena_commit (HI_A_SITES, 1) != 0)
     return -1;
+  h->mask = HI_HASH_FIRST - 1;
+  atomic_store (&hi_state.hash, h);
   /* Node 0 is the root, node 1 the parent of cut chains; site 0 gathers
      allocations whose chain was not recorded. */
   hi_state.nodes[HI_NODE_CUT].parent = HI_NODE_ROOT;
@@ -367,7 +417,23 @@ write_exit_snapshot (void *unused)
   (void) unused;
   if (atomic_load (&init_state) != ST_READY || !automatic_snapshots ())
     return;
-  snapshot_now (hi_state.output, 1);
+  if (snapshot_now (hi_state.output, 1) == 0)
+    hi_tls.exit_writer = 1;
+}
+
+void
+hi_exit_changed (void)
+{
+  /* Only exit()'s last steps come here: a few frees.  The cap keeps a
+     program that goes on allocating in its exiting thread (an exit
+     handler of a library unknown to us) from rewriting without end. */
+  static int rewrites = 64;
+  if (hi_tls.busy || rewrites <= 0)
+    return;
+  rewrites--;
+  hi_tls.busy++;
+  hi_snapshot_write (hi_state.output, 1);
+  hi_tls.busy--;
 }
 
 __attribute__ ((visibility ("default"))) int
@@ -386,19 +452,19 @@ heapinspect_snapshot (const char *path)
   return snapshot_now (path ? path : hi_state.output, 0);
 }
 
-extern int __cxa_atexit (void (*fn) (void *), void *arg, void *dso);
-
 /* The loader runs this destructor before those of libraries loaded after
    the monitor, and exit handlers may still free.  exit() calls handlers
    registered while it runs once the current one returns, and the
-   loader's destructor pass is itself the first-registered handler, so a
-   handler registered here (for no DSO: no __cxa_finalize runs it early)
-   comes after every destructor and every other handler. */
+   loader's destructor pass is itself an exit handler registered before
+   the program's, so a handler registered here (for no DSO: no
+   __cxa_finalize runs it early) comes after every destructor and every
+   other handler.  exit() may still free its own blocks of handlers
+   after it: the exiting thread then writes again (hi_exit_changed). */
 __attribute__ ((destructor)) static void
 at_exit_snapshot (void)
 {
   hi_tls.busy++;      /* the handler list may grow: libc's allocation */
-  int r = __cxa_atexit (write_exit_snapshot, NULL, NULL);
+  int r = hi_prim_at_exit (write_exit_snapshot, NULL);
   hi_tls.busy--;
   if (r != 0)
     write_exit_snapshot (NULL);   /* exit handlers are done already */

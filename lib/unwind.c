@@ -472,7 +472,7 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
 {
   if (!cache)
     {
-      struct entry *c = hi_prim_reserve (CACHE_SIZE * sizeof *c);
+      struct entry *c = hi_prim_alloc (CACHE_SIZE * sizeof *c);
       struct entry *expect = NULL;
       if (!c)
         return -1;

@@ -255,7 +255,7 @@ validate_site_counters (struct hi_model *m)
    taken back from the last threads, so live figures are never
    negative.  Bins likewise, per bin. */
 static void
-validate_thread_counters (struct hi_model *m)
+validate_thread_counters (struct hi_model *m, char *bad)
 {
   uint64_t a = 0, f = 0, ba = 0, bf = 0;
   for (uint64_t i = 0; i < m->n_threads; i++)
@@ -270,7 +270,7 @@ validate_thread_counters (struct hi_model *m)
         {
           th->allocations = th->frees = 0;
           th->bytes_allocated = th->bytes_freed = 0;
-          m->damage.threads++;
+          bad[i] = 1;
         }
     }
   if (f > a || bf > ba)
@@ -313,7 +313,7 @@ validate_thread_counters (struct hi_model *m)
 /* The threads' busiest sites keep their counters apart; add them in.
    A sum that would wrap is damage: the thread's share is left out. */
 static void
-merge_thread_sites (struct hi_model *m)
+merge_thread_sites (struct hi_model *m, char *bad)
 {
   for (uint64_t i = 0; i < m->n_threads; i++)
     for (unsigned k = 0; k < HI_THREAD_SITES; k++)
@@ -323,7 +323,8 @@ merge_thread_sites (struct hi_model *m)
           continue;
         if (ts->site >= m->n_sites || m->sites[ts->site].depth == 0)
           {
-            m->damage.threads++;
+            /* A site dropped above takes its threads' shares along. */
+            bad[i] |= ts->site >= m->n_sites;
             continue;
           }
         struct hi_site *site = &m->sites[ts->site], sum = *site;
@@ -336,7 +337,7 @@ merge_thread_sites (struct hi_model *m)
         if (fits)
           *site = sum;
         else
-          m->damage.threads++;
+          bad[i] = 1;
       }
 }
 
@@ -371,15 +372,23 @@ validate (struct hi_model *m)
       m->damage.root++;
     }
   uint32_t *depth = malloc (m->n_nodes * sizeof *depth);
-  if (!depth)
-    return HI_E_NOMEM;
+  char *bad = calloc (m->n_threads + 1, 1);    /* per thread: damaged */
+  if (!depth || !bad)
+    {
+      free (depth);
+      free (bad);
+      return HI_E_NOMEM;
+    }
   validate_nodes (m, depth, limit);
   validate_sites (m, depth, limit);
   free (depth);
-  merge_thread_sites (m);
+  merge_thread_sites (m, bad);
   validate_site_counters (m);
   sum_bins (m);
-  validate_thread_counters (m);
+  validate_thread_counters (m, bad);
+  for (uint64_t i = 0; i < m->n_threads; i++)
+    m->damage.threads += (uint64_t) bad[i];
+  free (bad);
   for (uint64_t i = 0; i < m->n_modules; i++)
     m->modules[i].path[HI_PATH_MAX - 1] = '\0';
   m->damaged = m->damage.root + m->damage.nodes + m->damage.sites

@@ -13,6 +13,7 @@
 #include <elfutils/libdwfl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* libstdc++'s demangler (the CLI links libstdc++). */
 extern char *__cxa_demangle (const char *mangled, char *buf, size_t *len,
@@ -32,10 +33,66 @@ struct hi_symbolizer
   size_t nloaded;
 };
 
+/* 1 if PATH exists and is not a regular file (a FIFO would block libdwfl's
+   open, and gdb with it). */
+static int
+irregular (const char *path)
+{
+  struct stat st;
+  return stat (path, &st) == 0 && !S_ISREG (st.st_mode);
+}
+
+/* libdwfl's standard search, unless a place it would open holds
+   something other than a regular file: the debuglink name (chosen by the
+   file an input names) in the file's directory, its .debug and under
+   /usr/lib/debug, and the build-id path. */
+static int
+find_debuginfo (Dwfl_Module *mod, void **userdata, const char *modname,
+                Dwarf_Addr base, const char *file_name,
+                const char *debuglink_file, GElf_Word debuglink_crc,
+                char **debuginfo_file_name)
+{
+  char path[4096];
+  if (debuglink_file && file_name && !strchr (debuglink_file, '/'))
+    {
+      const char *slash = strrchr (file_name, '/');
+      int dir = slash ? (int) (slash - file_name) : 0;
+      static const char *const forms[] = {
+        "%.*s/%s", "%.*s/.debug/%s", "/usr/lib/debug%.*s/%s",
+      };
+      for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
+        {
+          snprintf (path, sizeof path, forms[i], dir, file_name,
+                    debuglink_file);
+          if (irregular (path))
+            return -1;
+        }
+      snprintf (path, sizeof path, "/usr/lib/debug/%s", debuglink_file);
+      if (irregular (path))
+        return -1;
+    }
+  const unsigned char *id;
+  GElf_Addr vaddr;
+  int n = dwfl_module_build_id (mod, &id, &vaddr);
+  if (n > 1)
+    {
+      int at = snprintf (path, sizeof path, "/usr/lib/debug/.build-id/%02x/",
+                         id[0]);
+      for (int i = 1; i < n && at < (int) sizeof path - 8; i++)
+        at += snprintf (path + at, sizeof path - (size_t) at, "%02x", id[i]);
+      snprintf (path + at, sizeof path - (size_t) at, ".debug");
+      if (irregular (path))
+        return -1;
+    }
+  return dwfl_standard_find_debuginfo (mod, userdata, modname, base,
+                                       file_name, debuglink_file,
+                                       debuglink_crc, debuginfo_file_name);
+}
+
 static char *debuginfo_path;
 static const Dwfl_Callbacks callbacks = {
   .find_elf = dwfl_build_id_find_elf,
-  .find_debuginfo = dwfl_standard_find_debuginfo,
+  .find_debuginfo = find_debuginfo,
   .debuginfo_path = &debuginfo_path,
 };
 

@@ -110,6 +110,8 @@ check_PROGRAMS += %reldir%/progs/mksnap
 %canon_reldir%_progs_mksnap_CFLAGS = $(progs_cflags)
 check_PROGRAMS += %reldir%/progs/alloc-on-input
 %canon_reldir%_progs_alloc_on_input_CFLAGS = $(progs_cflags)
+check_PROGRAMS += %reldir%/progs/shadow-root
+%canon_reldir%_progs_shadow_root_CFLAGS = $(progs_cflags)
 # Unit tests of the reader's pure functions (reader-unit.exp runs both).
 check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
 %canon_reldir%_unit_reader_unit_SOURCES = %reldir%/unit/reader-unit.c
@@ -123,6 +125,11 @@ check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
 # Leak rows and size-0 blocks (heapinspect.cli/leakrows.exp, zerosize.exp).
 %canon_reldir%_progs_zero_size_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_leak_rows_CFLAGS = $(progs_cflags)
+
+# stack-use.exp: the stack malloc needs on the libgcc unwinding path.
+check_PROGRAMS += %reldir%/progs/stack-use
+%canon_reldir%_progs_stack_use_CFLAGS = $(progs_cflags)
+
 # Unit tests of the tables (tables-unit.exp runs both builds).
 check_PROGRAMS += %reldir%/unit/tables-unit %reldir%/unit/tables-unit-asan
 %canon_reldir%_unit_tables_unit_SOURCES = %reldir%/unit/tables-unit.c

@@ -3,7 +3,9 @@
    atexit handler frees 2 of main's 3 blocks of 50 bytes and registers
    another, which frees one block of 70 bytes allocated by the first;
    a destructor of the program frees one block of 30.  No stdio: nothing
-   else allocates.  Left live at the end: 1 block of 50 bytes. */
+   else allocates.  Left live at the end: 1 block of 50 bytes.
+   The library registers exit handlers of its own on request (see
+   exit-order-lib.c). */
 #include <stdlib.h>
 #include <unistd.h>
 

@@ -161,6 +161,13 @@ main (int argc, char **argv)
     sites[2].allocs[HI_SC_M] = UINT64_MAX, sites[2].bytes[HI_SC_M] = UINT64_MAX;
   else if (strcmp (mut, "thread-frees") == 0)
     thread.frees = 17, thread.bytes_freed = UINT64_MAX;
+  else if (strcmp (mut, "thread-sites") == 0)
+    {
+      /* Two entries of the thread's busiest sites name no site: one
+         damaged record. */
+      thread.sites[0].site = 99, thread.sites[0].allocs[HI_SC_S] = 1;
+      thread.sites[1].site = 77, thread.sites[1].allocs[HI_SC_S] = 1;
+    }
   else if (strcmp (mut, "bin-frees") == 0)
     thread.bins[100].frees = 6, thread.bins[100].bytes_freed = 501;
   else if (strcmp (mut, "peak") == 0)
