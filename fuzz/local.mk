@@ -45,7 +45,8 @@ check-fuzz: $(fuzz_check_deps)
 .PHONY: check-fuzz fuzz-targets
 
 EXTRA_DIST += %reldir%/run %reldir%/harness.h %reldir%/harness.c \
-	%reldir%/fuzz-snapshot.c %reldir%/fuzz-core.c %reldir%/fuzz-raw.c
+	%reldir%/fuzz-snapshot.c %reldir%/fuzz-core.c %reldir%/fuzz-raw.c \
+	$(wildcard $(srcdir)/%reldir%/regress/*/*.gz)
 clean-local: clean-fuzz
 clean-fuzz:
 	-rm -rf %reldir%/obj %reldir%/corpus %reldir%/seeds %reldir%/out \
