@@ -114,7 +114,8 @@ check_PROGRAMS += %reldir%/progs/shadow-root
 %canon_reldir%_progs_shadow_root_CFLAGS = $(progs_cflags)
 # Unit tests of the reader's pure functions (reader-unit.exp runs both).
 check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
-%canon_reldir%_unit_reader_unit_SOURCES = %reldir%/unit/reader-unit.c
+%canon_reldir%_unit_reader_unit_SOURCES = %reldir%/unit/reader-unit.c \
+	%reldir%/unit/unit-check.h
 %canon_reldir%_unit_reader_unit_LDADD = reader/libhireader.la
 %canon_reldir%_unit_reader_unit_asan_SOURCES = %reldir%/unit/reader-unit.c \
 	$(reader_libhireader_la_SOURCES)
@@ -132,7 +133,8 @@ check_PROGRAMS += %reldir%/progs/stack-use
 
 # Unit tests of the tables (tables-unit.exp runs both builds).
 check_PROGRAMS += %reldir%/unit/tables-unit %reldir%/unit/tables-unit-asan
-%canon_reldir%_unit_tables_unit_SOURCES = %reldir%/unit/tables-unit.c
+%canon_reldir%_unit_tables_unit_SOURCES = %reldir%/unit/tables-unit.c \
+	%reldir%/unit/unit-check.h
 %canon_reldir%_unit_tables_unit_LDADD = reader/libhireader.la
 %canon_reldir%_unit_tables_unit_asan_SOURCES = %reldir%/unit/tables-unit.c \
 	$(reader_libhireader_la_SOURCES)

@@ -14,30 +14,8 @@
 #include "analysis.h"
 #include "hash.h"
 #include "strtab.h"
+#include "unit-check.h"
 
-static int failed;
-
-static void
-check (int ok, const char *name, const char *fmt, ...)
-  __attribute__ ((format (printf, 3, 4)));
-
-#include <stdarg.h>
-static void
-check (int ok, const char *name, const char *fmt, ...)
-{
-  if (ok)
-    {
-      printf ("PASS: %s\n", name);
-      return;
-    }
-  failed = 1;
-  printf ("FAIL: %s: ", name);
-  va_list ap;
-  va_start (ap, fmt);
-  vprintf (fmt, ap);
-  va_end (ap);
-  putchar ('\n');
-}
 
 /* Keys 2^44 apart: a multiplicative hash that keeps high bits only after
    a shift (the reader's old one) sends them all to one slot. */

@@ -6,34 +6,13 @@
    results); exit status 1 if any failed. */
 #define _GNU_SOURCE
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis.h"
+#include "unit-check.h"
 
-static int failed;
-
-static void check (int ok, const char *name, const char *fmt, ...)
-  __attribute__ ((format (printf, 3, 4)));
-
-static void
-check (int ok, const char *name, const char *fmt, ...)
-{
-  if (ok)
-    {
-      printf ("PASS: %s\n", name);
-      return;
-    }
-  failed = 1;
-  printf ("FAIL: %s: ", name);
-  va_list ap;
-  va_start (ap, fmt);
-  vprintf (fmt, ap);
-  va_end (ap);
-  putchar ('\n');
-}
 
 static void
 test_percentages (void)
