@@ -113,9 +113,11 @@ child (char **argv, int go_fd, int err_fd, const char *preload,
   _exit (e == ENOENT ? 127 : 126);
 }
 
-/* Why no snapshot file PATH appeared: one true line. */
+/* Why no snapshot file PATH appeared: one true line.  READ_LIVE: the
+   program was read at its end, so a program that simply wrote none (it
+   ended by _exit) lost nothing and nothing is said. */
 static void
-explain_missing (const char *prog, const char *path)
+explain_missing (const char *prog, const char *path, int read_live)
 {
   char dir[PATH_MAX];
   snprintf (dir, sizeof dir, "%s", path);
@@ -130,6 +132,8 @@ explain_missing (const char *prog, const char *path)
   else if (access (d, W_OK | X_OK) != 0)
     snprintf (msg, sizeof msg, "no snapshot file: the directory %s is not "
               "writable", d);
+  else if (read_live)
+    return;
   else
     snprintf (msg, sizeof msg, "no snapshot file %s: the program wrote "
               "none (the monitor says why above, if it knows; a program "
@@ -322,7 +326,7 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
         fprintf (stderr, "heapinspect: snapshot in %s\n", output);
       else if (end.read != HI_E_NOT_READY && end.read != HI_E_NO_DATA
                && !(end.model && WIFSIGNALED (end.status)))
-        explain_missing (prog, output);
+        explain_missing (prog, output, end.model != NULL);
     }
 
   struct hi_source src;
