@@ -21,7 +21,7 @@ static const char usage_text[] =
   "       heapinspect block ADDRESS SOURCE...\n"
   "options: -t bins,leaks,direct,graph,stat   --depth N   --offsets\n"
   "         --terse | --verbose   --format=text|json   -o FILE   --no-stop\n"
-  "         --help   --version\n"
+  "         -h, --help   --version\n"
   "run:     the options above but -p, --raw, --no-stop; --follow-children\n"
   "See heapinspect(1).\n";
 
