@@ -3,6 +3,7 @@
    did. */
 #define _GNU_SOURCE
 #include "config.h"
+#include "cli/paths.h"
 #include "cli.h"
 #include "output-name.h"
 

@@ -4,6 +4,19 @@ bin_PROGRAMS += %reldir%/heapinspect
 	%reldir%/source.c %reldir%/cmd-modules.c %reldir%/cmd-run.c \
 	%reldir%/run-trace.c lib/output-name.h lib/output-name.c \
 	reader/options.h
-%canon_reldir%_heapinspect_CPPFLAGS = $(AM_CPPFLAGS) \
-	-I$(top_srcdir)/lib -DHI_LIBDIR='"$(libdir)"'
+nodist_%canon_reldir%_heapinspect_SOURCES = %reldir%/paths.h
+%canon_reldir%_heapinspect_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib
+
+# The directory run preloads the monitor from, as this make sees it: made
+# on every make, replaced only when it changed, so a reconfigure (or
+# `make install prefix=DIR`) rebuilds what uses it and nothing else.
+BUILT_SOURCES += %reldir%/paths.h
+CLEANFILES += %reldir%/paths.h
+%reldir%/paths.h: FORCE
+	@$(MKDIR_P) %reldir%
+	@echo '#define HI_LIBDIR "$(libdir)"' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm -f $@.tmp; \
+	 else mv -f $@.tmp $@; echo "  GEN      $@"; fi
+FORCE:
+.PHONY: FORCE
 %canon_reldir%_heapinspect_LDADD = reader/libhireader.la
