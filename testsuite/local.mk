@@ -70,17 +70,23 @@ check_LTLIBRARIES += %reldir%/progs/libdltest.la %reldir%/progs/libhitestlib.la
 %canon_reldir%_progs_libdltest_la_LDFLAGS = -module -avoid-version \
 	-rpath /nowhere
 
+# The reader built with ASan and UBSan, for every program below that
+# links its sources in (heapinspect-asan, the unit tests' -asan builds).
+asan_cflags = $(AM_CFLAGS) $(DW_CFLAGS) -g -O1 \
+	-fsanitize=address,undefined -fno-sanitize-recover=all \
+	-fno-omit-frame-pointer
+asan_ldflags = -fsanitize=address,undefined
+asan_ldadd = $(DW_LIBS) -lelf -lstdc++
+
 # heapinspect(1) and its reader built with ASan and UBSan: the tests of
 # damaged input run it as well as the normal build.
 check_PROGRAMS += %reldir%/progs/heapinspect-asan
 %canon_reldir%_progs_heapinspect_asan_SOURCES = $(cli_heapinspect_SOURCES) \
 	$(reader_libhireader_la_SOURCES)
 %canon_reldir%_progs_heapinspect_asan_CPPFLAGS = $(cli_heapinspect_CPPFLAGS)
-%canon_reldir%_progs_heapinspect_asan_LDADD = $(DW_LIBS) -lelf -lstdc++
-%canon_reldir%_progs_heapinspect_asan_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) -g -O1 \
-	-fsanitize=address,undefined -fno-sanitize-recover=all \
-	-fno-omit-frame-pointer
-%canon_reldir%_progs_heapinspect_asan_LDFLAGS = -fsanitize=address,undefined
+%canon_reldir%_progs_heapinspect_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_progs_heapinspect_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_progs_heapinspect_asan_LDFLAGS = $(asan_ldflags)
 
 # exit-order.exp: frees made by exit handlers and a library's destructor.
 check_PROGRAMS += %reldir%/progs/exit-order
@@ -119,10 +125,9 @@ check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
 %canon_reldir%_unit_reader_unit_LDADD = reader/libhireader.la
 %canon_reldir%_unit_reader_unit_asan_SOURCES = %reldir%/unit/reader-unit.c \
 	$(reader_libhireader_la_SOURCES)
-%canon_reldir%_unit_reader_unit_asan_LDADD = $(DW_LIBS) -lelf -lstdc++
-%canon_reldir%_unit_reader_unit_asan_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) -g -O1 \
-	-fsanitize=address,undefined -fno-sanitize-recover=all
-%canon_reldir%_unit_reader_unit_asan_LDFLAGS = -fsanitize=address,undefined
+%canon_reldir%_unit_reader_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_reader_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_reader_unit_asan_LDFLAGS = $(asan_ldflags)
 # Leak rows and size-0 blocks (heapinspect.cli/leakrows.exp, zerosize.exp).
 %canon_reldir%_progs_zero_size_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_leak_rows_CFLAGS = $(progs_cflags)
@@ -138,7 +143,6 @@ check_PROGRAMS += %reldir%/unit/tables-unit %reldir%/unit/tables-unit-asan
 %canon_reldir%_unit_tables_unit_LDADD = reader/libhireader.la
 %canon_reldir%_unit_tables_unit_asan_SOURCES = %reldir%/unit/tables-unit.c \
 	$(reader_libhireader_la_SOURCES)
-%canon_reldir%_unit_tables_unit_asan_LDADD = $(DW_LIBS) -lelf -lstdc++
-%canon_reldir%_unit_tables_unit_asan_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) -g -O1 \
-	-fsanitize=address,undefined -fno-sanitize-recover=all
-%canon_reldir%_unit_tables_unit_asan_LDFLAGS = -fsanitize=address,undefined
+%canon_reldir%_unit_tables_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_tables_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_tables_unit_asan_LDFLAGS = $(asan_ldflags)
