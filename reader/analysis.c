@@ -47,31 +47,62 @@ strip_clone_suffix (char *name)
     *version = '\0';
 }
 
-/* Name node I (its call site) into NAME and LABEL. */
-static void
-describe (struct hi_analysis *a, uint64_t i, char *name, size_t nsize,
-          char *label, size_t lsize)
+/* Append F to A's frames; 0 if out of memory. */
+static int
+push_frame (struct hi_analysis *a, const struct hi_frame *f)
 {
-  uint64_t ret = a->m->nodes[i].ret;
+  if (a->n_frames == a->frames_cap)
+    {
+      uint32_t cap = a->frames_cap ? a->frames_cap * 2 : 1024;
+      struct hi_frame *v = realloc (a->frames, cap * sizeof *v);
+      if (!v)
+        return 0;
+      a->frames = v;
+      a->frames_cap = cap;
+    }
+  a->frames[a->n_frames++] = *f;
+  return 1;
+}
+
+/* The frames of the code at return address RET (the call is at RET - 1),
+   appended to A's frame list: one per function, innermost first, when
+   code was inlined there.  Returns how many (at least 1), or 0 if out of
+   memory. */
+static uint32_t
+add_frames (struct hi_analysis *a, uint64_t ret)
+{
   struct hi_code c;
   memset (&c, 0, sizeof c);
-  if (i > HI_NODE_CUT)
-    hi_symbolize (a->sym, ret - 1, &c);   /* the call, not the return */
-  if (i <= HI_NODE_CUT)
-    snprintf (name, nsize, "%s", i == HI_NODE_CUT ? "..." : "<root>");
-  else if (c.function)
+  hi_symbolize (a->sym, ret - 1, &c);    /* the call, not the return */
+  char name[1024], label[1100];
+  if (c.function)
     {
-      snprintf (name, nsize, "%s", c.function);
+      snprintf (name, sizeof name, "%s", c.function);
       strip_clone_suffix (name);
     }
   else if (c.module)
-    snprintf (name, nsize, "%s+0x%" PRIx64, c.module, c.module_offset + 1);
+    snprintf (name, sizeof name, "%s+0x%" PRIx64, c.module,
+              c.module_offset + 1);
   else
-    snprintf (name, nsize, "0x%" PRIx64, ret);
+    snprintf (name, sizeof name, "0x%" PRIx64, ret);
   if (c.function && a->opt.offsets)
-    snprintf (label, lsize, "%s+0x%" PRIx64, name, c.function_offset + 1);
+    snprintf (label, sizeof label, "%s+0x%" PRIx64, name,
+              c.function_offset + 1);
   else
-    snprintf (label, lsize, "%s", name);
+    snprintf (label, sizeof label, "%s", name);
+  struct hi_frame f;
+  memset (&f, 0, sizeof f);
+  f.func = hi_strtab_intern (&a->funcs, name);
+  f.label = hi_strtab_intern (&a->labels, label);
+  f.module = c.module ? hi_strtab_intern (&a->strs, c.module) : HI_NONE;
+  f.file = c.file ? hi_strtab_intern (&a->strs, c.file) : HI_NONE;
+  f.line = c.line > 0 ? (uint32_t) c.line : 0;
+  f.offset = c.function ? c.function_offset + 1 : c.module_offset + 1;
+  if (f.func == UINT32_MAX || f.label == UINT32_MAX
+      || (c.module && f.module == UINT32_MAX)
+      || (c.file && f.file == UINT32_MAX))
+    return 0;
+  return push_frame (a, &f) ? 1 : 0;
 }
 
 struct ret_key
@@ -88,44 +119,58 @@ same_ret (const void *ctx, uint32_t node)
 }
 
 /* Many nodes share a return address (every chain through a call site):
-   symbolize each address once. */
+   symbolize each address once.  Node I's frames are
+   frames[FIRST[I], FIRST[I] + COUNT[I]), innermost first. */
 static hi_status
-name_nodes (struct hi_analysis *a)
+name_nodes (struct hi_analysis *a, uint32_t *first, uint32_t *count)
 {
   const struct hi_model *m = a->m;
-  a->node_func = calloc (m->n_nodes, sizeof *a->node_func);
-  a->node_label = calloc (m->n_nodes, sizeof *a->node_label);
-  if (!a->node_func || !a->node_label)
+  struct hi_frame cut;
+  memset (&cut, 0, sizeof cut);
+  cut.func = hi_strtab_intern (&a->funcs, "<deeper>");
+  cut.label = hi_strtab_intern (&a->labels, "...");
+  cut.module = cut.file = HI_NONE;
+  if (cut.func == UINT32_MAX || cut.label == UINT32_MAX
+      || !push_frame (a, &cut))
     return HI_E_NOMEM;
   struct hi_hash seen;       /* return address -> first node with it */
   hi_hash_init (&seen);
   hi_status s = HI_OK;
   for (uint64_t i = 0; i < m->n_nodes && s == HI_OK; i++)
     {
-      struct ret_key k = { m, m->nodes[i].ret };
-      uint64_t h = hi_hash_u64 (k.ret);
-      uint32_t first = i > HI_NODE_CUT ? hi_hash_find (&seen, h, same_ret, &k)
-                                       : UINT32_MAX;
-      if (first != UINT32_MAX)
+      if (i <= HI_NODE_CUT)
         {
-          a->node_func[i] = a->node_func[first];
-          a->node_label[i] = a->node_label[first];
+          first[i] = HI_FRAME_CUT;
+          count[i] = i == HI_NODE_CUT;
           continue;
         }
-      char name[1024], label[1100];
-      describe (a, i, name, sizeof name, label, sizeof label);
-      a->node_func[i] = hi_strtab_intern (&a->funcs, name);
-      a->node_label[i] = hi_strtab_intern (&a->labels, label);
-      if (a->node_func[i] == UINT32_MAX || a->node_label[i] == UINT32_MAX
-          || (i > HI_NODE_CUT && hi_hash_insert (&seen, h, (uint32_t) i) != 0))
+      struct ret_key k = { m, m->nodes[i].ret };
+      uint64_t h = hi_hash_u64 (k.ret);
+      uint32_t prev = hi_hash_find (&seen, h, same_ret, &k);
+      if (prev != UINT32_MAX)
+        {
+          first[i] = first[prev];
+          count[i] = count[prev];
+          continue;
+        }
+      first[i] = a->n_frames;
+      count[i] = add_frames (a, k.ret);
+      if (count[i] == 0 || hi_hash_insert (&seen, h, (uint32_t) i) != 0)
         s = HI_E_NOMEM;
     }
   hi_hash_free (&seen);
   return s;
 }
 
+static const char *
+func_name (const struct hi_analysis *a, uint32_t frame)
+{
+  return a->funcs.strs[a->frames[frame].func];
+}
+
 static hi_status
-build_chains (struct hi_analysis *a)
+build_chains (struct hi_analysis *a, const uint32_t *first,
+              const uint32_t *count)
 {
   const struct hi_model *m = a->m;
   uint64_t total = 0;
@@ -133,17 +178,30 @@ build_chains (struct hi_analysis *a)
   a->sum = calloc (m->n_sites, sizeof *a->sum);
   if (!a->chain_start || !a->sum)
     return HI_E_NOMEM;
+  uint64_t longest = 0;
   for (uint64_t s = 0; s < m->n_sites; s++)
-    total += m->sites[s].depth + 1;
+    {
+      /* Frames per site: its nodes' frames, counted by walking. */
+      uint64_t n = 1;
+      const struct hi_site *site = &m->sites[s];
+      uint32_t d = 0;
+      for (uint32_t node = s ? site->node : 0; node > HI_NODE_CUT
+           && d < site->depth; node = m->nodes[node].parent, d++)
+        n += count[node];
+      total += n;
+      if (n > longest)
+        longest = n;
+    }
   if (total > UINT32_MAX)
     return HI_E_CORRUPT;
-  a->chain_nodes = malloc ((total ? total : 1) * sizeof *a->chain_nodes);
-  if (!a->chain_nodes)
-    return HI_E_NOMEM;
+  a->chain_frames = malloc ((total ? total : 1) * sizeof *a->chain_frames);
+  uint32_t *tmp = malloc ((longest + 1) * sizeof *tmp);
+  if (!a->chain_frames || !tmp)
+    {
+      free (tmp);
+      return HI_E_NOMEM;
+    }
   uint32_t at = 0;
-  uint32_t *tmp = malloc ((m->n_nodes + 1) * sizeof *tmp);
-  if (!tmp)
-    return HI_E_NOMEM;
   for (uint64_t s = 0; s < m->n_sites; s++)
     {
       const struct hi_site *site = &m->sites[s];
@@ -161,31 +219,33 @@ build_chains (struct hi_analysis *a)
       a->total_freed += sum->freed;
       a->chain_start[s] = at;
       /* Walk leaf to root (parents are older nodes: it ends; the model
-         checked that the depth is the walk's length), then keep the part
-         from main, or past the start-up frames, inward. */
-      uint32_t n = 0;
-      for (uint32_t node = s ? site->node : 0; node > HI_NODE_CUT
-           && n < site->depth; node = m->nodes[node].parent)
-        tmp[n++] = node;
-      if (n > 0 && m->nodes[tmp[n - 1]].parent == HI_NODE_CUT)
-        tmp[n++] = HI_NODE_CUT;
+         checked that the depth is the walk's length), collecting frames
+         innermost first, then keep the part from main, or past the
+         start-up frames, inward. */
+      uint32_t n = 0, d = 0, node;
+      for (node = s ? site->node : 0; node > HI_NODE_CUT
+           && d < site->depth; node = m->nodes[node].parent, d++)
+        for (uint32_t j = 0; j < count[node]; j++)
+          tmp[n++] = first[node] + j;
+      if (node == HI_NODE_CUT && n > 0)
+        tmp[n++] = HI_FRAME_CUT;
       /* From main if it is named; else from past the innermost start-up
          frame (stripped programs name neither main nor _start). */
-      int first = (int) n - 1;
+      int from = (int) n - 1;
       int found = 0;
       for (int i = (int) n - 1; i >= 0 && !found; i--)
-        if (strcmp (a->funcs.strs[a->node_func[tmp[i]]], "main") == 0)
-          first = i, found = 1;
+        if (strcmp (func_name (a, tmp[i]), "main") == 0)
+          from = i, found = 1;
       for (int i = 0; i < (int) n && !found; i++)
-        if (is_startup (a->funcs.strs[a->node_func[tmp[i]]]))
-          first = i - 1, found = 1;
-      if (first < 0 && n > 0)
-        first = 0;              /* the leaf itself is a start-up frame */
+        if (is_startup (func_name (a, tmp[i])))
+          from = i - 1, found = 1;
+      if (from < 0 && n > 0)
+        from = 0;               /* the leaf itself is a start-up frame */
       int last = 0;
-      while (last < first && is_wrapper (a->funcs.strs[a->node_func[tmp[last]]]))
+      while (last < from && is_wrapper (func_name (a, tmp[last])))
         last++;
-      for (int i = first; i >= last && at < total; i--)
-        a->chain_nodes[at++] = tmp[i];
+      for (int i = from; i >= last && at < total; i--)
+        a->chain_frames[at++] = tmp[i];
     }
   a->chain_start[m->n_sites] = at;
   free (tmp);
@@ -202,9 +262,14 @@ hi_analysis_init (struct hi_analysis *a, const struct hi_model *m,
   a->opt = *opt;
   hi_strtab_init (&a->funcs);
   hi_strtab_init (&a->labels);
-  hi_status s = name_nodes (a);
+  hi_strtab_init (&a->strs);
+  uint32_t *first = malloc ((m->n_nodes + 1) * sizeof *first);
+  uint32_t *count = malloc ((m->n_nodes + 1) * sizeof *count);
+  hi_status s = first && count ? name_nodes (a, first, count) : HI_E_NOMEM;
   if (s == HI_OK)
-    s = build_chains (a);
+    s = build_chains (a, first, count);
+  free (first);
+  free (count);
   if (s != HI_OK)
     hi_analysis_free (a);
   return s;
@@ -215,10 +280,10 @@ hi_analysis_free (struct hi_analysis *a)
 {
   hi_strtab_free (&a->funcs);
   hi_strtab_free (&a->labels);
-  free (a->node_func);
-  free (a->node_label);
+  hi_strtab_free (&a->strs);
+  free (a->frames);
   free (a->chain_start);
-  free (a->chain_nodes);
+  free (a->chain_frames);
   free (a->sum);
   memset (a, 0, sizeof *a);
 }
@@ -292,7 +357,7 @@ hi_path_span (const struct hi_analysis *a, uint64_t s, uint32_t *from,
   int cut = start > f;
   /* A chain the monitor cut at its depth cap starts with the cut node:
      shown as the same "..." as a cut here, never as a label of its own. */
-  if (start < t && a->chain_nodes[start] == HI_NODE_CUT)
+  if (start < t && a->chain_frames[start] == HI_FRAME_CUT)
     start++, cut = 1;
   *from = start;
   *to = t;
@@ -316,6 +381,6 @@ hi_site_path (struct hi_analysis *a, uint64_t s, char *buf, size_t size)
     at += (size_t) snprintf (buf, size, from < to ? "... > " : "...");
   for (uint32_t i = from; i < to && at < size; i++)
     at += (size_t) snprintf (buf + at, size - at, "%s%s",
-                             a->labels.strs[a->node_label[a->chain_nodes[i]]],
+                             a->labels.strs[hi_chain_frame (a, i)->label],
                              i + 1 < to ? " > " : "");
 }

@@ -25,6 +25,23 @@ struct hi_site_sum
   uint64_t allocs, frees, bytes, freed;
 };
 
+/* One frame of a chain as the tables show it.  A return address gives
+   one frame, or several when code was inlined there (innermost first in
+   the symbolizer, outermost first in a chain).  Frames are shared: every
+   chain through a call site uses the same frame ids. */
+#define HI_FRAME_CUT 0u        /* frame 0: callers cut at the depth cap */
+#define HI_NONE UINT32_MAX     /* no string */
+struct hi_frame
+{
+  uint32_t func;             /* id in funcs: the name tables group by */
+  uint32_t label;            /* id in labels: the name in leak paths */
+  uint32_t module;           /* id in strs: module base name, or HI_NONE */
+  uint32_t file;             /* id in strs: source file, or HI_NONE */
+  uint32_t line;             /* source line, 0 if unknown */
+  uint32_t inlined;          /* 1: inlined into the next outer frame */
+  uint64_t offset;           /* from the function's start (or module's) */
+};
+
 struct hi_analysis
 {
   const struct hi_model *m;
@@ -32,14 +49,23 @@ struct hi_analysis
   struct hi_options opt;
   struct hi_strtab funcs;    /* function names: the graph's and direct's */
   struct hi_strtab labels;   /* leak-path labels: names, or name+0xOFF */
-  uint32_t *node_func;       /* per node: id in funcs */
-  uint32_t *node_label;      /* per node: id in labels */
-  /* Per site: its chain, outermost first, trimmed to main. */
-  uint32_t *chain_start;     /* n_sites + 1 offsets into chain_nodes */
-  uint32_t *chain_nodes;
+  struct hi_strtab strs;     /* modules and files */
+  struct hi_frame *frames;   /* frame 0 is HI_FRAME_CUT */
+  uint32_t n_frames, frames_cap;
+  /* Per site: its chain of frame ids, outermost first, trimmed to main;
+     a chain the monitor cut at its depth cap starts with HI_FRAME_CUT. */
+  uint32_t *chain_start;     /* n_sites + 1 offsets into chain_frames */
+  uint32_t *chain_frames;
   struct hi_site_sum *sum;   /* per site */
   uint64_t total_allocs, total_bytes, total_frees, total_freed;
 };
+
+/* Frame id I of A's chain list (chain_frames[I]) as a record. */
+static inline const struct hi_frame *
+hi_chain_frame (const struct hi_analysis *a, uint32_t i)
+{
+  return &a->frames[a->chain_frames[i]];
+}
 
 /* Symbolize and trim the chains of M.  SYM and M must outlive A. */
 hi_status hi_analysis_init (struct hi_analysis *a, const struct hi_model *m,
@@ -47,7 +73,7 @@ hi_status hi_analysis_init (struct hi_analysis *a, const struct hi_model *m,
                             const struct hi_options *opt);
 void hi_analysis_free (struct hi_analysis *a);
 
-/* The labels the leak path of site S shows: chain_nodes[*FROM, *TO), its
+/* The labels the leak path of site S shows: chain_frames[*FROM, *TO), its
    last opt.depth nodes.  Returns 1 if callers were cut (here, or by the
    monitor's depth cap): the path starts with "...".  The one definition
    of a leak path: the leak table's rows and hi_site_path both use it. */

@@ -82,7 +82,7 @@ hi_table_direct (struct hi_analysis *a, FILE *f)
     {
       uint32_t from = a->chain_start[s], to = a->chain_start[s + 1];
       /* Allocations without a chain are counted in the total only. */
-      uint32_t fn = from < to ? a->node_func[a->chain_nodes[to - 1]] : nf;
+      uint32_t fn = from < to ? hi_chain_frame (a, to - 1)->func : nf;
       add_site (&rows[fn], &m->sites[s]);
       add_site (&total, &m->sites[s]);
     }

@@ -145,8 +145,8 @@ chain_funcs (struct hi_analysis *a, uint64_t s, uint32_t *out)
 {
   uint32_t n = 0;
   for (uint32_t i = a->chain_start[s]; i < a->chain_start[s + 1]; i++)
-    if (a->chain_nodes[i] > HI_NODE_CUT)
-      out[n++] = a->node_func[a->chain_nodes[i]];
+    if (a->chain_frames[i] != HI_FRAME_CUT)
+      out[n++] = hi_chain_frame (a, i)->func;
   return n;
 }
 

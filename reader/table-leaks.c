@@ -39,8 +39,8 @@ same_path (struct hi_analysis *a, uint64_t x, uint64_t y)
   if (tx - fx != ty - fy || cx != cy)
     return 0;
   for (uint32_t i = 0; i < tx - fx; i++)
-    if (a->node_label[a->chain_nodes[fx + i]]
-        != a->node_label[a->chain_nodes[fy + i]])
+    if (hi_chain_frame (a, fx + i)->label
+        != hi_chain_frame (a, fy + i)->label)
       return 0;
   return 1;
 }
@@ -51,7 +51,7 @@ path_hash (struct hi_analysis *a, uint64_t s)
   uint32_t from, to;
   uint64_t h = hi_path_span (a, s, &from, &to) ? 7 : 3;
   for (uint32_t i = from; i < to; i++)
-    h = hi_hash_u64 (h ^ a->node_label[a->chain_nodes[i]]);
+    h = hi_hash_u64 (h ^ hi_chain_frame (a, i)->label);
   return h;
 }
 

@@ -127,12 +127,13 @@ test_chains (void)
          hi_strerror (s));
   if (s != HI_OK)
     return;
-  uint32_t want[] = { 2, 3, HI_NODE_CUT, 4 };
+  /* Frame 0 is the cut; nodes 2, 3 and 4 get frames 1, 2 and 3. */
+  uint32_t want[] = { 1, 2, HI_FRAME_CUT, 3 };
   int ok = a.chain_start[0] == 0 && a.chain_start[1] == 0
            && a.chain_start[2] == 2 && a.chain_start[3] == 4;
   for (int i = 0; ok && i < 4; i++)
-    ok = a.chain_nodes[i] == want[i];
-  check (ok, "chains: outermost first, a cut chain starts with the cut node",
+    ok = a.chain_frames[i] == want[i];
+  check (ok, "chains: outermost first, a cut chain starts with the cut frame",
          "starts %u %u %u %u", a.chain_start[0], a.chain_start[1],
          a.chain_start[2], a.chain_start[3]);
   char path[256];
@@ -178,11 +179,11 @@ test_name_nodes_collisions (void)
          hi_strerror (s));
   if (s == HI_OK)
     {
-      /* Two nodes per address: N / 2 names, plus "<root>" and "...". */
-      check (a.funcs.n == N / 2 + 2 && a.node_func[2] == a.node_func[3]
-             && a.node_func[3] != a.node_func[4],
-             "name nodes: one name per distinct address", "%u names",
-             a.funcs.n);
+      /* Two nodes per address: N / 2 frames and names, plus the cut
+         frame "<deeper>". */
+      check (a.funcs.n == N / 2 + 1 && a.n_frames == N / 2 + 1,
+             "name nodes: one frame and name per distinct address",
+             "%u names, %u frames", a.funcs.n, a.n_frames);
       check (probes <= 16 * (uint64_t) N,
              "name nodes: probes linear in the nodes",
              "%" PRIu64 " probes for %d nodes", probes, N);
