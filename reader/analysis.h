@@ -17,6 +17,19 @@ struct hi_options
   int offsets;               /* leak paths tell call sites apart */
   enum hi_verbosity verbosity;
   enum hi_format format;
+  /* Rows under this share of their table's whole are hidden, in
+     thousandths of a percent (500 = 0.5%); -1: by verbosity (terse 1%,
+     normal 0.5%, verbose none). */
+  int32_t threshold;
+  uint32_t limit;            /* rows per table; 0: no limit */
+  int exact_bytes;           /* --bytes: exact figures, not 1.2M */
+  int long_names;            /* --long-names: C++ names in full */
+  int lines;                 /* file:line in frames (0: --no-lines) */
+  const char *focus;         /* --focus=RE: only chains with a frame matching */
+  const char *ignore;        /* --ignore=RE: no chain with a frame matching */
+  const char *module;        /* --module=NAME: only chains through it */
+  const char *suppressions;  /* --suppressions=FILE (LSan's leak:PATTERN) */
+  int default_suppressions;  /* the built-in list (0: --no-default-suppressions) */
 };
 
 /* Per site, sums over size classes. */

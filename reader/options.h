@@ -13,9 +13,17 @@
 /* The tables printed when none are named (-t). */
 #define HI_OPT_TABLES_DEFAULT "leaks,bins,direct,graph"
 
+/* The threshold when none is given and the verbosity is normal, in
+   thousandths of a percent. */
+#define HI_OPT_THRESHOLD_DEFAULT 500
+
 /* A struct hi_options initializer with every default: depth, no
-   offsets, normal verbosity (rows of at least 0.5%), text. */
+   offsets, normal verbosity (threshold by verbosity), text, human units,
+   short names, file:line, no filters, the built-in suppressions. */
 #define HI_OPTIONS_DEFAULT \
-  { HI_OPT_DEPTH_DEFAULT, 0, HI_NORMAL, HI_TEXT }
+  { .depth = HI_OPT_DEPTH_DEFAULT, .offsets = 0, .verbosity = HI_NORMAL, \
+    .format = HI_TEXT, .threshold = -1, .limit = 0, .exact_bytes = 0, \
+    .long_names = 0, .lines = 1, .focus = NULL, .ignore = NULL, \
+    .module = NULL, .suppressions = NULL, .default_suppressions = 1 }
 
 #endif

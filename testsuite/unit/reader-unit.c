@@ -120,7 +120,7 @@ test_chains (void)
   m.nodes = nodes, m.n_nodes = 5;
   m.sites = sites, m.n_sites = 3;
   struct hi_symbolizer *sym = hi_symbolizer_new (&m, NULL);
-  struct hi_options opt = { 5, 0, HI_NORMAL, HI_TEXT };
+  struct hi_options opt = { .depth = 5, .offsets = 0, .verbosity = HI_NORMAL, .format = HI_TEXT, .threshold = -1, .lines = 1, .default_suppressions = 1 };
   struct hi_analysis a;
   hi_status s = sym ? hi_analysis_init (&a, &m, sym, &opt) : HI_E_NOMEM;
   check (s == HI_OK, "chains: analysis of a small model", "%s",
@@ -170,7 +170,7 @@ test_name_nodes_collisions (void)
   for (uint32_t i = 0; i < N; i++)
     m.nodes[i + 2] = (struct hi_node) { (uint64_t) (i / 2 + 1) << 44, 0, 0 };
   struct hi_symbolizer *sym = hi_symbolizer_new (&m, NULL);
-  struct hi_options opt = { 5, 0, HI_NORMAL, HI_TEXT };
+  struct hi_options opt = { .depth = 5, .offsets = 0, .verbosity = HI_NORMAL, .format = HI_TEXT, .threshold = -1, .lines = 1, .default_suppressions = 1 };
   struct hi_analysis a;
   uint64_t before = hi_hash_probes;
   hi_status s = sym ? hi_analysis_init (&a, &m, sym, &opt) : HI_E_NOMEM;

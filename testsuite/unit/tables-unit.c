@@ -33,9 +33,9 @@ test_percentages (void)
   hi_pct2 (p, 0, 3);
   check (strcmp (p, "  ") == 0, "pct2: none is blank", "'%s'", p);
 
-  struct hi_options terse = { 5, 0, HI_TERSE, HI_TEXT };
-  struct hi_options normal = { 5, 0, HI_NORMAL, HI_TEXT };
-  struct hi_options verbose = { 5, 0, HI_VERBOSE, HI_TEXT };
+  struct hi_options terse = { .depth = 5, .offsets = 0, .verbosity = HI_TERSE, .format = HI_TEXT, .threshold = -1, .lines = 1, .default_suppressions = 1 };
+  struct hi_options normal = { .depth = 5, .offsets = 0, .verbosity = HI_NORMAL, .format = HI_TEXT, .threshold = -1, .lines = 1, .default_suppressions = 1 };
+  struct hi_options verbose = { .depth = 5, .offsets = 0, .verbosity = HI_VERBOSE, .format = HI_TEXT, .threshold = -1, .lines = 1, .default_suppressions = 1 };
   check (hi_shown (&terse, 1, 100) && !hi_shown (&terse, 1, 101),
          "shown: terse is at least 1%", "wrong");
   check (hi_shown (&normal, 1, 200) && !hi_shown (&normal, 1, 201),
@@ -108,7 +108,7 @@ static char *
 report (struct model *x, const char *list, enum hi_format format,
         enum hi_verbosity verbosity, int depth)
 {
-  struct hi_options opt = { depth, 0, verbosity, format };
+  struct hi_options opt = { .depth = depth, .offsets = 0, .verbosity = verbosity, .format = format, .threshold = -1, .lines = 1, .default_suppressions = 1 };
   char *text = NULL;
   size_t size = 0;
   FILE *f = open_memstream (&text, &size);

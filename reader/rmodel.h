@@ -1,0 +1,189 @@
+/* rmodel.h - the report model: what a report says, apart from how it is
+   written.  Tables compute their rows into a report (a summary, tables of
+   typed cells, frames as records); emitters (emit-text.c, emit-json.c,
+   and the formats to come) write a report out.  Thresholds, limits,
+   filters and suppressions act while the rows are computed, so every
+   emitter shows the same rows. */
+#ifndef HI_RMODEL_H
+#define HI_RMODEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* A frame as a report shows it; strings belong to whoever built the
+   report (the analysis) and outlive it. */
+struct hi_rframe
+{
+  const char *function;      /* shown name, never NULL ("0x...", "...") */
+  const char *module;        /* base name, or NULL */
+  const char *file;          /* source file, or NULL */
+  uint32_t line;             /* 0 if unknown */
+  uint32_t inlined;          /* 1: inlined into the next outer frame */
+  uint64_t offset;           /* from the function's (or module's) start */
+  uint32_t cut;              /* 1: the "..." of callers not shown */
+};
+
+/* What a cell holds.  Numbers are exact in the model; the text emitter
+   writes bytes in human units unless told --bytes. */
+enum hi_cell_type
+{
+  HI_CELL_EMPTY,             /* nothing: blank in text, absent in JSON */
+  HI_CELL_COUNT,             /* v: a count (allocations, calls) */
+  HI_CELL_BYTES,             /* v: bytes */
+  HI_CELL_PCT2,              /* v of whole: mprof's two-character percent
+                                (text only: JSON has the figures) */
+  HI_CELL_RATIO,             /* v "/" whole: calls of all calls */
+  HI_CELL_SUM,               /* v "+" whole: called+recursive */
+  HI_CELL_TEXT,              /* text (a name, a size label, types) */
+  HI_CELL_PATH,              /* frames[v, v + whole) of the report: a
+                                call chain, outermost first */
+  HI_CELL_REF,               /* v: a graph entry's index, "[v]" */
+};
+
+struct hi_cell
+{
+  enum hi_cell_type type;
+  const char *text;          /* TEXT (owned by the report) */
+  uint64_t v, whole;
+};
+
+/* A column: its JSON key, its heading in text, and its cells' type. */
+struct hi_column
+{
+  const char *key;           /* JSON key; NULL: text only */
+  const char *head;          /* text heading; NULL: JSON only */
+  const char *head2;         /* a second heading line, or NULL */
+  enum hi_cell_type type;
+  int left;                  /* text: left-aligned (names, paths) */
+};
+
+/* A row's part in its table.  The call graph's entries are an ENTRY row
+   with its CALLER rows before it and CALLEE and MEMBER rows after; the
+   JSON emitter nests them in the entry's object. */
+enum hi_row_role
+{
+  HI_ROW_PLAIN,
+  HI_ROW_TOTAL,              /* a totals row (direct's <TOTAL>) */
+  HI_ROW_ENTRY,
+  HI_ROW_CALLER,
+  HI_ROW_CALLEE,
+  HI_ROW_MEMBER,             /* a function inside a <cycle N> entry */
+  HI_ROW_ALL,                /* the sum of an entry's callers or callees */
+};
+
+struct hi_row
+{
+  enum hi_row_role role;
+  struct hi_cell *cells;     /* one per column */
+};
+
+struct hi_table
+{
+  const char *name;          /* "leaks": the JSON key and -t name */
+  const char *title;         /* "Partial Memory Leak Table" */
+  const char *legend;        /* one line explaining conventions, or NULL */
+  struct hi_column *columns;
+  size_t n_columns;
+  struct hi_row *rows;
+  size_t n_rows, cap_rows;
+  /* Rows left out by the threshold, the limit, filters or suppressions:
+     each reason one line "(N more below 0.5%)" in text, counts in JSON. */
+  uint64_t below_threshold, over_limit, suppressed, filtered;
+  uint64_t suppressed_bytes; /* kept bytes of the suppressed leak rows */
+};
+
+/* The summary that opens every report: stat's figures and the problems. */
+struct hi_summary
+{
+  const char *command;       /* the command line, or NULL if not recorded */
+  uint64_t pid;
+  uint64_t run_ns;           /* run time until the data was read; 0: not recorded */
+  uint64_t allocations, frees, bytes_allocated, bytes_freed;
+  uint64_t peak_bytes, peak_blocks, live_bytes, live_blocks;
+  uint64_t cut_bytes, cut_chains; /* in chains cut at the depth cap */
+  uint32_t depth_cap;
+  uint64_t monitor_bytes;    /* the monitor's own memory (its arenas) */
+  const char *problems[8];   /* one line each: damage, unreadable modules */
+  size_t n_problems;
+};
+
+struct hi_rmodel
+{
+  const char *source;        /* what was read (a file, "pid 1234") */
+  int incomplete;            /* the input was damaged */
+  int has_summary;
+  struct hi_summary summary;
+  struct hi_table *tables;
+  size_t n_tables, cap_tables;
+  struct hi_rframe *frames;  /* PATH cells point here */
+  size_t n_frames, cap_frames;
+  /* Text the report owns (cell texts, problem lines). */
+  char **owned;
+  size_t n_owned, cap_owned;
+  int nomem;                 /* a builder call ran out of memory */
+};
+
+void hi_rmodel_init (struct hi_rmodel *r);
+void hi_rmodel_free (struct hi_rmodel *r);
+
+/* Builders.  On running out of memory they set R->nomem and return NULL
+   (or UINT64_MAX); callers check R->nomem once at the end. */
+struct hi_table *hi_rmodel_table (struct hi_rmodel *r, const char *name,
+                                  const char *title,
+                                  const struct hi_column *columns,
+                                  size_t n_columns);
+/* A new row of table T, its cells all EMPTY. */
+struct hi_cell *hi_rmodel_row (struct hi_rmodel *r, struct hi_table *t,
+                               enum hi_row_role role);
+/* Append N frames to R's list; the index of the first. */
+uint64_t hi_rmodel_frames (struct hi_rmodel *r, const struct hi_rframe *f,
+                           size_t n);
+/* A copy of S owned by R. */
+const char *hi_rmodel_strdup (struct hi_rmodel *r, const char *s);
+
+/* Cell constructors. */
+static inline struct hi_cell
+hi_cell_count (uint64_t v)
+{
+  return (struct hi_cell) { HI_CELL_COUNT, NULL, v, 0 };
+}
+static inline struct hi_cell
+hi_cell_bytes (uint64_t v)
+{
+  return (struct hi_cell) { HI_CELL_BYTES, NULL, v, 0 };
+}
+static inline struct hi_cell
+hi_cell_pct2 (uint64_t part, uint64_t whole)
+{
+  return (struct hi_cell) { HI_CELL_PCT2, NULL, part, whole };
+}
+static inline struct hi_cell
+hi_cell_text (const char *s)
+{
+  return (struct hi_cell) { HI_CELL_TEXT, s, 0, 0 };
+}
+static inline struct hi_cell
+hi_cell_path (uint64_t first, uint64_t n)
+{
+  return (struct hi_cell) { HI_CELL_PATH, NULL, first, n };
+}
+
+/* How emitters write numbers and names. */
+struct hi_emit_options
+{
+  int exact_bytes;           /* --bytes: 1234567, not 1.2M */
+  int lines;                 /* show file:line (not --no-lines) */
+};
+
+/* The emitters: write R to F. */
+void hi_emit_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
+                   FILE *f);
+void hi_emit_json (const struct hi_rmodel *r, const struct hi_emit_options *o,
+                   FILE *f);
+
+/* BYTES in human units into OUT (at least 16 bytes): "0", "512", "1.0K",
+   "55.3M", "2.0G" (powers of 1024, one decimal). */
+void hi_human_bytes (uint64_t bytes, char *out, size_t size);
+
+#endif
