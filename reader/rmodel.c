@@ -1,5 +1,6 @@
 /* rmodel.c - building a report model: tables, rows, frames and the
    strings they own. */
+#define _GNU_SOURCE
 #include "rmodel.h"
 
 #include <stdlib.h>
