@@ -80,6 +80,8 @@ hi_rmodel_row (struct hi_rmodel *r, struct hi_table *t,
       return NULL;
     }
   t->rows[t->n_rows].role = role;
+  t->rows[t->n_rows].group = 0;
+  t->rows[t->n_rows].text_only = 0;
   t->rows[t->n_rows].cells = cells;
   t->n_rows++;
   return cells;

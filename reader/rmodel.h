@@ -75,6 +75,12 @@ enum hi_row_role
 struct hi_row
 {
   enum hi_row_role role;
+  uint32_t group;            /* the graph entry the row belongs to: the
+                                text emitter rules a line between groups,
+                                the JSON emitter nests a group's CALLER,
+                                CALLEE and MEMBER rows in its ENTRY row's
+                                object ("callers", "callees", "members") */
+  int text_only;             /* ALL rows: derived sums, not in JSON */
   struct hi_cell *cells;     /* one per column */
 };
 
