@@ -70,8 +70,24 @@ struct hi_analysis
   uint32_t *chain_start;     /* n_sites + 1 offsets into chain_frames */
   uint32_t *chain_frames;
   struct hi_site_sum *sum;   /* per site */
+  /* Per site: HI_SITE_* bits from the filters and suppressions, or NULL
+     when none apply. */
+  uint8_t *site_flags;
   uint64_t total_allocs, total_bytes, total_frees, total_freed;
 };
+
+/* Site flags: left out of every table by --focus, --ignore or --module;
+   left out of the leak table by the user's suppressions, or by the
+   built-in list (both counted there, never silently). */
+#define HI_SITE_FILTERED 1u
+#define HI_SITE_SUPPRESSED 2u
+#define HI_SITE_SUPPRESSED_DEFAULT 4u
+
+static inline unsigned
+hi_site_flags (const struct hi_analysis *a, uint64_t s)
+{
+  return a->site_flags ? a->site_flags[s] : 0;
+}
 
 /* Frame id I of A's chain list (chain_frames[I]) as a record. */
 static inline const struct hi_frame *
