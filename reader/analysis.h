@@ -190,7 +190,7 @@ void hi_json_string (FILE *f, const char *s);
 hi_status hi_table_bins (struct hi_analysis *a, struct hi_rmodel *r);
 hi_status hi_table_leaks (struct hi_analysis *a, struct hi_rmodel *r);
 hi_status hi_table_direct (struct hi_analysis *a, struct hi_rmodel *r);
-hi_status hi_table_graph (struct hi_analysis *a, FILE *f);
+hi_status hi_table_graph (struct hi_analysis *a, struct hi_rmodel *r);
 hi_status hi_table_stat (struct hi_analysis *a, struct hi_rmodel *r);
 
 /* The frames of site S's leak path (hi_path_span, "..." first when cut)

@@ -267,7 +267,7 @@ emit_table (const struct hi_rmodel *r, const struct hi_emit_options *o,
     }
   for (size_t i = 0; i < nr; i++)
     for (size_t c = 0; c < nc; c++)
-      if (shown[c])
+      if (shown[c] && !t->rows[i].json_only)
         {
           struct buf b = { 0 };
           if (t->columns[c].left && indented (t->rows[i].role))
@@ -333,6 +333,8 @@ emit_table (const struct hi_rmodel *r, const struct hi_emit_options *o,
   size_t rule = total < 78 ? total : 78;
   for (size_t i = 0; i < nr; i++)
     {
+      if (t->rows[i].json_only)
+        continue;
       if (i > 0 && t->rows[i].group != t->rows[i - 1].group)
         {
           for (size_t k = 0; k < rule; k++)

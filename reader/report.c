@@ -6,44 +6,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The call graph until it is built into the model: its old text as
-   rows of one column (text only). */
-static hi_status
-graph_text (struct hi_analysis *a, struct hi_rmodel *r)
-{
-  static const struct hi_column col = { .head = "", .type = HI_CELL_TEXT,
-                                        .left = 1 };
-  if (a->opt.format == HI_JSON)
-    return HI_OK;
-  char *text = NULL;
-  size_t size = 0;
-  FILE *f = open_memstream (&text, &size);
-  if (!f)
-    return HI_E_NOMEM;
-  hi_status s = hi_table_graph (a, f);
-  fclose (f);
-  struct hi_table *t = hi_rmodel_table (r, "graph", NULL, &col, 1);
-  for (char *line = text, *next; t && s == HI_OK && line && *line;
-       line = next)
-    {
-      next = strchr (line, '\n');
-      if (next)
-        *next++ = '\0';
-      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
-      if (c)
-        c[0] = hi_cell_text (hi_rmodel_strdup (r, line));
-    }
-  free (text);
-  return r->nomem ? HI_E_NOMEM : s;
-}
-
 static const struct
 {
   const char *name;
   hi_status (*build) (struct hi_analysis *, struct hi_rmodel *);
 } tables[] = {
   { "leaks", hi_table_leaks }, { "bins", hi_table_bins },
-  { "direct", hi_table_direct }, { "graph", graph_text },
+  { "direct", hi_table_direct }, { "graph", hi_table_graph },
   { "stat", hi_table_stat },
 };
 #define NTABLES (sizeof tables / sizeof tables[0])

@@ -84,6 +84,7 @@ struct hi_row
                                 CALLEE and MEMBER rows in its ENTRY row's
                                 object ("callers", "callees", "members") */
   int text_only;             /* ALL rows: derived sums, not in JSON */
+  int json_only;             /* not in text (a cycle's members, each) */
   struct hi_cell *cells;     /* one per column */
 };
 
