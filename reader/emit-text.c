@@ -185,7 +185,7 @@ notes (const struct hi_table *t, const struct hi_emit_options *o, FILE *f)
                t->below_threshold, thr);
     }
   if (t->over_limit)
-    fprintf (f, "(%" PRIu64 " more past the --limit)\n", t->over_limit);
+    fprintf (f, "(%" PRIu64 " more past the limit: --limit=0 shows them)\n", t->over_limit);
   if (t->filtered)
     fprintf (f, "(%" PRIu64 " chains left out by --focus, --ignore or --module)\n",
              t->filtered);
