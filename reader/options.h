@@ -17,12 +17,17 @@
    thousandths of a percent. */
 #define HI_OPT_THRESHOLD_DEFAULT 500
 
+/* opt.limit when no --limit was given: each table's own default (the
+   call graph's top entries by verbosity; the others none).  --limit=0 is
+   no limit. */
+#define HI_OPT_LIMIT_AUTO UINT32_MAX
+
 /* A struct hi_options initializer with every default: depth, no
    offsets, normal verbosity (threshold by verbosity), text, human units,
    short names, file:line, no filters, the built-in suppressions. */
 #define HI_OPTIONS_DEFAULT \
   { .depth = HI_OPT_DEPTH_DEFAULT, .offsets = 0, .verbosity = HI_NORMAL, \
-    .format = HI_TEXT, .threshold = -1, .limit = 0, .exact_bytes = 0, \
+    .format = HI_TEXT, .threshold = -1, .limit = HI_OPT_LIMIT_AUTO, .exact_bytes = 0, \
     .long_names = 0, .lines = 1, .focus = NULL, .ignore = NULL, \
     .module = NULL, .suppressions = NULL, .default_suppressions = 1 }
 
