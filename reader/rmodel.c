@@ -82,6 +82,7 @@ hi_rmodel_row (struct hi_rmodel *r, struct hi_table *t,
   t->rows[t->n_rows].role = role;
   t->rows[t->n_rows].group = 0;
   t->rows[t->n_rows].text_only = 0;
+  t->rows[t->n_rows].json_only = 0;
   t->rows[t->n_rows].cells = cells;
   t->n_rows++;
   return cells;

@@ -172,3 +172,14 @@ check_LTLIBRARIES += %reldir%/progs/libhifilter.la
 check_PROGRAMS += %reldir%/progs/cxx-names
 %canon_reldir%_progs_cxx_names_SOURCES = %reldir%/progs/cxx-names.cc
 %canon_reldir%_progs_cxx_names_CXXFLAGS = $(AM_CXXFLAGS) -g -fno-inline -fno-optimize-sibling-calls
+
+# Unit tests of the report options' parser (heapinspect.cli/options.exp
+# runs both builds).
+check_PROGRAMS += %reldir%/unit/options-unit %reldir%/unit/options-unit-asan
+%canon_reldir%_unit_options_unit_SOURCES = %reldir%/unit/options-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_options_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_options_unit_asan_SOURCES = %reldir%/unit/options-unit.c \
+	reader/options.c reader/escape.c
+%canon_reldir%_unit_options_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_options_unit_asan_LDFLAGS = $(asan_ldflags)
