@@ -181,6 +181,11 @@ hi_filters_apply (const struct hi_filters *f, struct hi_analysis *a)
   struct ask q = { f, a };
   for (uint64_t site = 0; site < n_sites && s == HI_OK; site++)
     {
+      /* A site that never allocated (the model's unused site 0, sites it
+         dropped) is in no table: nothing to leave out, nothing counted. */
+      const struct hi_site_sum *sum = a->sum ? &a->sum[site] : NULL;
+      if (sum && !sum->allocs && !sum->bytes && !sum->frees && !sum->freed)
+        continue;
       int focused = 0, ignored = 0, in_module = 0, suppressed = 0;
       for (uint32_t i = a->chain_start[site]; i < a->chain_start[site + 1];
            i++)

@@ -71,7 +71,10 @@ uint32_t hi_filters_ignored (const struct hi_filters *f);
    HI_SITE_SUPPRESSED when a pattern of the file matches one of its
    frames' function, module or source file name; HI_SITE_SUPPRESSED_DEFAULT
    when the built-in list holds it.  The frame of a chain cut at the
-   depth cap (<deeper>) is never matched.  HI_OK or HI_E_NOMEM. */
+   depth cap (<deeper>) is never matched; a site that never allocated
+   (A->sum all zero: the unused site 0, sites the model dropped) gets no
+   flag, so the tables' counts of chains left out agree.  HI_OK or
+   HI_E_NOMEM. */
 hi_status hi_filters_apply (const struct hi_filters *f, struct hi_analysis *a);
 
 /* Check OPT's filters and suppressions file without reading any target:

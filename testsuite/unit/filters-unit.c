@@ -449,6 +449,14 @@ test_flags (void)
   flags_of (&x, &opt, got);
   check (strcmp (got, "00111") == 0, "flags: --focus keeps chains with a matching frame",
          "%s", got);
+  /* Site 4 never allocated: it gets no flag (no table counts it). */
+  struct hi_site_sum sums[5] = { { 1, 1, 1, 1 }, { 1, 0, 8, 0 }, { 0, 1, 0, 0 },
+                                 { 0, 0, 0, 1 }, { 0, 0, 0, 0 } };
+  x.a.sum = sums;
+  flags_of (&x, &opt, got);
+  check (strcmp (got, "00110") == 0, "flags: a site that never allocated gets none",
+         "%s", got);
+  x.a.sum = NULL;
   opt.focus = "produce|helper";
   flags_of (&x, &opt, got);
   check (strcmp (got, "00101") == 0, "flags: --focus on any frame, not only the leaf",
