@@ -97,7 +97,7 @@ path_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
     {
       if (i > c->v)
         put (b, " > ");
-      put (b, r->frames[i].cut ? "..." : r->frames[i].function);
+      put (b, r->frames[i].cut ? "..." : r->frames[i].label);
       last = &r->frames[i];
     }
   if (o->lines && last && last->file && last->line)

@@ -15,7 +15,9 @@
    report (the analysis) and outlive it. */
 struct hi_rframe
 {
-  const char *function;      /* shown name, never NULL ("0x...", "...") */
+  const char *function;      /* the function's name, never NULL */
+  const char *label;         /* as a path shows it ("f+0x1c" with
+                                --offsets), never NULL */
   const char *module;        /* base name, or NULL */
   const char *file;          /* source file, or NULL */
   uint32_t line;             /* 0 if unknown */
