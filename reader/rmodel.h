@@ -201,4 +201,8 @@ void hi_emit_json (const struct hi_rmodel *r, const struct hi_emit_options *o,
    "55.3M", "2.0G" (powers of 1024, one decimal). */
 void hi_human_bytes (uint64_t bytes, char *out, size_t size);
 
+/* A threshold THR in thousandths of a percent as "0.5%" into OUT (at
+   least 16 bytes); a negative one as "0%". */
+void hi_threshold_text (int32_t thr, char *out, size_t size);
+
 #endif
