@@ -282,6 +282,7 @@ hi_analysis_init (struct hi_analysis *a, const struct hi_model *m,
   free (count);
   if (s == HI_OK)
     s = hi_filters_apply (filters, a);
+  a->suppress_ignored = hi_filters_ignored (filters);
   hi_filters_free (filters);
   if (s != HI_OK)
     hi_analysis_free (a);

@@ -74,6 +74,9 @@ struct hi_analysis
   /* Per site: HI_SITE_* bits from the filters and suppressions, or NULL
      when none apply. */
   uint8_t *site_flags;
+  /* Lines of other sanitizers' kinds (race:, called_from_lib:, ...) the
+     --suppressions file held, skipped: for the summary's problems. */
+  uint32_t suppress_ignored;
   uint64_t total_allocs, total_bytes, total_frees, total_freed;
 };
 

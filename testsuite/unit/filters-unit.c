@@ -15,6 +15,7 @@
 #include "cxxname.h"
 #include "filter.h"
 #include "options.h"
+#include "symbolize.h"
 #include "unit-check.h"
 
 /* ---- short C++ names ---- */
@@ -584,6 +585,60 @@ test_default_list (void)
   chains_free (&x);
 }
 
+/* hi_analysis_init: a bad expression comes back before any work, the
+   file's lines of other kinds are counted, flags are set and freed. */
+static void
+test_analysis_init (void)
+{
+  struct hi_node nodes[3] = { { 0, 0, 0 }, { 0, 0, 0 }, { 0x1000, 0, 1 } };
+  struct hi_site sites[2];
+  memset (sites, 0, sizeof sites);
+  sites[1].node = 2;
+  sites[1].depth = 1;
+  sites[1].allocs[0] = 1;
+  sites[1].bytes[0] = 8;
+  struct hi_thread *thread = calloc (1, sizeof *thread);
+  struct hi_model m;
+  memset (&m, 0, sizeof m);
+  m.nodes = nodes;
+  m.n_nodes = 3;
+  m.sites = sites;
+  m.n_sites = 2;
+  m.threads = thread;
+  m.n_threads = 1;
+  m.bins = thread->bins;
+  struct hi_symbolizer *sym = hi_symbolizer_new (&m, NULL);
+  struct hi_options opt = HI_OPTIONS_DEFAULT;
+  struct hi_analysis a;
+  opt.ignore = "[";
+  hi_status st = hi_analysis_init (&a, &m, sym, &opt);
+  check (st == HI_E_REGEX && a.site_flags == NULL && a.frames == NULL,
+         "analysis: a bad expression fails, nothing kept", "status %d", (int) st);
+  opt.ignore = NULL;
+  char path[] = "/tmp/filters-unit-XXXXXX";
+  int fd = mkstemp (path);
+  const char body[] = "race:a\nleak:^0x1000$\nthread:b\n";
+  if (fd >= 0)
+    {
+      if (write (fd, body, sizeof body - 1) < 0)
+        perror ("write");
+      close (fd);
+    }
+  opt.suppressions = path;
+  st = hi_analysis_init (&a, &m, sym, &opt);
+  check (st == HI_OK && a.suppress_ignored == 2 && a.site_flags
+         && a.site_flags[0] == 0 && a.site_flags[1] == HI_SITE_SUPPRESSED,
+         "analysis: flags set, other kinds counted",
+         "status %d, ignored %u, flags %d", (int) st, a.suppress_ignored,
+         a.site_flags ? a.site_flags[1] : -1);
+  if (st == HI_OK)
+    hi_analysis_free (&a);
+  check (a.site_flags == NULL, "analysis: flags freed", "not NULL");
+  unlink (path);
+  hi_symbolizer_free (sym);
+  free (thread);
+}
+
 int
 main (void)
 {
@@ -594,5 +649,6 @@ main (void)
   test_regex_errors ();
   test_flags ();
   test_default_list ();
+  test_analysis_init ();
   return failed;
 }
