@@ -1,5 +1,6 @@
 /* analysis.c - from caller/callee nodes to chains of function names. */
 #include "analysis.h"
+#include "filter.h"
 #include "options.h"
 
 #include <inttypes.h>
@@ -264,13 +265,24 @@ hi_analysis_init (struct hi_analysis *a, const struct hi_model *m,
   hi_strtab_init (&a->funcs);
   hi_strtab_init (&a->labels);
   hi_strtab_init (&a->strs);
+  /* Bad filters fail before the slow part, symbolizing. */
+  struct hi_filters *filters;
+  hi_status s = hi_filters_new (opt, &filters);
+  if (s != HI_OK)
+    {
+      hi_analysis_free (a);
+      return s;
+    }
   uint32_t *first = malloc ((m->n_nodes + 1) * sizeof *first);
   uint32_t *count = malloc ((m->n_nodes + 1) * sizeof *count);
-  hi_status s = first && count ? name_nodes (a, first, count) : HI_E_NOMEM;
+  s = first && count ? name_nodes (a, first, count) : HI_E_NOMEM;
   if (s == HI_OK)
     s = build_chains (a, first, count);
   free (first);
   free (count);
+  if (s == HI_OK)
+    s = hi_filters_apply (filters, a);
+  hi_filters_free (filters);
   if (s != HI_OK)
     hi_analysis_free (a);
   return s;
@@ -286,6 +298,7 @@ hi_analysis_free (struct hi_analysis *a)
   free (a->chain_start);
   free (a->chain_frames);
   free (a->sum);
+  free (a->site_flags);
   memset (a, 0, sizeof *a);
 }
 
