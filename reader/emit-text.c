@@ -185,7 +185,7 @@ notes (const struct hi_table *t, const struct hi_emit_options *o, FILE *f)
                t->below_threshold, thr);
     }
   if (t->over_limit)
-    fprintf (f, "(%" PRIu64 " more past the --limit)\n", t->over_limit);
+    fprintf (f, "(%" PRIu64 " more past the limit: --limit=0 shows them)\n", t->over_limit);
   if (t->filtered)
     fprintf (f, "(%" PRIu64 " chains left out by --focus, --ignore or --module)\n",
              t->filtered);
@@ -432,8 +432,13 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
     }
   bytes_text (o, s->monitor_bytes, a, sizeof a);
   fprintf (f, "  monitor    %s of its own memory\n", a);
-  for (size_t i = 0; i < s->n_problems && i < 8; i++)
-    fprintf (f, "  problem    %s\n", s->problems[i]);
+  /* Ten lines at most: four for problems, the last counting the rest. */
+  for (size_t i = 0; i < s->n_problems && i < 4; i++)
+    if (i == 3 && s->n_problems > 4)
+      fprintf (f, "  problem    and %zu more (--format=json lists them)\n",
+               s->n_problems - 3);
+    else
+      fprintf (f, "  problem    %s\n", s->problems[i]);
 }
 
 void
