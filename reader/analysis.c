@@ -425,7 +425,8 @@ hi_report_frame (const struct hi_analysis *a, uint32_t f)
   struct hi_rframe out;
   memset (&out, 0, sizeof out);
   out.cut = f == HI_FRAME_CUT;
-  out.function = a->labels.strs[fr->label];
+  out.function = a->funcs.strs[fr->func];
+  out.label = a->labels.strs[fr->label];
   out.module = fr->module != HI_NONE ? a->strs.strs[fr->module] : NULL;
   out.file = fr->file != HI_NONE ? a->strs.strs[fr->file] : NULL;
   out.line = fr->line;

@@ -15,7 +15,9 @@
    report (the analysis) and outlive it. */
 struct hi_rframe
 {
-  const char *function;      /* shown name, never NULL ("0x...", "...") */
+  const char *function;      /* the function's name, never NULL */
+  const char *label;         /* as a path shows it ("f+0x1c" with
+                                --offsets), never NULL */
   const char *module;        /* base name, or NULL */
   const char *file;          /* source file, or NULL */
   uint32_t line;             /* 0 if unknown */
@@ -200,5 +202,9 @@ void hi_emit_json (const struct hi_rmodel *r, const struct hi_emit_options *o,
 /* BYTES in human units into OUT (at least 16 bytes): "0", "512", "1.0K",
    "55.3M", "2.0G" (powers of 1024, one decimal). */
 void hi_human_bytes (uint64_t bytes, char *out, size_t size);
+
+/* A threshold THR in thousandths of a percent as "0.5%" into OUT (at
+   least 16 bytes); a negative one as "0%". */
+void hi_threshold_text (int32_t thr, char *out, size_t size);
 
 #endif

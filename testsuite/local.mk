@@ -157,3 +157,18 @@ check_PROGRAMS += %reldir%/unit/options-unit %reldir%/unit/options-unit-asan
 	reader/options.c reader/escape.c
 %canon_reldir%_unit_options_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_options_unit_asan_LDFLAGS = $(asan_ldflags)
+
+# procinfo.exp: the command line and run time the monitor records.
+check_PROGRAMS += %reldir%/progs/procinfo-wait %reldir%/progs/hip-procinfo
+%canon_reldir%_progs_procinfo_wait_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_hip_procinfo_LDADD = reader/libhireader.la
+EXTRA_DIST += %reldir%/heapinspect.monitor/procinfo-v2.hip.gz
+check_PROGRAMS += %reldir%/unit/procinfo-unit %reldir%/unit/procinfo-unit-asan
+%canon_reldir%_unit_procinfo_unit_SOURCES = %reldir%/unit/procinfo-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_procinfo_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_procinfo_unit_asan_SOURCES = %reldir%/unit/procinfo-unit.c \
+	$(reader_libhireader_la_SOURCES)
+%canon_reldir%_unit_procinfo_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_procinfo_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_procinfo_unit_asan_LDFLAGS = $(asan_ldflags)
