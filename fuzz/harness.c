@@ -56,7 +56,10 @@ lookup (const struct hi_target *t, const struct hi_model *m,
 static void
 blocks (const struct hi_target *t, const struct hi_model *m)
 {
-  static const struct hi_options opt = { .depth = 5, .offsets = 1, .verbosity = HI_NORMAL, .format = HI_TEXT, .threshold = -1, .lines = 1, .default_suppressions = 1 };
+  static const struct hi_options opt = {
+    .depth = 5, .offsets = 1, .verbosity = HI_NORMAL, .format = HI_TEXT,
+    .threshold = -1, .lines = 1, .default_suppressions = 1
+  };
   struct hi_symbolizer *sym = hi_symbolizer_new (m, NULL);
   struct hi_analysis a;
   if (!sym || hi_analysis_init (&a, m, sym, &opt) != HI_OK)
@@ -86,10 +89,15 @@ void
 hi_fuzz_target (struct hi_target *t)
 {
   static const struct hi_options opts[] = {
-    { .depth = 5, .offsets = 0, .verbosity = HI_NORMAL, .format = HI_TEXT, .threshold = -1, .lines = 1, .default_suppressions = 1 },
-    { 1, 1, HI_VERBOSE, HI_JSON },
-    { .depth = 10000, .offsets = 0, .verbosity = HI_TERSE, .format = HI_TEXT, .threshold = -1, .lines = 1, .default_suppressions = 1 },
-    { .depth = 3, .offsets = 1, .verbosity = HI_VERBOSE, .format = HI_TEXT, .threshold = -1, .lines = 1, .default_suppressions = 1 },
+    { .depth = 5, .verbosity = HI_NORMAL, .format = HI_TEXT,
+      .threshold = -1, .lines = 1, .default_suppressions = 1 },
+    { .depth = 1, .offsets = 1, .verbosity = HI_VERBOSE, .format = HI_JSON },
+    { .depth = 10000, .verbosity = HI_TERSE, .format = HI_TEXT,
+      .threshold = -1, .lines = 1, .default_suppressions = 1 },
+    { .depth = 3, .offsets = 1, .verbosity = HI_VERBOSE, .format = HI_TEXT,
+      .threshold = -1, .lines = 1, .default_suppressions = 1 },
+    { .depth = 5, .format = HI_TEXT, .threshold = 0, .limit = 2,
+      .exact_bytes = 1, .long_names = 1 },
   };
   struct hi_model *m = NULL;
   if (hi_model_load (t, &m) == HI_OK)

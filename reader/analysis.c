@@ -1,5 +1,6 @@
 /* analysis.c - from caller/callee nodes to chains of function names. */
 #include "analysis.h"
+#include "options.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -398,14 +399,46 @@ hi_pct2 (char *out, uint64_t part, uint64_t whole)
     }
 }
 
+int32_t
+hi_threshold (const struct hi_options *o)
+{
+  if (o->threshold >= 0)
+    return o->threshold;
+  return o->verbosity == HI_VERBOSE ? 0 : o->verbosity == HI_TERSE ? 1000
+         : HI_OPT_THRESHOLD_DEFAULT;
+}
+
 int
 hi_shown (const struct hi_options *o, uint64_t part, uint64_t whole)
 {
-  if (o->verbosity == HI_VERBOSE)
-    return part > 0;
-  /* terse: at least 1%; normal: at least 0.5%, i.e. part * K >= whole */
-  uint64_t k = o->verbosity == HI_TERSE ? 100 : 200;
-  return whole && part > 0 && part >= whole / k + (whole % k != 0);
+  uint64_t thr = (uint64_t) hi_threshold (o);
+  if (part == 0)
+    return 0;
+  if (thr == 0)
+    return 1;
+  /* part >= whole * thr / 100000, rounded up, without overflow:
+     whole / 100000 * thr cannot wrap for thr <= 100000. */
+  uint64_t need = whole / 100000 * thr
+                  + ((whole % 100000) * thr + 99999) / 100000;
+  return whole && part >= need;
+}
+
+int
+hi_keep_row (const struct hi_options *o, struct hi_table *t,
+             uint64_t *n_shown, int above_threshold)
+{
+  if (!above_threshold)
+    {
+      t->below_threshold++;
+      return 0;
+    }
+  if (o->limit && *n_shown >= o->limit)
+    {
+      t->over_limit++;
+      return 0;
+    }
+  ++*n_shown;
+  return 1;
 }
 
 void
@@ -461,4 +494,41 @@ hi_site_path (struct hi_analysis *a, uint64_t s, char *buf, size_t size)
     at += (size_t) snprintf (buf + at, size - at, "%s%s",
                              a->labels.strs[hi_chain_frame (a, i)->label],
                              i + 1 < to ? " > " : "");
+}
+
+struct hi_rframe
+hi_report_frame (const struct hi_analysis *a, uint32_t f)
+{
+  const struct hi_frame *fr = &a->frames[f];
+  struct hi_rframe out;
+  memset (&out, 0, sizeof out);
+  out.cut = f == HI_FRAME_CUT;
+  out.function = a->labels.strs[fr->label];
+  out.module = fr->module != HI_NONE ? a->strs.strs[fr->module] : NULL;
+  out.file = fr->file != HI_NONE ? a->strs.strs[fr->file] : NULL;
+  out.line = fr->line;
+  out.inlined = fr->inlined;
+  out.offset = fr->offset;
+  return out;
+}
+
+struct hi_cell
+hi_path_cell (struct hi_analysis *a, uint64_t s, struct hi_rmodel *r)
+{
+  uint32_t from, to;
+  int cut = hi_path_span (a, s, &from, &to);
+  if (a->chain_start[s] == to)
+    return hi_cell_path (0, 0);
+  uint64_t first = r->n_frames;
+  if (cut)
+    {
+      struct hi_rframe c = hi_report_frame (a, HI_FRAME_CUT);
+      hi_rmodel_frames (r, &c, 1);
+    }
+  for (uint32_t i = from; i < to; i++)
+    {
+      struct hi_rframe f = hi_report_frame (a, a->chain_frames[i]);
+      hi_rmodel_frames (r, &f, 1);
+    }
+  return hi_cell_path (first, r->n_frames - first);
 }

@@ -7,6 +7,7 @@
 #include "hi-reader.h"
 #include "strtab.h"
 #include "symbolize.h"
+#include "rmodel.h"
 
 enum hi_verbosity { HI_TERSE, HI_NORMAL, HI_VERBOSE };
 enum hi_format { HI_TEXT, HI_JSON };
@@ -70,8 +71,24 @@ struct hi_analysis
   uint32_t *chain_start;     /* n_sites + 1 offsets into chain_frames */
   uint32_t *chain_frames;
   struct hi_site_sum *sum;   /* per site */
+  /* Per site: HI_SITE_* bits from the filters and suppressions, or NULL
+     when none apply. */
+  uint8_t *site_flags;
   uint64_t total_allocs, total_bytes, total_frees, total_freed;
 };
+
+/* Site flags: left out of every table by --focus, --ignore or --module;
+   left out of the leak table by the user's suppressions, or by the
+   built-in list (both counted there, never silently). */
+#define HI_SITE_FILTERED 1u
+#define HI_SITE_SUPPRESSED 2u
+#define HI_SITE_SUPPRESSED_DEFAULT 4u
+
+static inline unsigned
+hi_site_flags (const struct hi_analysis *a, uint64_t s)
+{
+  return a->site_flags ? a->site_flags[s] : 0;
+}
 
 /* Frame id I of A's chain list (chain_frames[I]) as a record. */
 static inline const struct hi_frame *
@@ -155,18 +172,37 @@ hi_mul_sat (uint64_t x, uint64_t y)
 /* "  " for 0, " ." under 1%, "**" for all, else the percent: mprof's
    two-character fields.  OUT has room for 3 bytes.  Never overflows. */
 void hi_pct2 (char *out, uint64_t part, uint64_t whole);
-/* Whether a row of PART of WHOLE is shown at this verbosity. */
+/* The threshold in effect, in thousandths of a percent: the option's,
+   or the verbosity's (terse 1%, normal 0.5%, verbose 0). */
+int32_t hi_threshold (const struct hi_options *o);
+/* Whether a row of PART of WHOLE reaches the threshold (PART 0 never). */
 int hi_shown (const struct hi_options *o, uint64_t part, uint64_t whole);
+/* Whether the next row of T is shown: not if below the threshold
+   (ABOVE_THRESHOLD 0) or past --limit (*N_SHOWN rows shown so far);
+   each row left out is counted in T. */
+int hi_keep_row (const struct hi_options *o, struct hi_table *t,
+                 uint64_t *n_shown, int above_threshold);
 /* Write S as a JSON string. */
 void hi_json_string (FILE *f, const char *s);
 
-/* The tables, written to F in the format of A's options: HI_OK, or
-   HI_E_NOMEM having written nothing.  hi_table_stat uses only A's model
-   and options (no symbolizer, no chains). */
-hi_status hi_table_bins (struct hi_analysis *a, FILE *f);
-hi_status hi_table_leaks (struct hi_analysis *a, FILE *f);
-hi_status hi_table_direct (struct hi_analysis *a, FILE *f);
-hi_status hi_table_graph (struct hi_analysis *a, FILE *f);
-hi_status hi_table_stat (struct hi_analysis *a, FILE *f);
+/* The tables, computed into a table of report R: HI_OK, or HI_E_NOMEM.
+   hi_table_stat uses only A's model (no symbolizer, no chains). */
+hi_status hi_table_bins (struct hi_analysis *a, struct hi_rmodel *r);
+hi_status hi_table_leaks (struct hi_analysis *a, struct hi_rmodel *r);
+hi_status hi_table_direct (struct hi_analysis *a, struct hi_rmodel *r);
+hi_status hi_table_graph (struct hi_analysis *a, struct hi_rmodel *r);
+hi_status hi_table_stat (struct hi_analysis *a, struct hi_rmodel *r);
+
+/* The frames of site S's leak path (hi_path_span, "..." first when cut)
+   appended to R: a PATH cell for them. */
+struct hi_cell hi_path_cell (struct hi_analysis *a, uint64_t s,
+                             struct hi_rmodel *r);
+/* Frame F of A as a report frame, its label as the function's name. */
+struct hi_rframe hi_report_frame (const struct hi_analysis *a, uint32_t f);
+
+/* The summary of M (A may be NULL: no chains, no symbols) into R. */
+hi_status hi_summary_build (const struct hi_model *m,
+                            const struct hi_analysis *a, unsigned missing,
+                            struct hi_rmodel *r);
 
 #endif

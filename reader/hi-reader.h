@@ -180,7 +180,5 @@ struct hi_stat
   uint64_t calls[HI_NCALLS];
 };
 void hi_stat_compute (const struct hi_model *m, struct hi_stat *out);
-/* Write S to F, one "key: value" per line. */
-void hi_stat_print (const struct hi_stat *s, FILE *f);
 
 #endif

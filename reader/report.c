@@ -3,12 +3,13 @@
 #define _GNU_SOURCE
 #include "analysis.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static const struct
 {
   const char *name;
-  hi_status (*print) (struct hi_analysis *, FILE *);
+  hi_status (*build) (struct hi_analysis *, struct hi_rmodel *);
 } tables[] = {
   { "leaks", hi_table_leaks }, { "bins", hi_table_bins },
   { "direct", hi_table_direct }, { "graph", hi_table_graph },
@@ -75,32 +76,29 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
         }
     }
   int json = opt->format == HI_JSON;
-  if (json)
-    {
-      fputs ("{\"source\": ", out);
-      hi_json_string (out, name);
-      fprintf (out, ", \"incomplete\": %s", m->damaged ? "true" : "false");
-    }
+  struct hi_rmodel r;
+  hi_rmodel_init (&r);
+  r.source = name;
+  r.incomplete = m->damaged != 0;
   for (int i = 0; i < n && s == HI_OK; i++)
+    s = tables[which[i]].build (&a, &r);
+  unsigned nmissing = sym ? hi_symbolizer_missing (sym) : 0;
+  /* `stat` alone in text: its key: value lines, for scripts. */
+  if (!json && n == 1 && which[0] == (int) NTABLES - 1 && r.n_tables == 1)
+    r.tables[0].title = NULL;
+  else if (s == HI_OK)
+    s = hi_summary_build (m, names ? &a : NULL, nmissing, &r);
+  if (s == HI_OK)
     {
+      struct hi_emit_options eo = { opt->exact_bytes, opt->lines };
       if (json)
-        fputs (",\n", out);
-      else if (n == 1 && which[0] == (int) NTABLES - 1)
-        {
-          /* `stat` alone: bare key: value lines, for scripts. */
-          struct hi_stat st;
-          hi_stat_compute (m, &st);
-          hi_stat_print (&st, out);
-          break;
-        }
-      else if (i > 0)
-        fputc ('\n', out);
-      s = tables[which[i]].print (&a, out);
+        hi_emit_json (&r, &eo, out);
+      else
+        hi_emit_text (&r, &eo, out);
     }
-  if (json && s == HI_OK)
-    fputs ("\n}\n", out);
   if (missing)
-    *missing = sym ? hi_symbolizer_missing (sym) : 0;
+    *missing = nmissing;
+  hi_rmodel_free (&r);
   if (names)
     hi_analysis_free (&a);
   hi_symbolizer_free (sym);

@@ -39,6 +39,7 @@ enum hi_cell_type
   HI_CELL_PATH,              /* frames[v, v + whole) of the report: a
                                 call chain, outermost first */
   HI_CELL_REF,               /* v: a graph entry's index, "[v]" */
+  HI_CELL_RATE,              /* v / whole as a fraction, 4 decimals */
 };
 
 struct hi_cell
@@ -56,6 +57,8 @@ struct hi_column
   const char *head2;         /* a second heading line, or NULL */
   enum hi_cell_type type;
   int left;                  /* text: left-aligned (names, paths) */
+  int paren;                 /* text: PCT2 in parentheses, "(12)" */
+  int blank_zero;            /* text: a 0 is left blank */
 };
 
 /* A row's part in its table.  The call graph's entries are an ENTRY row
@@ -75,6 +78,13 @@ enum hi_row_role
 struct hi_row
 {
   enum hi_row_role role;
+  uint32_t group;            /* the graph entry the row belongs to: the
+                                text emitter rules a line between groups,
+                                the JSON emitter nests a group's CALLER,
+                                CALLEE and MEMBER rows in its ENTRY row's
+                                object ("callers", "callees", "members") */
+  int text_only;             /* ALL rows: derived sums, not in JSON */
+  int json_only;             /* not in text (a cycle's members, each) */
   struct hi_cell *cells;     /* one per column */
 };
 
@@ -89,8 +99,13 @@ struct hi_table
   size_t n_rows, cap_rows;
   /* Rows left out by the threshold, the limit, filters or suppressions:
      each reason one line "(N more below 0.5%)" in text, counts in JSON. */
-  uint64_t below_threshold, over_limit, suppressed, filtered;
-  uint64_t suppressed_bytes; /* kept bytes of the suppressed leak rows */
+  int32_t threshold;         /* the threshold applied, as in hi_options */
+  uint64_t below_threshold, over_limit, filtered;
+  uint64_t suppressed, suppressed_bytes;          /* the user's file */
+  uint64_t suppressed_default, suppressed_default_bytes; /* built-in list */
+  /* Text: "key: value" lines, not a grid; JSON: an object of the KEY
+     column's texts to the VALUE column's numbers (stat). */
+  int keyvalue;
 };
 
 /* The summary that opens every report: stat's figures and the problems. */

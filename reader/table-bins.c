@@ -27,8 +27,19 @@ bin_shown (const struct hi_options *o, const struct hi_bin *b,
          || hi_shown (o, hi_sub0 (b->bytes, b->bytes_freed), kept);
 }
 
+static const struct hi_column columns[] = {
+  { .key = "size", .head = "size", .type = HI_CELL_TEXT },
+  { .key = "allocs", .head = "allocs", .type = HI_CELL_COUNT },
+  { .key = "bytes", .head = "bytes", .type = HI_CELL_BYTES },
+  { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 },
+  { .key = "frees", .head = "frees", .type = HI_CELL_COUNT },
+  { .key = "kept", .head = "kept", .type = HI_CELL_BYTES },
+  { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 },
+  { .key = "types", .head = "types", .type = HI_CELL_TEXT, .left = 1 },
+};
+
 hi_status
-hi_table_bins (struct hi_analysis *a, FILE *f)
+hi_table_bins (struct hi_analysis *a, struct hi_rmodel *r)
 {
   const struct hi_bin *bins = a->m->bins;
   uint64_t bytes = 0, kept = 0, allocs = 0;
@@ -38,42 +49,38 @@ hi_table_bins (struct hi_analysis *a, FILE *f)
       kept = hi_add_sat (kept, hi_sub0 (bins[i].bytes, bins[i].bytes_freed));
       allocs = hi_add_sat (allocs, bins[i].allocs);
     }
-  int json = a->opt.format == HI_JSON;
-  if (json)
-    fputs ("\"bins\": [", f);
-  else
-    fputs ("--------- Allocation Bins with possible Types ---------\n\n"
-           "   size   allocs       bytes (%)    frees        kept (%)  types\n",
-           f);
-  int first = 1;
-  for (unsigned i = 0; i < HI_NBINS; i++)
+  struct hi_table *t = hi_rmodel_table (r, "bins", "Allocation Bins with "
+                                        "possible Types", columns,
+                                        sizeof columns / sizeof columns[0]);
+  if (!t)
+    return HI_E_NOMEM;
+  t->threshold = hi_threshold (&a->opt);
+  t->legend = "size: bytes asked for; (%) of all bytes, of all kept; "
+              "types: the program's types of that size";
+  uint64_t shown = 0;
+  for (unsigned i = 0; i < HI_NBINS && !r->nomem; i++)
     {
       const struct hi_bin *b = &bins[i];
-      uint64_t k = hi_sub0 (b->bytes, b->bytes_freed);
-      if (!bin_shown (&a->opt, b, bytes, kept, allocs))
+      if (!b->allocs)
         continue;
+      if (!hi_keep_row (&a->opt, t, &shown,
+                        bin_shown (&a->opt, b, bytes, kept, allocs)))
+        continue;
+      uint64_t k = hi_sub0 (b->bytes, b->bytes_freed);
       const char *types = i <= HI_BIN_MAX ? hi_types_of_size (a->sym, i) : NULL;
-      char size[16], p1[3], p2[3];
+      char size[16];
       size_label (size, sizeof size, i);
-      if (json)
-        {
-          fprintf (f, "%s\n  {\"size\": \"%s\", \"allocs\": %" PRIu64
-                   ", \"bytes\": %" PRIu64 ", \"frees\": %" PRIu64
-                   ", \"kept\": %" PRIu64 ", \"types\": ",
-                   first ? "" : ",", size, b->allocs, b->bytes, b->frees, k);
-          hi_json_string (f, types ? types : "");
-          fputc ('}', f);
-        }
-      else
-        {
-          hi_pct2 (p1, b->bytes, bytes);
-          hi_pct2 (p2, k, kept);
-          fprintf (f, "%7s %8" PRIu64 " %11" PRIu64 " (%s) %8" PRIu64
-                   " %11" PRIu64 " (%s)  %s\n", size, b->allocs, b->bytes, p1,
-                   b->frees, k, p2, types ? types : "");
-        }
-      first = 0;
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        break;
+      c[0] = hi_cell_text (hi_rmodel_strdup (r, size));
+      c[1] = hi_cell_count (b->allocs);
+      c[2] = hi_cell_bytes (b->bytes);
+      c[3] = hi_cell_pct2 (b->bytes, bytes);
+      c[4] = hi_cell_count (b->frees);
+      c[5] = hi_cell_bytes (k);
+      c[6] = hi_cell_pct2 (k, kept);
+      c[7] = hi_cell_text (types ? types : "");
     }
-  fputs (json ? "\n]" : "\n", f);
-  return HI_OK;
+  return r->nomem ? HI_E_NOMEM : HI_OK;
 }

@@ -36,43 +36,118 @@ add_site (struct direct *d, const struct hi_site *s)
     }
 }
 
-static void
-print_row (struct hi_analysis *a, FILE *f, const struct direct *d,
-           const struct direct *total, const char *name, int first)
+/* Where function row D allocated: "widget.c:17, 23" (at most four
+   places, then "..."), from the innermost frames of its sites. */
+struct where
 {
-  static const char cls[] = "smlx";
-  if (a->opt.format == HI_JSON)
+  uint32_t file[4], line[4];
+  unsigned n, more;
+};
+
+static void
+where_add (struct where *w, const struct hi_frame *f)
+{
+  if (f->file == HI_NONE || f->line == 0)
+    return;
+  for (unsigned i = 0; i < w->n; i++)
+    if (w->file[i] == f->file && w->line[i] == f->line)
+      return;
+  if (w->n == 4)
     {
-      fprintf (f, "%s\n  {\"name\": ", first ? "" : ",");
-      hi_json_string (f, name);
-      fprintf (f, ", \"bytes\": %" PRIu64 ", \"kept\": %" PRIu64
-               ", \"calls\": %" PRIu64, d->bytes, d->kept, d->calls);
-      for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-        fprintf (f, ", \"bytes_%c\": %" PRIu64 ", \"kept_%c\": %" PRIu64,
-                 cls[c], d->cbytes[c], cls[c], d->ckept[c]);
-      fputc ('}', f);
+      w->more = 1;
       return;
     }
-  char p[3], s[HI_NSIZE_CLASSES][3], k[HI_NSIZE_CLASSES][3];
-  hi_pct2 (p, d->bytes, total->bytes);
-  for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+  w->file[w->n] = f->file;
+  w->line[w->n++] = f->line;
+}
+
+/* NAME followed by the places of W, into OUT. */
+static void
+where_text (const struct hi_analysis *a, const struct where *w,
+            const char *name, char *out, size_t size)
+{
+  size_t at = (size_t) snprintf (out, size, "%s", name);
+  for (unsigned i = 0; i < w->n && at < size; i++)
     {
-      hi_pct2 (s[c], d->cbytes[c], total->bytes);
-      hi_pct2 (k[c], d->ckept[c], total->kept);
+      const char *file = a->strs.strs[w->file[i]];
+      const char *slash = strrchr (file, '/');
+      file = slash && slash[1] ? slash + 1 : file;
+      if (i > 0 && w->file[i] == w->file[i - 1])
+        at += (size_t) snprintf (out + at, size - at, ", %" PRIu32,
+                                 w->line[i]);
+      else
+        at += (size_t) snprintf (out + at, size - at, "%s%s:%" PRIu32,
+                                 i ? ", " : " (", file, w->line[i]);
     }
-  fprintf (f, "   %s %12" PRIu64 " %12" PRIu64 " %9" PRIu64
-           "  %s %s %s %s   %s %s %s %s  %s\n", p, d->bytes, d->kept,
-           d->calls, s[0], s[1], s[2], s[3], k[0], k[1], k[2], k[3], name);
+  if (w->n && at < size)
+    snprintf (out + at, size - at, "%s)", w->more ? ", ..." : "");
+}
+
+static const struct hi_column columns[] = {
+  { .key = NULL, .head = "% mem", .type = HI_CELL_PCT2 },
+  { .key = "bytes", .head = "bytes", .type = HI_CELL_BYTES },
+  { .key = "kept", .head = "kept", .type = HI_CELL_BYTES },
+  { .key = "calls", .head = "calls", .type = HI_CELL_COUNT },
+  { .head = "% mem(size)", .head2 = "s", .type = HI_CELL_PCT2 },
+  { .head2 = "m", .type = HI_CELL_PCT2 },
+  { .head2 = "l", .type = HI_CELL_PCT2 },
+  { .head2 = "x", .type = HI_CELL_PCT2 },
+  { .head = "% all kept", .head2 = "s", .type = HI_CELL_PCT2 },
+  { .head2 = "m", .type = HI_CELL_PCT2 },
+  { .head2 = "l", .type = HI_CELL_PCT2 },
+  { .head2 = "x", .type = HI_CELL_PCT2 },
+  { .key = "name", .head = "name", .type = HI_CELL_TEXT, .left = 1 },
+  { .key = "bytes_s", .type = HI_CELL_BYTES },
+  { .key = "kept_s", .type = HI_CELL_BYTES },
+  { .key = "bytes_m", .type = HI_CELL_BYTES },
+  { .key = "kept_m", .type = HI_CELL_BYTES },
+  { .key = "bytes_l", .type = HI_CELL_BYTES },
+  { .key = "kept_l", .type = HI_CELL_BYTES },
+  { .key = "bytes_x", .type = HI_CELL_BYTES },
+  { .key = "kept_x", .type = HI_CELL_BYTES },
+};
+
+static void
+add_row (struct hi_rmodel *r, struct hi_table *t, const struct direct *d,
+         const struct direct *total, const char *name, int is_total)
+{
+  struct hi_cell *c = hi_rmodel_row (r, t, is_total ? HI_ROW_TOTAL
+                                                    : HI_ROW_PLAIN);
+  if (!c)
+    return;
+  c[0] = hi_cell_pct2 (d->bytes, total->bytes);
+  c[1] = hi_cell_bytes (d->bytes);
+  c[2] = hi_cell_bytes (d->kept);
+  c[3] = hi_cell_count (d->calls);
+  for (int k = 0; k < HI_NSIZE_CLASSES; k++)
+    {
+      c[4 + k] = hi_cell_pct2 (d->cbytes[k], total->bytes);
+      c[8 + k] = hi_cell_pct2 (d->ckept[k], total->kept);
+      c[13 + 2 * k] = hi_cell_bytes (d->cbytes[k]);
+      c[14 + 2 * k] = hi_cell_bytes (d->ckept[k]);
+    }
+  c[12] = hi_cell_text (hi_rmodel_strdup (r, name));
 }
 
 hi_status
-hi_table_direct (struct hi_analysis *a, FILE *f)
+hi_table_direct (struct hi_analysis *a, struct hi_rmodel *r)
 {
   const struct hi_model *m = a->m;
   uint32_t nf = a->funcs.n;
   struct direct *rows = calloc ((size_t) nf + 1, sizeof *rows);
-  if (!rows)
-    return HI_E_NOMEM;
+  struct where *where = calloc ((size_t) nf + 1, sizeof *where);
+  struct hi_table *t = hi_rmodel_table (r, "direct", "Direct Allocation Table",
+                                        columns,
+                                        sizeof columns / sizeof columns[0]);
+  if (!rows || !where || !t)
+    {
+      free (rows);
+      free (where);
+      return HI_E_NOMEM;
+    }
+  t->threshold = hi_threshold (&a->opt);
+  t->legend = "% of all bytes allocated, by size: s <= 32 < m <= 256 "
+              "< l <= 2048 < x; (**) 100%, ( .) under 1%";
   struct direct total;
   memset (&total, 0, sizeof total);
   total.func = UINT32_MAX;
@@ -81,24 +156,40 @@ hi_table_direct (struct hi_analysis *a, FILE *f)
   for (uint64_t s = 0; s < m->n_sites; s++)
     {
       uint32_t from = a->chain_start[s], to = a->chain_start[s + 1];
+      add_site (&total, &m->sites[s]);
+      if (hi_site_flags (a, s) & HI_SITE_FILTERED)
+        {
+          t->filtered++;
+          continue;
+        }
       /* Allocations without a chain are counted in the total only. */
       uint32_t fn = from < to ? hi_chain_frame (a, to - 1)->func : nf;
       add_site (&rows[fn], &m->sites[s]);
-      add_site (&total, &m->sites[s]);
+      if (from < to && a->opt.lines)
+        where_add (&where[fn], hi_chain_frame (a, to - 1));
     }
-  int json = a->opt.format == HI_JSON;
-  fputs (json ? "\"direct\": [" :
-         "--------- Direct Allocation Table ---------\n\n"
-         " % mem        bytes   bytes kept     calls  % mem(size)   % all kept  name\n"
-         "                                             s  m  l  x    s  m  l  x\n", f);
-  print_row (a, f, &total, &total, "<TOTAL>", 1);
+  add_row (r, t, &total, &total, "<TOTAL>", 1);
   qsort (rows, (size_t) nf + 1, sizeof *rows, by_bytes);
-  for (uint32_t i = 0; i <= nf; i++)
-    if (rows[i].calls)
-      print_row (a, f, &rows[i], &total,
-                 rows[i].func < nf ? a->funcs.strs[rows[i].func]
-                                   : "<no call chain recorded>", 0);
-  fputs (json ? "\n]" : "\n", f);
+  uint64_t shown = 0;
+  for (uint32_t i = 0; i <= nf && !r->nomem; i++)
+    {
+      const struct direct *d = &rows[i];
+      if (!d->calls)
+        continue;
+      /* By bytes; a function of 0-byte blocks only by its calls. */
+      int above = d->bytes ? hi_shown (&a->opt, d->bytes, total.bytes)
+                           : hi_shown (&a->opt, d->calls, total.calls);
+      if (!hi_keep_row (&a->opt, t, &shown, above))
+        continue;
+      char name[2048];
+      if (d->func < nf)
+        where_text (a, &where[d->func], a->funcs.strs[d->func], name,
+                    sizeof name);
+      else
+        snprintf (name, sizeof name, "<no call chain recorded>");
+      add_row (r, t, d, &total, name, 0);
+    }
   free (rows);
-  return HI_OK;
+  free (where);
+  return r->nomem ? HI_E_NOMEM : HI_OK;
 }

@@ -3,8 +3,13 @@
    allocated, its callers above and callees below.  Recursion is merged:
    each strongly connected component of two or more functions becomes one
    <cycle N> node.  Every distinct pair is counted once per chain, so
-   recursion never inflates a pair or a function. */
+   recursion never inflates a pair or a function.  The threshold and the
+   limit keep it short: entries and their caller/callee lines under the
+   threshold are hidden and counted, and only shown entries are numbered,
+   so every [N] printed refers to an entry printed. */
 #include "analysis.h"
+#include "options.h"
+#include "rmodel.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -73,6 +78,12 @@ pairs_free (struct pairs *p)
   hi_hash_free (&p->index);
 }
 
+/* A function's own figures: what a <cycle N> entry's members show. */
+struct fstat
+{
+  uint64_t stamp, called, bytes;
+};
+
 /* Graph nodes: functions 0..nf-1, then cycles nf..nf+ncycles-1. */
 struct gnode
 {
@@ -80,7 +91,7 @@ struct gnode
   uint64_t self[HI_NSIZE_CLASSES];
   uint64_t called, recursive;
   uint64_t stamp;
-  uint32_t index;                    /* rank in the table, + 1 */
+  uint32_t index;                    /* [index] as printed; 0: not printed */
   uint32_t count_in_chain;
 };
 
@@ -90,6 +101,9 @@ struct graph
   uint32_t nf, ncycles;
   uint32_t *comp;            /* function -> graph node */
   struct gnode *g;
+  uint32_t deeper;           /* function id of <deeper> (chains cut at the
+                                depth cap): a caller, never an entry */
+  struct fstat *fs;          /* per function, for cycle members */
   struct pairs fpairs;       /* function pairs, for the components */
   struct pairs gpairs;       /* graph-node pairs, with counters */
   /* gpairs by caller and by callee: node x's are by_a[from_a[x] ..
@@ -139,14 +153,17 @@ sum4 (const uint64_t *v)
   return hi_add_sat (hi_add_sat (v[0], v[1]), hi_add_sat (v[2], v[3]));
 }
 
-/* Function ids of site S's chain (no "..." marker), into OUT. */
+/* Function ids of site S's chain into OUT, outermost first; a chain cut
+   at the depth cap starts with <deeper>, so the bytes of the callers it
+   lost still show, as a caller line.  0 for a chain the filters hid. */
 static uint32_t
 chain_funcs (struct hi_analysis *a, uint64_t s, uint32_t *out)
 {
   uint32_t n = 0;
+  if (hi_site_flags (a, s) & HI_SITE_FILTERED)
+    return 0;
   for (uint32_t i = a->chain_start[s]; i < a->chain_start[s + 1]; i++)
-    if (a->chain_frames[i] != HI_FRAME_CUT)
-      out[n++] = hi_chain_frame (a, i)->func;
+    out[n++] = hi_chain_frame (a, i)->func;
   return n;
 }
 
@@ -261,7 +278,8 @@ build (struct graph *gr, uint32_t *buf)
   if (!gr->comp || components (gr) != 0)
     return -1;
   gr->g = calloc (gr->nf + gr->ncycles + 1, sizeof *gr->g);
-  if (!gr->g)
+  gr->fs = calloc (gr->nf + 1, sizeof *gr->fs);
+  if (!gr->g || !gr->fs)
     return -1;
   for (uint64_t s = 0; s < m->n_sites; s++)
     {
@@ -277,6 +295,13 @@ build (struct graph *gr, uint32_t *buf)
         {
           uint32_t x = gr->comp[buf[i]];
           struct gnode *g = &gr->g[x];
+          struct fstat *fs = &gr->fs[buf[i]];
+          if (fs->stamp != stamp)
+            {
+              fs->stamp = stamp;
+              fs->called = hi_add_sat (fs->called, allocs);
+              fs->bytes = hi_add_sat (fs->bytes, sum4 (site->bytes));
+            }
           g->count_in_chain++;
           if (g->stamp != stamp)
             {
@@ -333,144 +358,428 @@ by_total (const void *x, const void *y)
   return a->x < b->x ? -1 : a->x > b->x;
 }
 
-static void
-node_name (struct graph *gr, uint32_t x, char *buf, size_t size)
+/* The columns: mprof's, then the exact figures JSON gives instead of
+   the text's percentages.  An entry row fills the entry's cells; a
+   caller or callee row the line's: the bytes allocated through the pair
+   in "self", their split by size in s m l x, their share of all the
+   entry's callers' (callees') bytes in "frac", and calls/of in
+   "called". */
+enum
+{
+  C_INDEX, C_TOTALP, C_SELF, C_SELFP, C_S, C_M, C_L, C_X, C_FRAC, C_CALLED,
+  C_NAME,
+  C_J_INDEX, C_J_NAME, C_J_TOTAL, C_J_SELF, C_J_S, C_J_M, C_J_L, C_J_X,
+  C_J_CALLED, C_J_RECURSIVE, C_J_BYTES, C_J_CALLS, C_J_CALLERS_BELOW,
+  C_J_CALLEES_BELOW,
+  NCOLS
+};
+
+static const struct hi_column columns[NCOLS] = {
+  [C_INDEX] = { .head = "index", .type = HI_CELL_REF },
+  [C_TOTALP] = { .head = "self+desc", .type = HI_CELL_PCT2 },
+  [C_SELF] = { .head = "self", .type = HI_CELL_BYTES },
+  [C_SELFP] = { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 },
+  [C_S] = { .head = "size-func", .head2 = "s", .type = HI_CELL_PCT2 },
+  [C_M] = { .head2 = "m", .type = HI_CELL_PCT2 },
+  [C_L] = { .head2 = "l", .type = HI_CELL_PCT2 },
+  [C_X] = { .head2 = "x", .type = HI_CELL_PCT2 },
+  [C_FRAC] = { .head = "frac", .type = HI_CELL_PCT2 },
+  [C_CALLED] = { .head = "called+recursive", .type = HI_CELL_SUM },
+  [C_NAME] = { .head = "name", .type = HI_CELL_TEXT, .left = 1 },
+  [C_J_INDEX] = { .key = "index", .type = HI_CELL_REF },
+  [C_J_NAME] = { .key = "name", .type = HI_CELL_TEXT },
+  [C_J_TOTAL] = { .key = "self_desc", .type = HI_CELL_BYTES },
+  [C_J_SELF] = { .key = "self", .type = HI_CELL_BYTES },
+  [C_J_S] = { .key = "self_s", .type = HI_CELL_BYTES },
+  [C_J_M] = { .key = "self_m", .type = HI_CELL_BYTES },
+  [C_J_L] = { .key = "self_l", .type = HI_CELL_BYTES },
+  [C_J_X] = { .key = "self_x", .type = HI_CELL_BYTES },
+  [C_J_CALLED] = { .key = "called", .type = HI_CELL_COUNT },
+  [C_J_RECURSIVE] = { .key = "recursive", .type = HI_CELL_COUNT },
+  [C_J_BYTES] = { .key = "bytes", .type = HI_CELL_BYTES },
+  [C_J_CALLS] = { .key = "calls", .type = HI_CELL_COUNT },
+  [C_J_CALLERS_BELOW] = { .key = "callers_below", .type = HI_CELL_COUNT },
+  [C_J_CALLEES_BELOW] = { .key = "callees_below", .type = HI_CELL_COUNT },
+};
+
+/* How many member names a cycle's text line gives before "and N more". */
+#define MEMBERS_SHOWN 4
+
+/* Entries, and caller (callee) lines per entry, shown (0: all).  With
+   no --limit, by verbosity as the threshold is: heaptrack_print's top 10
+   and 5 under each, so the graph stays a page long; --limit=N sets both,
+   --limit=0 shows all. */
+static uint32_t
+entry_limit (const struct hi_options *o)
+{
+  if (o->limit != HI_OPT_LIMIT_AUTO)
+    return o->limit;
+  return o->verbosity == HI_VERBOSE ? 0 : o->verbosity == HI_TERSE ? 5 : 10;
+}
+
+static uint32_t
+line_limit (const struct hi_options *o)
+{
+  if (o->limit != HI_OPT_LIMIT_AUTO)
+    return o->limit;
+  return o->verbosity == HI_VERBOSE ? 0 : o->verbosity == HI_TERSE ? 3 : 5;
+}
+
+static struct hi_cell
+ref_cell (uint32_t index)
+{
+  return (struct hi_cell) { HI_CELL_REF, NULL, index, 0 };
+}
+
+static struct hi_cell
+typed_cell (enum hi_cell_type type, uint64_t v, uint64_t whole)
+{
+  return (struct hi_cell) { type, NULL, v, whole };
+}
+
+/* A row of T for entry GROUP; NULL if out of memory (R->nomem set). */
+static struct hi_cell *
+add_row (struct hi_rmodel *r, struct hi_table *t, enum hi_row_role role,
+         uint32_t group, int text_only, int json_only)
+{
+  struct hi_cell *c = hi_rmodel_row (r, t, role);
+  if (!c)
+    return NULL;
+  struct hi_row *row = &t->rows[t->n_rows - 1];
+  row->group = group;
+  row->text_only = text_only;
+  row->json_only = json_only;
+  return c;
+}
+
+/* Node X's name; NULL if out of memory. */
+static const char *
+plain_name (const struct graph *gr, uint32_t x, char *buf, size_t size)
 {
   if (x < gr->nf)
-    snprintf (buf, size, "%s", gr->a->funcs.strs[x]);
-  else
-    snprintf (buf, size, "<cycle %u>", x - gr->nf + 1);
+    return gr->a->funcs.strs[x];
+  snprintf (buf, size, "<cycle %u>", x - gr->nf + 1);
+  return buf;
 }
 
+/* Node X's name cells: "name [N]" in text (the reference only to an
+   entry printed), the name and the index apart in JSON. */
 static void
-print_line (struct graph *gr, FILE *f, const uint64_t *bytes, uint64_t whole,
-            uint64_t calls, uint64_t of, uint32_t x, const char *label)
+name_cells (const struct graph *gr, struct hi_rmodel *r, struct hi_cell *c,
+            uint32_t x)
 {
-  char name[1200], sz[HI_NSIZE_CLASSES][3], fr[3];
-  uint64_t b = sum4 (bytes);
-  if (label)
-    snprintf (name, sizeof name, "%s", label);
-  else
+  char cyc[32];
+  const char *name = plain_name (gr, x, cyc, sizeof cyc);
+  uint32_t index = gr->g[x].index;
+  c[C_J_NAME] = hi_cell_text (hi_rmodel_strdup (r, name));
+  if (!index)
     {
-      node_name (gr, x, name, sizeof name - 16);
-      snprintf (name + strlen (name), 16, " [%u]", gr->g[x].index);
+      c[C_NAME] = c[C_J_NAME];
+      return;
     }
-  for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-    hi_pct2 (sz[c], bytes[c], b);
-  hi_pct2 (fr, b, whole);
-  char cl[48];
-  snprintf (cl, sizeof cl, "%" PRIu64 "/%" PRIu64, calls, of);
-  fprintf (f, "               %12" PRIu64 "       %s %s %s %s   %s %17s      %s\n",
-           b, sz[0], sz[1], sz[2], sz[3], fr, cl, name);
+  c[C_J_INDEX] = ref_cell (index);
+  size_t len = strlen (name) + 16;
+  char *text = malloc (len);
+  if (!text)
+    {
+      r->nomem = 1;
+      return;
+    }
+  snprintf (text, len, "%s [%u]", name, index);
+  c[C_NAME] = hi_cell_text (hi_rmodel_strdup (r, text));
+  free (text);
 }
 
+/* Whether BYTES (or, for 0 bytes, CALLS of all allocations) reach the
+   threshold: one rule for entries and lines. */
+static int
+passes (const struct hi_analysis *a, uint64_t bytes, uint64_t calls)
+{
+  return bytes ? hi_shown (&a->opt, bytes, a->total_bytes)
+               : hi_shown (&a->opt, calls, a->total_allocs);
+}
+
+/* One caller or callee line: pair P, to node O, of WHOLE bytes of all
+   the entry's callers (callees), P->calls of OF. */
 static void
-print_text_entry (struct graph *gr, FILE *f, uint32_t x)
+line_row (struct graph *gr, struct hi_rmodel *r, struct hi_table *t,
+          enum hi_row_role role, uint32_t group, const struct pair *p,
+          uint32_t o, uint64_t whole, uint64_t of)
+{
+  struct hi_cell *c = add_row (r, t, role, group, 0, 0);
+  if (!c)
+    return;
+  uint64_t b = sum4 (p->bytes);
+  c[C_SELF] = hi_cell_bytes (b);
+  for (int k = 0; k < HI_NSIZE_CLASSES; k++)
+    c[C_S + k] = hi_cell_pct2 (p->bytes[k], b);
+  c[C_FRAC] = hi_cell_pct2 (b, whole);
+  c[C_CALLED] = typed_cell (HI_CELL_RATIO, p->calls, of);
+  name_cells (gr, r, c, o);
+  c[C_J_BYTES] = hi_cell_bytes (b);
+  c[C_J_CALLS] = hi_cell_count (p->calls);
+}
+
+/* The "all" line: the sums of an entry's callers (callees). */
+static void
+all_row (struct hi_rmodel *r, struct hi_table *t, uint32_t group,
+         const uint64_t *bytes, uint64_t calls, uint64_t of)
+{
+  struct hi_cell *c = add_row (r, t, HI_ROW_ALL, group, 1, 0);
+  if (!c)
+    return;
+  uint64_t b = sum4 (bytes);
+  c[C_SELF] = hi_cell_bytes (b);
+  for (int k = 0; k < HI_NSIZE_CLASSES; k++)
+    c[C_S + k] = hi_cell_pct2 (bytes[k], b);
+  c[C_FRAC] = hi_cell_pct2 (b, b);
+  c[C_CALLED] = typed_cell (HI_CELL_RATIO, calls, of);
+  c[C_NAME] = hi_cell_text ("all");
+}
+
+/* The threshold in effect as text, "0.5%", into OUT. */
+static void
+threshold_text (const struct hi_options *o, char *out, size_t size)
+{
+  int32_t thr = hi_threshold (o);
+  int n = snprintf (out, size, "%d.%03d", thr / 1000, thr % 1000);
+  while (n > 0 && out[n - 1] == '0')
+    out[--n] = '\0';
+  if (n > 0 && out[n - 1] == '.')
+    out[--n] = '\0';
+  snprintf (out + n, size - (size_t) n, "%%");
+}
+
+/* One line for the lines hidden on one side of an entry, with their
+   bytes: N_THR below the threshold BELOW ("0.5%"), N_LIM smaller ones
+   past the limit of lines. */
+static void
+below_row (struct hi_rmodel *r, struct hi_table *t, enum hi_row_role role,
+           uint32_t group, uint64_t n_thr, uint64_t n_lim, uint64_t bytes,
+           const char *below)
+{
+  char text[128];
+  if (!n_lim)
+    snprintf (text, sizeof text, "(%" PRIu64 " more below %s)", n_thr, below);
+  else if (!n_thr)
+    snprintf (text, sizeof text, "(%" PRIu64 " more, smaller)", n_lim);
+  else
+    snprintf (text, sizeof text, "(%" PRIu64 " more, smaller; %" PRIu64
+              " of them below %s)", n_thr + n_lim, n_thr, below);
+  struct hi_cell *c = add_row (r, t, role, group, 1, 0);
+  if (!c)
+    return;
+  c[C_SELF] = hi_cell_bytes (bytes);
+  c[C_NAME] = hi_cell_text (hi_rmodel_strdup (r, text));
+}
+
+/* Members of cycles, grouped by cycle, heaviest first. */
+struct members
+{
+  uint32_t *fn;              /* function ids */
+  uint32_t *from;            /* cycle c's are fn[from[c], from[c + 1]) */
+};
+
+static const struct graph *members_gr;  /* qsort has no context */
+
+static int
+by_member (const void *x, const void *y)
+{
+  const struct graph *gr = members_gr;
+  uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
+  if (gr->comp[a] != gr->comp[b])
+    return gr->comp[a] < gr->comp[b] ? -1 : 1;
+  if (gr->fs[a].bytes != gr->fs[b].bytes)
+    return gr->fs[a].bytes < gr->fs[b].bytes ? 1 : -1;
+  if (gr->fs[a].called != gr->fs[b].called)
+    return gr->fs[a].called < gr->fs[b].called ? 1 : -1;
+  return a < b ? -1 : a > b;
+}
+
+static int
+members_init (struct graph *gr, struct members *mb)
+{
+  uint32_t n = 0;
+  mb->fn = malloc (((size_t) gr->nf + 1) * sizeof *mb->fn);
+  mb->from = calloc ((size_t) gr->ncycles + 2, sizeof *mb->from);
+  if (!mb->fn || !mb->from)
+    return -1;
+  for (uint32_t f = 0; f < gr->nf; f++)
+    if (gr->comp[f] >= gr->nf)
+      {
+        mb->fn[n++] = f;
+        mb->from[gr->comp[f] - gr->nf + 1]++;
+      }
+  for (uint32_t c = 0; c < gr->ncycles; c++)
+    mb->from[c + 1] += mb->from[c];
+  members_gr = gr;
+  qsort (mb->fn, n, sizeof *mb->fn, by_member);
+  return 0;
+}
+
+/* Cycle X's members: one compact text line, the first MEMBERS_SHOWN
+   names and how many more; every member as a row in JSON. */
+static void
+member_rows (struct graph *gr, struct hi_rmodel *r, struct hi_table *t,
+             const struct members *mb, uint32_t x)
+{
+  uint32_t group = gr->g[x].index, c = x - gr->nf;
+  uint32_t from = mb->from[c], to = mb->from[c + 1], n = to - from;
+  uint32_t named = n <= MEMBERS_SHOWN + 1 ? n : MEMBERS_SHOWN;
+  size_t len = 64;
+  for (uint32_t i = from; i < from + named; i++)
+    len += strlen (gr->a->funcs.strs[mb->fn[i]]) + 2;
+  char *text = malloc (len);
+  if (!text)
+    {
+      r->nomem = 1;
+      return;
+    }
+  size_t at = (size_t) snprintf (text, len, "%u members: ", n);
+  for (uint32_t i = from; i < from + named; i++)
+    at += (size_t) snprintf (text + at, len - at, "%s%s",
+                             gr->a->funcs.strs[mb->fn[i]],
+                             i + 1 < from + named ? ", " : "");
+  if (named < n)
+    snprintf (text + at, len - at, " and %u more", n - named);
+  struct hi_cell *cells = add_row (r, t, HI_ROW_MEMBER, group, 1, 0);
+  if (cells)
+    cells[C_NAME] = hi_cell_text (hi_rmodel_strdup (r, text));
+  free (text);
+  for (uint32_t i = from; i < to; i++)
+    {
+      const struct fstat *fs = &gr->fs[mb->fn[i]];
+      cells = add_row (r, t, HI_ROW_MEMBER, group, 0, 1);
+      if (!cells)
+        return;
+      cells[C_J_NAME] = hi_cell_text (hi_rmodel_strdup (
+        r, gr->a->funcs.strs[mb->fn[i]]));
+      cells[C_J_BYTES] = hi_cell_bytes (fs->bytes);
+      cells[C_J_CALLS] = hi_cell_count (fs->called);
+    }
+}
+
+/* One side of an entry: its caller (callee) pairs, largest first. */
+struct side
+{
+  struct pair **p;
+  uint32_t n;
+  uint64_t bytes[HI_NSIZE_CLASSES], calls;
+  uint64_t n_thr, n_lim, hidden_bytes;   /* the lines not shown */
+};
+
+static int
+by_bytes (const void *x, const void *y)
+{
+  const struct pair *a = *(const struct pair *const *) x;
+  const struct pair *b = *(const struct pair *const *) y;
+  uint64_t ba = sum4 (a->bytes), bb = sum4 (b->bytes);
+  if (ba != bb)
+    return ba < bb ? 1 : -1;
+  if (a->calls != b->calls)
+    return a->calls < b->calls ? 1 : -1;
+  if (a->a != b->a)
+    return a->a < b->a ? -1 : 1;
+  return a->b < b->b ? -1 : a->b > b->b;
+}
+
+/* Sort side S (its P filled) and mark which lines show: the first
+   LIMIT (0: all) that reach the threshold.  Shown lines stay first. */
+static void
+side_prepare (const struct hi_analysis *a, struct side *s, uint32_t limit)
+{
+  qsort (s->p, s->n, sizeof *s->p, by_bytes);
+  uint32_t kept = 0;
+  for (uint32_t i = 0; i < s->n; i++)
+    {
+      const struct pair *p = s->p[i];
+      for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+        s->bytes[c] = hi_add_sat (s->bytes[c], p->bytes[c]);
+      s->calls = hi_add_sat (s->calls, p->calls);
+      if (!passes (a, sum4 (p->bytes), p->calls))
+        s->n_thr++;
+      else if (limit && kept >= limit)
+        s->n_lim++;
+      else
+        {
+          s->p[kept++] = s->p[i];
+          continue;
+        }
+      s->hidden_bytes = hi_add_sat (s->hidden_bytes, sum4 (p->bytes));
+    }
+}
+
+/* Entry X's rows: the sum of its callers if more than one, its callers
+   above, the entry, its members, its callees below, their sum.  SCRATCH
+   has room for every pair twice. */
+static void
+entry_rows (struct graph *gr, struct hi_rmodel *r, struct hi_table *t,
+            const struct members *mb, uint32_t x, struct pair **scratch,
+            const char *below)
 {
   struct hi_analysis *a = gr->a;
   struct gnode *g = &gr->g[x];
-  uint64_t in[HI_NSIZE_CLASSES] = { 0 }, out[HI_NSIZE_CLASSES] = { 0 };
-  uint64_t in_calls = 0, out_calls = 0;
-  unsigned n_in = 0, n_out = 0;
+  uint32_t group = g->index, limit = line_limit (&a->opt);
+  struct side in, out;
+  memset (&in, 0, sizeof in);
+  memset (&out, 0, sizeof out);
+  in.p = scratch;
+  out.p = scratch + gr->gpairs.n;
   struct pair *p;
   FOR_CALLERS (gr, x, p)
-    {
-      for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-        in[c] = hi_add_sat (in[c], p->bytes[c]);
-      in_calls = hi_add_sat (in_calls, p->calls);
-      n_in++;
-    }
+    in.p[in.n++] = p;
   FOR_CALLEES (gr, x, p)
+    out.p[out.n++] = p;
+  side_prepare (a, &in, limit);
+  side_prepare (a, &out, limit);
+  uint32_t in_shown = in.n - (uint32_t) (in.n_thr + in.n_lim);
+  uint32_t out_shown = out.n - (uint32_t) (out.n_thr + out.n_lim);
+
+  /* mprof's "all" lines, the sums of each side, only when every line is
+     shown (verbose): otherwise the shown lines and the "(N more)" line
+     add up to the same. */
+  int all = a->opt.verbosity == HI_VERBOSE;
+  if (all && in.n > 1)
+    all_row (r, t, group, in.bytes, in.calls, g->called);
+  for (uint32_t i = 0; i < in_shown; i++)
+    line_row (gr, r, t, HI_ROW_CALLER, group, in.p[i], in.p[i]->a,
+              sum4 (in.bytes), g->called);
+  if (in.n_thr + in.n_lim)
+    below_row (r, t, HI_ROW_CALLER, group, in.n_thr, in.n_lim,
+               in.hidden_bytes, below);
+
+  struct hi_cell *c = add_row (r, t, HI_ROW_ENTRY, group, 0, 0);
+  if (!c)
+    return;
+  uint64_t self = sum4 (g->self), total = sum4 (g->total);
+  c[C_INDEX] = ref_cell (g->index);
+  c[C_TOTALP] = hi_cell_pct2 (total, a->total_bytes);
+  c[C_SELF] = hi_cell_bytes (self);
+  c[C_SELFP] = hi_cell_pct2 (self, a->total_bytes);
+  for (int k = 0; k < HI_NSIZE_CLASSES; k++)
     {
-      for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-        out[c] = hi_add_sat (out[c], p->bytes[c]);
-      out_calls = hi_add_sat (out_calls, p->calls);
-      n_out++;
+      c[C_S + k] = hi_cell_pct2 (g->self[k], self);
+      c[C_J_S + k] = hi_cell_bytes (g->self[k]);
     }
-  if (n_in > 1)
-    print_line (gr, f, in, sum4 (in), in_calls, g->called, x, "all");
-  FOR_CALLERS (gr, x, p)
-    print_line (gr, f, p->bytes, sum4 (in), p->calls, g->called, p->a, NULL);
-  char name[1200], idx[16], pct[3], selfp[3], sz[HI_NSIZE_CLASSES][3];
-  node_name (gr, x, name, sizeof name);
-  snprintf (idx, sizeof idx, "[%u]", g->index);
-  hi_pct2 (pct, sum4 (g->total), a->total_bytes);
-  hi_pct2 (selfp, sum4 (g->self), a->total_bytes);
-  for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-    hi_pct2 (sz[c], g->self[c], sum4 (g->self));
-  fprintf (f, "%6s    %s  %12" PRIu64 " (%s)  %s %s %s %s      %12" PRIu64
-           "+%-8" PRIu64 " %s %s\n", idx, pct, sum4 (g->self), selfp, sz[0],
-           sz[1], sz[2], sz[3], g->called, g->recursive, name, idx);
+  c[C_CALLED] = typed_cell (HI_CELL_SUM, g->called, g->recursive);
+  name_cells (gr, r, c, x);
+  c[C_J_TOTAL] = hi_cell_bytes (total);
+  c[C_J_SELF] = hi_cell_bytes (self);
+  c[C_J_CALLED] = hi_cell_count (g->called);
+  c[C_J_RECURSIVE] = hi_cell_count (g->recursive);
+  c[C_J_CALLERS_BELOW] = hi_cell_count (in.n_thr + in.n_lim);
+  c[C_J_CALLEES_BELOW] = hi_cell_count (out.n_thr + out.n_lim);
+
   if (x >= gr->nf)
-    for (uint32_t fn = 0; fn < gr->nf; fn++)
-      if (gr->comp[fn] == x)
-        fprintf (f, "%74s%s %s\n", "", gr->a->funcs.strs[fn], name);
-  FOR_CALLEES (gr, x, p)
-    print_line (gr, f, p->bytes, sum4 (out), p->calls, gr->g[p->b].called,
-                p->b, NULL);
-  if (n_out > 1)
-    print_line (gr, f, out, sum4 (out), out_calls, out_calls, x, "all");
-  fputs ("------------------------------------------------------------------"
-         "----------------------------\n", f);
-}
-
-static void
-json_link (struct graph *gr, FILE *f, const struct pair *p, uint32_t o,
-           int first)
-{
-  char name[1200];
-  node_name (gr, o, name, sizeof name);
-  fprintf (f, "%s{\"index\": %u, \"name\": ", first ? "" : ", ",
-           gr->g[o].index);
-  hi_json_string (f, name);
-  fprintf (f, ", \"bytes\": %" PRIu64 ", \"calls\": %" PRIu64 "}",
-           sum4 (p->bytes), p->calls);
-}
-
-static void
-print_json_entry (struct graph *gr, FILE *f, uint32_t x, int first)
-{
-  struct gnode *g = &gr->g[x];
-  char name[1200];
-  node_name (gr, x, name, sizeof name);
-  fprintf (f, "%s\n  {\"index\": %u, \"name\": ", first ? "" : ",", g->index);
-  hi_json_string (f, name);
-  fprintf (f, ", \"self_desc\": %" PRIu64 ", \"self\": %" PRIu64
-           ", \"self_s\": %" PRIu64 ", \"self_m\": %" PRIu64
-           ", \"self_l\": %" PRIu64 ", \"self_x\": %" PRIu64
-           ", \"called\": %" PRIu64 ", \"recursive\": %" PRIu64
-           ", \"members\": [", sum4 (g->total), sum4 (g->self), g->self[0],
-           g->self[1], g->self[2], g->self[3], g->called, g->recursive);
-  int mfirst = 1;
-  for (uint32_t fn = 0; x >= gr->nf && fn < gr->nf; fn++)
-    if (gr->comp[fn] == x)
-      {
-        fputs (mfirst ? "" : ", ", f);
-        hi_json_string (f, gr->a->funcs.strs[fn]);
-        mfirst = 0;
-      }
-  struct pair *p;
-  int lfirst = 1;
-  fputs ("], \"ancestors\": [", f);
-  FOR_CALLERS (gr, x, p)
-    json_link (gr, f, p, p->a, lfirst), lfirst = 0;
-  lfirst = 1;
-  fputs ("], \"descendants\": [", f);
-  FOR_CALLEES (gr, x, p)
-    json_link (gr, f, p, p->b, lfirst), lfirst = 0;
-  fputs ("]}", f);
-}
-
-/* Whether entry X is shown at this verbosity: by its bytes; one that
-   allocated only 0-byte blocks by its allocations, its only measure. */
-static int
-entry_shown (const struct graph *gr, uint32_t x)
-{
-  const struct hi_analysis *a = gr->a;
-  uint64_t bytes = sum4 (gr->g[x].total);
-  return a->opt.verbosity == HI_VERBOSE
-         || (bytes ? hi_shown (&a->opt, bytes, a->total_bytes)
-                   : hi_shown (&a->opt, gr->g[x].called, a->total_allocs));
+    member_rows (gr, r, t, mb, x);
+  for (uint32_t i = 0; i < out_shown; i++)
+    line_row (gr, r, t, HI_ROW_CALLEE, group, out.p[i], out.p[i]->b,
+              sum4 (out.bytes), gr->g[out.p[i]->b].called);
+  if (out.n_thr + out.n_lim)
+    below_row (r, t, HI_ROW_CALLEE, group, out.n_thr, out.n_lim,
+               out.hidden_bytes, below);
+  if (all && out.n > 1)
+    all_row (r, t, group, out.bytes, out.calls, out.calls);
 }
 
 static void
@@ -478,6 +787,7 @@ graph_free (struct graph *gr)
 {
   free (gr->comp);
   free (gr->g);
+  free (gr->fs);
   free (gr->from_a);
   free (gr->from_b);
   free (gr->by_a);
@@ -487,53 +797,70 @@ graph_free (struct graph *gr)
 }
 
 hi_status
-hi_table_graph (struct hi_analysis *a, FILE *f)
+hi_table_graph (struct hi_analysis *a, struct hi_rmodel *r)
 {
   struct graph gr;
+  struct members mb = { NULL, NULL };
   memset (&gr, 0, sizeof gr);
   gr.a = a;
   gr.nf = a->funcs.n;
-  int json = a->opt.format == HI_JSON;
+  gr.deeper = a->frames[HI_FRAME_CUT].func;
   uint32_t longest = 0;
   for (uint64_t s = 0; s < a->m->n_sites; s++)
     if (a->chain_start[s + 1] - a->chain_start[s] > longest)
       longest = a->chain_start[s + 1] - a->chain_start[s];
   uint32_t *buf = malloc (((size_t) longest + 1) * sizeof *buf);
   struct entry_key *order = NULL;
-  if (buf && build (&gr, buf) == 0 && index_pairs (&gr) == 0)
-    order = malloc (((size_t) gr.nf + gr.ncycles + 1) * sizeof *order);
-  free (buf);
-  if (!order)
+  struct pair **scratch = NULL;
+  if (buf && build (&gr, buf) == 0 && index_pairs (&gr) == 0
+      && members_init (&gr, &mb) == 0)
     {
+      order = malloc (((size_t) gr.nf + gr.ncycles + 1) * sizeof *order);
+      scratch = malloc (((size_t) gr.gpairs.n * 2 + 1) * sizeof *scratch);
+    }
+  free (buf);
+  struct hi_table *t = order && scratch
+                       ? hi_rmodel_table (r, "graph", "Allocation Call Graph",
+                                          columns, NCOLS) : NULL;
+  if (!t)
+    {
+      free (order);
+      free (scratch);
+      free (mb.fn);
+      free (mb.from);
       graph_free (&gr);
       return HI_E_NOMEM;
     }
+  t->threshold = hi_threshold (&a->opt);
+  t->legend = "an entry's callers above it, callees below: bytes through "
+              "each, frac of the entry's callers' (callees') bytes, "
+              "calls/of; [N] is entry N";
   uint32_t n = 0;
   for (uint32_t x = 0; x < gr.nf + gr.ncycles; x++)
-    if (gr.g[x].called && (x >= gr.nf || gr.comp[x] == x))
+    if (gr.g[x].called && (x >= gr.nf || gr.comp[x] == x) && x != gr.deeper)
       order[n++] = (struct entry_key) { sum4 (gr.g[x].total), x };
   qsort (order, n, sizeof *order, by_total);
-  for (uint32_t i = 0; i < n; i++)
-    gr.g[order[i].x].index = i;
-  fputs (json ? "\"graph\": [" :
-         "--------- Allocation Call Graph ---------\n\n"
-         " index  self+desc          self (%)  size-func           called+recursive  name\n"
-         "                                     s  m  l  x\n"
-         "       (ancestors:          bytes     size-ances   frac           calls  name)\n"
-         "       (descendants:        bytes     size-desc    frac           calls  name)\n"
-         "------------------------------------------------------------------"
-         "----------------------------\n", f);
+  /* Number the entries printed, in order, before any line refers to one:
+     a line names an entry's [index] only if that entry is printed. */
+  struct hi_options lim = a->opt;
+  lim.limit = entry_limit (&a->opt);
+  uint64_t shown = 0;
   for (uint32_t i = 0; i < n; i++)
     {
-      if (!json && !entry_shown (&gr, order[i].x))
-        continue;
-      if (json)
-        print_json_entry (&gr, f, order[i].x, i == 0);
-      else
-        print_text_entry (&gr, f, order[i].x);
+      struct gnode *g = &gr.g[order[i].x];
+      if (hi_keep_row (&lim, t, &shown, passes (a, sum4 (g->total),
+                                                g->called)))
+        g->index = (uint32_t) shown;
     }
-  fputs (json ? "\n]" : "\n", f);
+  char below[32];
+  threshold_text (&a->opt, below, sizeof below);
+  for (uint32_t i = 0; i < n && !r->nomem; i++)
+    if (gr.g[order[i].x].index)
+      entry_rows (&gr, r, t, &mb, order[i].x, scratch, below);
   free (order);
+  free (scratch);
+  free (mb.fn);
+  free (mb.from);
   graph_free (&gr);
-  return HI_OK;
+  return r->nomem ? HI_E_NOMEM : HI_OK;
 }

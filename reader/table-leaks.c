@@ -9,6 +9,7 @@
 struct leak
 {
   uint32_t path;             /* index in first_site: the row's first site */
+  unsigned flags;            /* HI_SITE_SUPPRESSED*: of its first site */
   uint64_t kept, allocs, bytes, frees, freed;   /* sums over its sites */
 };
 
@@ -42,6 +43,13 @@ same_path (struct hi_analysis *a, uint64_t x, uint64_t y)
     if (hi_chain_frame (a, fx + i)->label
         != hi_chain_frame (a, fy + i)->label)
       return 0;
+  /* With lines shown, the row says where its blocks were allocated. */
+  if (a->opt.lines && tx > fx)
+    {
+      const struct hi_frame *lx = hi_chain_frame (a, tx - 1);
+      const struct hi_frame *ly = hi_chain_frame (a, ty - 1);
+      return lx->file == ly->file && lx->line == ly->line;
+    }
   return 1;
 }
 
@@ -52,6 +60,8 @@ path_hash (struct hi_analysis *a, uint64_t s)
   uint64_t h = hi_path_span (a, s, &from, &to) ? 7 : 3;
   for (uint32_t i = from; i < to; i++)
     h = hi_hash_u64 (h ^ hi_chain_frame (a, i)->label);
+  if (a->opt.lines && to > from)
+    h = hi_hash_u64 (h ^ hi_chain_frame (a, to - 1)->line);
   return h;
 }
 
@@ -74,7 +84,7 @@ same_row (const void *ctx, uint32_t row)
    *N of them, and each row's first site in *FIRST_SITE. */
 static hi_status
 group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
-       size_t *n_out)
+       size_t *n_out, uint64_t *filtered)
 {
   const struct hi_model *m = a->m;
   struct hi_hash index;      /* path -> row */
@@ -89,6 +99,11 @@ group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
       const struct hi_site_sum *x = &a->sum[s];
       if (x->allocs == 0 && x->bytes == 0 && x->frees == 0 && x->freed == 0)
         continue;
+      if (hi_site_flags (a, s) & HI_SITE_FILTERED)
+        {
+          (*filtered)++;
+          continue;
+        }
       uint64_t h = path_hash (a, s);
       struct path_key k = { a, first_site, s };
       uint32_t row = hi_hash_find (&index, h, same_row, &k);
@@ -101,6 +116,7 @@ group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
             }
           first_site[n] = s;
           rows[n].path = (uint32_t) n;
+          rows[n].flags = hi_site_flags (a, s);
           row = (uint32_t) n++;
         }
       struct leak *r = &rows[row];
@@ -123,14 +139,32 @@ group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
   return HI_OK;
 }
 
+static const struct hi_column columns[] = {
+  { .key = "kept", .head = "kept", .type = HI_CELL_BYTES },
+  { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 },
+  { .key = "allocs", .head = "allocs", .type = HI_CELL_COUNT },
+  { .key = "bytes", .head = "bytes", .type = HI_CELL_BYTES },
+  { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 },
+  { .key = "frees", .head = "frees", .type = HI_CELL_COUNT },
+  { .key = "bytes_freed", .head = "freed", .type = HI_CELL_BYTES,
+    .blank_zero = 1 },
+  { .key = "path", .head = "path", .type = HI_CELL_PATH, .left = 1 },
+};
+
 hi_status
-hi_table_leaks (struct hi_analysis *a, FILE *f)
+hi_table_leaks (struct hi_analysis *a, struct hi_rmodel *r)
 {
   struct leak *rows;
   uint64_t *first_site;
   size_t n;
-  if (group (a, &rows, &first_site, &n) != HI_OK)
+  struct hi_table *t = hi_rmodel_table (r, "leaks",
+                                        "Partial Memory Leak Table", columns,
+                                        sizeof columns / sizeof columns[0]);
+  if (!t || group (a, &rows, &first_site, &n, &t->filtered) != HI_OK)
     return HI_E_NOMEM;
+  t->threshold = hi_threshold (&a->opt);
+  t->legend = "kept: bytes never freed, (%) of all kept; bytes (%) of all "
+              "allocated; (**) 100%, ( .) under 1%";
   /* Leaks are rows with bytes or blocks never freed (0-byte blocks too). */
   size_t kept_rows = 0;
   uint64_t kept_all = 0, live_all = 0;
@@ -142,48 +176,38 @@ hi_table_leaks (struct hi_analysis *a, FILE *f)
         rows[kept_rows++] = rows[i];
       }
   qsort (rows, kept_rows, sizeof *rows, by_kept);
-  int json = a->opt.format == HI_JSON;
-  if (json)
-    fputs ("\"leaks\": [", f);
-  else
-    fputs ("--------- Partial Memory Leak Table ---------\n\n"
-           "   kept bytes (%)    allocs       bytes (%)    frees  bytes freed  path\n",
-           f);
-  int first = 1;
-  for (size_t i = 0; i < kept_rows; i++)
+  uint64_t shown = 0;
+  for (size_t i = 0; i < kept_rows && !r->nomem; i++)
     {
-      const struct leak *r = &rows[i];
+      const struct leak *row = &rows[i];
+      if (row->flags & (HI_SITE_SUPPRESSED | HI_SITE_SUPPRESSED_DEFAULT))
+        {
+          int user = (row->flags & HI_SITE_SUPPRESSED) != 0;
+          uint64_t *count = user ? &t->suppressed : &t->suppressed_default;
+          uint64_t *bytes = user ? &t->suppressed_bytes
+                                 : &t->suppressed_default_bytes;
+          ++*count;
+          *bytes = hi_add_sat (*bytes, row->kept);
+          continue;
+        }
       /* Weighed by kept bytes; 0-byte blocks by their number. */
-      if (r->kept ? !hi_shown (&a->opt, r->kept, kept_all)
-                  : !hi_shown (&a->opt, live (r), live_all))
+      int above = row->kept ? hi_shown (&a->opt, row->kept, kept_all)
+                            : hi_shown (&a->opt, live (row), live_all);
+      if (!hi_keep_row (&a->opt, t, &shown, above))
         continue;
-      char path[8192];
-      hi_site_path (a, first_site[r->path], path, sizeof path);
-      if (json)
-        {
-          fprintf (f, "%s\n  {\"kept\": %" PRIu64 ", \"allocs\": %" PRIu64
-                   ", \"bytes\": %" PRIu64 ", \"frees\": %" PRIu64
-                   ", \"bytes_freed\": %" PRIu64 ", \"path\": ",
-                   first ? "" : ",", r->kept, r->allocs, r->bytes, r->frees,
-                   r->freed);
-          hi_json_string (f, path);
-          fputc ('}', f);
-        }
-      else
-        {
-          char p1[3], p2[3], freed[24] = "";
-          hi_pct2 (p1, r->kept, kept_all);
-          hi_pct2 (p2, r->bytes, a->total_bytes);
-          if (r->freed)
-            snprintf (freed, sizeof freed, "%" PRIu64, r->freed);
-          fprintf (f, "%12" PRIu64 " (%s) %9" PRIu64 " %11" PRIu64 " (%s) %8"
-                   PRIu64 " %12s  %s\n", r->kept, p1, r->allocs, r->bytes, p2,
-                   r->frees, freed, path);
-        }
-      first = 0;
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        break;
+      c[0] = hi_cell_bytes (row->kept);
+      c[1] = hi_cell_pct2 (row->kept, kept_all);
+      c[2] = hi_cell_count (row->allocs);
+      c[3] = hi_cell_bytes (row->bytes);
+      c[4] = hi_cell_pct2 (row->bytes, a->total_bytes);
+      c[5] = hi_cell_count (row->frees);
+      c[6] = hi_cell_bytes (row->freed);
+      c[7] = hi_path_cell (a, first_site[row->path], r);
     }
-  fputs (json ? "\n]" : "\n", f);
   free (rows);
   free (first_site);
-  return HI_OK;
+  return r->nomem ? HI_E_NOMEM : HI_OK;
 }

@@ -47,9 +47,20 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
   s->damaged = m->damaged;
 }
 
-/* Write S as "key: value" lines, or as a JSON object's members. */
-static void
-print_stat (const struct hi_stat *s, FILE *f, int json)
+static const struct hi_column columns[] = {
+  { .key = "key", .head = "key", .type = HI_CELL_TEXT },
+  { .key = "value", .head = "value", .type = HI_CELL_COUNT },
+};
+
+static const char *const call_keys[] = {
+#define HI_CALL_KEY(name) "calls_" #name,
+  HI_ENTRY_POINTS (HI_CALL_KEY)
+#undef HI_CALL_KEY
+};
+
+/* S as a key/value table of R. */
+static hi_status
+stat_table (const struct hi_stat *s, struct hi_rmodel *r)
 {
   const struct { const char *key; uint64_t value; } keys[] = {
     { "allocations", s->allocations }, { "frees", s->frees },
@@ -70,50 +81,43 @@ print_stat (const struct hi_stat *s, FILE *f, int json)
     { "unwind_checked", s->unwind_checked },
     { "unwind_mismatches", s->unwind_mismatches },
   };
-  const char *sep = json ? "\"" : "", *colon = json ? "\": " : ": ";
-  const char *end = json ? ",\n  " : "\n";
+  struct hi_table *t = hi_rmodel_table (r, "stat", "Totals", columns, 2);
+  if (!t)
+    return HI_E_NOMEM;
+  t->keyvalue = 1;
+  t->threshold = -1;
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-    if (keys[i].key)
-      fprintf (f, "%s%s%s%" PRIu64 "%s", sep, keys[i].key, colon,
-               keys[i].value, end);
-    else
-      fprintf (f, "%sprefix_cache_hit_rate%s%.4f%s", sep, colon,
-               s->frames_cached >= s->frames ? (s->frames ? 1.0 : 0.0)
-               : (double) s->frames_cached / (double) s->frames, end);
-  for (int c = 0; c < HI_NCALLS; c++)
     {
-      static const char *const names[] = {
-#define HI_CALL_NAME(name) #name,
-        HI_ENTRY_POINTS (HI_CALL_NAME)
-#undef HI_CALL_NAME
-      };
-      fprintf (f, "%scalls_%s%s%" PRIu64 "%s", sep, names[c], colon,
-               s->calls[c], c + 1 < HI_NCALLS ? end : json ? "" : "\n");
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        return HI_E_NOMEM;
+      if (keys[i].key)
+        {
+          c[0] = hi_cell_text (keys[i].key);
+          c[1] = hi_cell_count (keys[i].value);
+        }
+      else
+        {
+          c[0] = hi_cell_text ("prefix_cache_hit_rate");
+          c[1] = (struct hi_cell) { HI_CELL_RATE, NULL, s->frames_cached,
+                                    s->frames };
+        }
     }
-}
-
-void
-hi_stat_print (const struct hi_stat *s, FILE *f)
-{
-  print_stat (s, f, 0);
+  for (int k = 0; k < HI_NCALLS; k++)
+    {
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        return HI_E_NOMEM;
+      c[0] = hi_cell_text (call_keys[k]);
+      c[1] = hi_cell_count (s->calls[k]);
+    }
+  return HI_OK;
 }
 
 hi_status
-hi_table_stat (struct hi_analysis *a, FILE *f)
+hi_table_stat (struct hi_analysis *a, struct hi_rmodel *r)
 {
   struct hi_stat s;
   hi_stat_compute (a->m, &s);
-  if (a->opt.format == HI_JSON)
-    {
-      fputs ("\"stat\": {\n  ", f);
-      print_stat (&s, f, 1);
-      fputs ("\n}", f);
-    }
-  else
-    {
-      fputs ("--------- Totals ---------\n\n", f);
-      print_stat (&s, f, 0);
-      fputc ('\n', f);
-    }
-  return HI_OK;
+  return stat_table (&s, r);
 }
