@@ -19,9 +19,12 @@ static const char usage_text[] =
   "       heapinspect [OPTIONS] run [RUN-OPTIONS] [--] COMMAND [ARGS...]\n"
   "       heapinspect stat|modules SOURCE...\n"
   "       heapinspect block ADDRESS SOURCE...\n"
-  "options: -t bins,leaks,direct,graph,stat   --depth N   --offsets\n"
-  "         --terse | --verbose   --format=text|json   -o FILE   --no-stop\n"
-  "         -h, --help   --version\n"
+  "options: -t bins,leaks,direct,graph,stat   --format=text|json   -o FILE\n"
+  "         --no-stop   -h, --help   --version\n"
+  "report:  --depth=N   --offsets   --terse | --verbose   --threshold=PERCENT\n"
+  "         --limit=ROWS   --bytes   --long-names   --no-lines\n"
+  "         --focus=REGEX   --ignore=REGEX   --module=NAME\n"
+  "         --suppressions=FILE   --no-default-suppressions\n"
   "run:     the options above but -p, --raw, --no-stop; --follow-children\n"
   "See heapinspect(1).\n";
 
@@ -50,21 +53,46 @@ parse_number (const char *s, long *out)
   return 0;
 }
 
-enum { OPT_DEPTH = 256, OPT_OFFSETS, OPT_TERSE, OPT_VERBOSE, OPT_FORMAT,
-       OPT_NO_STOP, OPT_RAW, OPT_VERSION, OPT_FOLLOW };
+/* getopt_long's values: the CLI's own long options, then the report
+   options (options.h) from OPT_REPORT on, handed to hi_option_set. */
+enum { OPT_NO_STOP = 256, OPT_RAW, OPT_VERSION, OPT_FOLLOW,
+       OPT_REPORT = 512 };
 static const struct option longopts[] = {
-  { "depth", required_argument, NULL, OPT_DEPTH },
-  { "offsets", no_argument, NULL, OPT_OFFSETS },
-  { "terse", no_argument, NULL, OPT_TERSE },
-  { "verbose", no_argument, NULL, OPT_VERBOSE },
-  { "format", required_argument, NULL, OPT_FORMAT },
   { "no-stop", no_argument, NULL, OPT_NO_STOP },
   { "raw", required_argument, NULL, OPT_RAW },
   { "follow-children", no_argument, NULL, OPT_FOLLOW },
   { "help", no_argument, NULL, 'h' },
   { "version", no_argument, NULL, OPT_VERSION },
+#define REPORT_OPTION(id, name, value) \
+  { name, value ? required_argument : no_argument, NULL, \
+    OPT_REPORT + HI_ROPT_##id },
+  HI_REPORT_OPTIONS (REPORT_OPTION)
+#undef REPORT_OPTION
   { NULL, 0, NULL, 0 },
 };
+
+/* 1 if ARG is an option whose value is the next argument, as getopt_long
+   reads it: -t, -p, -o, or --NAME (in full or a prefix of one option
+   only) of an option with a required value, without "=VALUE". */
+static int
+value_follows (const char *arg)
+{
+  if (strcmp (arg, "-t") == 0 || strcmp (arg, "-p") == 0
+      || strcmp (arg, "-o") == 0)
+    return 1;
+  if (strncmp (arg, "--", 2) != 0 || !arg[2] || strchr (arg, '='))
+    return 0;
+  size_t len = strlen (arg + 2);
+  int found = -1;
+  for (int i = 0; longopts[i].name; i++)
+    if (strncmp (longopts[i].name, arg + 2, len) == 0)
+      {
+        if (longopts[i].name[len] == '\0')
+          return longopts[i].has_arg == required_argument;
+        found = found == -1 ? i : -2;
+      }
+  return found >= 0 && longopts[found].has_arg == required_argument;
+}
 
 /* Everything the options decide. */
 struct settings
@@ -80,7 +108,18 @@ struct settings
 static int
 apply_option (int c, char *arg, struct settings *st)
 {
-  long n;
+  if (c >= OPT_REPORT && c < OPT_REPORT + HI_N_REPORT_OPTIONS)
+    {
+      char err[256];
+      if (hi_option_set (&st->opt, hi_option_name (c - OPT_REPORT), arg, err,
+                         sizeof err) != 0)
+        {
+          /* One line, saying what to give: no usage after it. */
+          fprintf (stderr, "heapinspect: %s\n", err);
+          return 2;
+        }
+      return -1;
+    }
   switch (c)
     {
     case 't':
@@ -94,28 +133,6 @@ apply_option (int c, char *arg, struct settings *st)
     case 'p':
       if (parse_number (arg, &st->src.pid) != 0 || st->src.pid == 0)
         return bad_usage ("-p needs a process id");
-      return -1;
-    case OPT_DEPTH:
-      if (parse_number (arg, &n) != 0 || n < 1 || n > HI_OPT_DEPTH_MAX)
-        return bad_usage ("--depth needs a number from 1 to 10000");
-      st->opt.depth = (int) n;
-      return -1;
-    case OPT_OFFSETS:
-      st->opt.offsets = 1;
-      return -1;
-    case OPT_TERSE:
-      st->opt.verbosity = HI_TERSE;
-      return -1;
-    case OPT_VERBOSE:
-      st->opt.verbosity = HI_VERBOSE;
-      return -1;
-    case OPT_FORMAT:
-      if (strcmp (arg, "text") == 0)
-        st->opt.format = HI_TEXT;
-      else if (strcmp (arg, "json") == 0)
-        st->opt.format = HI_JSON;
-      else
-        return bad_usage ("--format is text or json");
       return -1;
     case OPT_NO_STOP:
       st->src.no_stop = 1;
@@ -203,11 +220,7 @@ main (int argc, char **argv)
   int limit = argc;
   for (int i = 1; i < argc; i++)
     {
-      static const char *const with_arg[] = { "-t", "-p", "-o", "--depth",
-                                              "--format", "--raw", NULL };
-      int is_arg = 0;
-      for (int k = 0; with_arg[k]; k++)
-        is_arg |= strcmp (argv[i - 1], with_arg[k]) == 0;
+      int is_arg = value_follows (argv[i - 1]);
       if (strcmp (argv[i], "--") == 0)
         break;
       if (!is_arg && strcmp (argv[i], "run") == 0)

@@ -13,6 +13,8 @@
      (`with language c -- with may-call-functions off`), whatever the
      user's language: a Rust string literal, for one, would call malloc in
      the inferior.  `with` restores both settings however the command ends.
+   - a word reaches the channel through a setting, never through a
+     string literal or an expression (see helpers below).
    - `frame apply 1 -q` runs the plugin steps and restores the selected
      thread and frame however they end (error, Ctrl-C, pager quit). */
 #include "protocol.h"
@@ -23,6 +25,8 @@
 #define STR1(x) #x
 #define STR(x) STR1 (x)
 #define CHANNEL "/proc/self/fd/" STR (HI_GDB_CHANNEL_FD)
+/* Where a word is put down on its way into the channel (gdb >= 10). */
+#define WORD_SETTING "test-settings string-noescape"
 
 static void
 top_command (const char *name, const char *helper)
@@ -76,13 +80,25 @@ helper_tail (int usage)
 static void
 helpers (void)
 {
-  /* Options: each word on its own line of the request. */
+  /* Options: each word on its own line of the request, "# arg WORD",
+     byte for byte.  gdb pastes $argN as text, so the word must land where
+     gdb reads the rest of the line as it is: a string setting without
+     escapes.  The maintenance test setting is gdb's only one nobody else
+     uses; its value is dumped as a string value, never parsed.  Pasted
+     into a string literal, a " or \ in a word would end the literal or
+     vanish, and what followed would be evaluated.  The line starts with
+     "#": if the plugin never answers and the request is sourced, the
+     word is a comment there, never a command. */
   helper_head ("_words", 0);
   helper_request ();
   for (int i = 0; i < HI_GDB_MAX_WORDS; i++)
     printf ("        if $arg1 > %d\n"
-            "          append binary value " CHANNEL " \"\\n# arg $arg%d\"\n"
+            "          maintenance set " WORD_SETTING " # arg $arg%d\n"
+            "          append binary value " CHANNEL " \"\\n\"\n"
+            "          append binary value " CHANNEL
+            " $_gdb_maint_setting_str(\"" WORD_SETTING "\")\n"
             "        end\n", i, i + 2);
+  printf ("        maintenance set " WORD_SETTING "\n");
   helper_tail (0);
 
   /* An expression: its words pasted back together, evaluated by gdb. */

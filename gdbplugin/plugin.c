@@ -59,79 +59,116 @@ struct request
   char error[256];           /* set: say this instead */
 };
 
-static int
-parse_depth (const char *s, struct request *r)
+/* -t LIST: the tables to print. */
+static void
+set_tables (struct request *r, const char *list)
 {
-  char *end;
-  errno = 0;
-  unsigned long n = strtoul (s, &end, 10);
-  if (!*s || *end || errno || n < 1 || n > HI_OPT_DEPTH_MAX)
-    {
-      snprintf (r->error, sizeof r->error, "heap: the depth is a number "
-                "from 1 to %d, not '%.32s'", HI_OPT_DEPTH_MAX, s);
-      return -1;
-    }
-  r->opt.depth = (int) n;
-  return 0;
+  if (strlen (list) >= sizeof r->tables || !hi_tables_valid (list))
+    snprintf (r->error, sizeof r->error, "heap: -t takes a list of: "
+              "leaks, bins, direct, graph, stat");
+  else
+    strcpy (r->tables, list);
 }
 
-/* One word after the command; *PENDING names an option still waiting for
-   its value.  The options are heapinspect(1)'s. */
+/* Set report option NAME of R to VALUE (NULL: none) with the parser
+   heapinspect(1) uses, or say why not. */
 static void
-parse_word (struct request *r, const char *w, const char **pending)
+set_option (struct request *r, const char *name, const char *value)
 {
+  char err[200];
+  if (hi_option_set (&r->opt, name, value, err, sizeof err) != 0)
+    snprintf (r->error, sizeof r->error, "heap: %s", err);
+}
+
+/* How much of word W the user typed: `heap NAME` hands its words on
+   with a filler, " argN", for each word not given (see gen-heap-gdb.c),
+   and a last word whose quote is never closed swallows them. */
+static size_t
+user_part (const char *w)
+{
+  size_t len = strlen (w);
+  for (;;)
+    {
+      size_t d = len;
+      while (d > 0 && w[d - 1] >= '0' && w[d - 1] <= '9')
+        d--;
+      if (d == len || d < 4 || strncmp (w + d - 4, " arg", 4) != 0)
+        return len;
+      len = d - 4;
+    }
+}
+
+/* One word after the command, quoted as heap.gdb got it from gdb;
+   *PENDING names an option still waiting for its value.  The options are
+   heapinspect(1)'s, read by the same parser; the word is unquoted as the
+   shell would, so the same words give the same values in both. */
+static void
+parse_word (struct request *r, char *w, const char **pending)
+{
+  char shown[80], raw[80];
   if (r->error[0])
     return;
-  const char *value = NULL;
-  if (*pending)
+  hi_escape (w, shown, sizeof shown);
+  snprintf (raw, sizeof raw, "%.*s", (int) user_part (w), w);
+  int unquoted = hi_unquote (w);
+  if (unquoted != 0)
     {
-      value = w;
-      w = *pending;
-      *pending = NULL;
-    }
-  else if (strncmp (w, "--depth=", 8) == 0)
-    value = w + 8, w = "--depth";
-  else if (strncmp (w, "--format=", 9) == 0)
-    value = w + 9, w = "--format";
-  else if (strncmp (w, "-t", 2) == 0 && w[2])
-    value = w + 2, w = "-t";
-  if (!value && (strcmp (w, "--depth") == 0 || strcmp (w, "--format") == 0
-                 || strcmp (w, "-t") == 0))
-    {
-      *pending = w;
+      hi_escape (raw, shown, sizeof shown);
+      if (unquoted == -1)
+        snprintf (r->error, sizeof r->error, "heap: close the quote in '%s'",
+                  shown);
+      else
+        snprintf (r->error, sizeof r->error, "heap: a \\ ends '%s': write "
+                  "\\\\ for a backslash", shown);
       return;
     }
-  if (strcmp (w, "--depth") == 0)
-    parse_depth (value, r);
-  else if (strcmp (w, "--format") == 0)
+  if (*pending)
     {
-      if (strcmp (value, "json") == 0)
-        r->opt.format = HI_JSON;
-      else if (strcmp (value, "text") == 0)
-        r->opt.format = HI_TEXT;
+      const char *name = *pending;
+      *pending = NULL;
+      if (strcmp (name, "-t") == 0)
+        set_tables (r, w);
       else
-        snprintf (r->error, sizeof r->error,
-                  "heap: --format is text or json, not '%s'", value);
+        set_option (r, name, w);
+      return;
     }
-  else if (strcmp (w, "-t") == 0)
+  if (w[0] == '-' && w[1] == 't')
     {
-      if (strlen (value) >= sizeof r->tables || !hi_tables_valid (value))
-        snprintf (r->error, sizeof r->error, "heap: -t takes a list of: "
-                  "leaks, bins, direct, graph, stat");
+      if (w[2])
+        set_tables (r, w + 2);
       else
-        strcpy (r->tables, value);
+        *pending = "-t";
+      return;
     }
-  else if (strcmp (w, "--offsets") == 0)
-    r->opt.offsets = 1;
-  else if (strcmp (w, "--terse") == 0)
-    r->opt.verbosity = HI_TERSE;
-  else if (strcmp (w, "--verbose") == 0)
-    r->opt.verbosity = HI_VERBOSE;
-  else if (strcmp (r->name, "leaks") == 0 && w[0] >= '0' && w[0] <= '9')
-    parse_depth (w, r);       /* heap leaks N */
+  if (w[0] == '-' && w[1] == '-' && w[2])
+    {
+      char *eq = strchr (w, '=');
+      int takes_value;
+      int id = hi_option_find (w + 2, eq ? (size_t) (eq - w - 2)
+                               : strlen (w + 2), &takes_value);
+      if (eq)
+        *eq = '\0';
+      hi_escape (w, shown, sizeof shown);
+      if (id == -2)
+        snprintf (r->error, sizeof r->error, "heap: '%.64s' names several "
+                  "options (see help heap %s)", shown, r->name);
+      else if (id < 0)
+        snprintf (r->error, sizeof r->error, "heap: unknown option '%.64s' "
+                  "(see help heap %s)", shown, r->name);
+      else if (takes_value && !eq)
+        *pending = hi_option_name (id);
+      else
+        set_option (r, hi_option_name (id), eq ? eq + 1 : NULL);
+      return;
+    }
+  if (strcmp (r->name, "leaks") == 0 && w[0] >= '0' && w[0] <= '9')
+    set_option (r, "depth", w);       /* heap leaks N */
   else
-    snprintf (r->error, sizeof r->error, "heap: unknown option '%.64s' "
-              "(see help heap %s)", w, r->name);
+    {
+      hi_escape (w, shown, sizeof shown);
+      snprintf (r->error, sizeof r->error, "heap: unknown option '%.64s' "
+                "(see help heap %s)", shown, r->name);
+    }
 }
 
 /* Parse the request text TEXT (LEN bytes); 0 if it is a request. */
@@ -172,8 +209,10 @@ parse_request (char *text, size_t len, struct request *r)
   if (!known)
     snprintf (r->error, sizeof r->error, "heap: unknown request '%s'",
               r->name);
+  else if (pending && !r->error[0] && strcmp (pending, "-t") == 0)
+    snprintf (r->error, sizeof r->error, "heap: -t needs a value");
   else if (pending && !r->error[0])
-    snprintf (r->error, sizeof r->error, "heap: %s needs a value", pending);
+    set_option (r, pending, NULL);     /* says what it needs */
   else if (strcmp (r->name, "block") == 0 && !r->have_addr && !r->error[0])
     snprintf (r->error, sizeof r->error, "heap: block needs an address");
   return 0;
@@ -295,11 +334,15 @@ read_entry (struct gdb_reader_funcs *self, struct gdb_symbol_callbacks *cb,
   if (our_blob (memory, memory_sz, &blob) != 0)
     return GDB_FAIL;             /* not ours: gdb's own reader takes it */
 
-  char req_text[8192];
+  char req_text[16384], more;
   ssize_t n = pread (CHANNEL_FD, req_text, sizeof req_text - 1, 0);
   struct request req;
   if (n <= 0 || parse_request (req_text, (size_t) n, &req) != 0)
     return GDB_SUCCESS;          /* loaded with no request pending */
+  if ((size_t) n == sizeof req_text - 1
+      && pread (CHANNEL_FD, &more, 1, n) == 1)
+    snprintf (req.error, sizeof req.error, "heap: the words after heap %s "
+              "are too long", req.name);
 
   char *text = NULL, *script = NULL;
   size_t text_len = 0, script_len = 0;

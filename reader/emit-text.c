@@ -426,9 +426,9 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
   if (s->cut_chains)
     {
       bytes_text (o, s->cut_bytes, a, sizeof a);
-      fprintf (f, "  deeper     %s allocated in %" PRIu64 " chains cut at the "
+      fprintf (f, "  deeper     %s allocated in %" PRIu64 " chain%s cut at the "
                "depth cap (%" PRIu32 " frames; HEAPINSPECT_DEPTH raises it)\n",
-               a, s->cut_chains, s->depth_cap);
+               a, s->cut_chains, s->cut_chains == 1 ? "" : "s", s->depth_cap);
     }
   bytes_text (o, s->monitor_bytes, a, sizeof a);
   fprintf (f, "  monitor    %s of its own memory\n", a);

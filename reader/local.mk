@@ -10,5 +10,6 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 	%reldir%/report.c %reldir%/block.c
 %canon_reldir%_libhireader_la_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS)
 %canon_reldir%_libhireader_la_LIBADD = $(DW_LIBS) -lelf -lstdc++
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/options.h %reldir%/options.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/rmodel.h %reldir%/rmodel.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-text.c %reldir%/emit-json.c %reldir%/summary.c

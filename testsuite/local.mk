@@ -146,3 +146,14 @@ check_PROGRAMS += %reldir%/unit/tables-unit %reldir%/unit/tables-unit-asan
 %canon_reldir%_unit_tables_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_tables_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_tables_unit_asan_LDFLAGS = $(asan_ldflags)
+
+# Unit tests of the report options' parser (heapinspect.cli/options.exp
+# runs both builds).
+check_PROGRAMS += %reldir%/unit/options-unit %reldir%/unit/options-unit-asan
+%canon_reldir%_unit_options_unit_SOURCES = %reldir%/unit/options-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_options_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_options_unit_asan_SOURCES = %reldir%/unit/options-unit.c \
+	reader/options.c reader/escape.c
+%canon_reldir%_unit_options_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_options_unit_asan_LDFLAGS = $(asan_ldflags)
