@@ -198,3 +198,26 @@ check_PROGRAMS += %reldir%/unit/procinfo-unit %reldir%/unit/procinfo-unit-asan
 %canon_reldir%_unit_procinfo_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_procinfo_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_procinfo_unit_asan_LDFLAGS = $(asan_ldflags)
+
+# names.exp, lines.exp: GCC's copies and aliases of functions, a name two
+# libraries share, a stripped program, file:line and an inlined helper.
+check_PROGRAMS += %reldir%/progs/names-main
+check_PROGRAMS += %reldir%/progs/names-stripped
+check_PROGRAMS += %reldir%/progs/names-lines
+check_LTLIBRARIES += %reldir%/progs/libnames.la
+check_LTLIBRARIES += %reldir%/progs/libnames2.la
+%canon_reldir%_progs_libnames_la_SOURCES = %reldir%/progs/names-lib.c
+%canon_reldir%_progs_libnames_la_CFLAGS = $(progs_cflags) -O2
+%canon_reldir%_progs_libnames_la_LDFLAGS = -avoid-version -rpath /nowhere
+%canon_reldir%_progs_libnames2_la_SOURCES = %reldir%/progs/names-lib2.c
+%canon_reldir%_progs_libnames2_la_CFLAGS = $(progs_cflags) -O2
+%canon_reldir%_progs_libnames2_la_LDFLAGS = -avoid-version -rpath /nowhere
+%canon_reldir%_progs_names_main_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_names_main_LDFLAGS = -no-install
+%canon_reldir%_progs_names_main_LDADD = %reldir%/progs/libnames.la \
+	%reldir%/progs/libnames2.la
+%canon_reldir%_progs_names_stripped_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_names_lines_CFLAGS = $(progs_cflags) -O2
+check_PROGRAMS += %reldir%/progs/names-cxx
+%canon_reldir%_progs_names_cxx_SOURCES = %reldir%/progs/names-cxx.cc
+%canon_reldir%_progs_names_cxx_CXXFLAGS = $(AM_CXXFLAGS) -g -O2 -fno-optimize-sibling-calls
