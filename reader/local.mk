@@ -13,3 +13,4 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/options.h %reldir%/options.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/rmodel.h %reldir%/rmodel.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-text.c %reldir%/emit-json.c %reldir%/summary.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/callgraph.h %reldir%/callgraph.c
