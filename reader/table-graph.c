@@ -8,6 +8,7 @@
 #include "callgraph.h"
 #include "options.h"
 #include "rmodel.h"
+#include "where.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -134,30 +135,37 @@ plain_name (const struct hi_callgraph *gr, uint32_t x, char *buf, size_t size)
   return buf;
 }
 
-/* Node X's name cells: "name [N]" in text (the reference only to an
-   entry printed), the name and the index apart in JSON. */
+/* Node X's name cells: "name (file.c:17) [N]" in text (the places of
+   W if not NULL; the reference only to an entry printed), the name and
+   the index apart in JSON. */
 static void
-name_cells (const struct hi_callgraph *gr, struct hi_rmodel *r, struct hi_cell *c,
-            uint32_t x)
+name_cells (const struct hi_callgraph *gr, struct hi_rmodel *r,
+            struct hi_cell *c, uint32_t x, const struct hi_where *w)
 {
   char cyc[32];
   const char *name = plain_name (gr, x, cyc, sizeof cyc);
   uint32_t index = gr->g[x].index;
   c[C_J_NAME] = hi_cell_text (hi_rmodel_strdup (r, name));
-  if (!index)
+  if (!index && !w)
     {
       c[C_NAME] = c[C_J_NAME];
       return;
     }
-  c[C_J_INDEX] = ref_cell (index);
-  size_t len = strlen (name) + 16;
+  if (index)
+    c[C_J_INDEX] = ref_cell (index);
+  size_t len = strlen (name) + 48;
+  for (unsigned i = 0; w && i < w->n; i++)
+    len += strlen (gr->a->strs.strs[w->file[i]]) + 16;
   char *text = malloc (len);
   if (!text)
     {
       r->nomem = 1;
       return;
     }
-  snprintf (text, len, "%s [%u]", name, index);
+  static const struct hi_where none;
+  hi_where_text (gr->a, w ? w : &none, name, text, len);
+  if (index)
+    snprintf (text + strlen (text), len - strlen (text), " [%u]", index);
   c[C_NAME] = hi_cell_text (hi_rmodel_strdup (r, text));
   free (text);
 }
@@ -187,7 +195,7 @@ line_row (struct hi_callgraph *gr, struct hi_rmodel *r, struct hi_table *t,
     c[C_S + k] = hi_cell_pct2 (p->bytes[k], b);
   c[C_FRAC] = hi_cell_pct2 (b, whole);
   c[C_CALLED] = typed_cell (HI_CELL_RATIO, p->calls, of);
-  name_cells (gr, r, c, o);
+  name_cells (gr, r, c, o, NULL);
   c[C_J_BYTES] = hi_cell_bytes (b);
   c[C_J_CALLS] = hi_cell_count (p->calls);
 }
@@ -207,19 +215,6 @@ all_row (struct hi_rmodel *r, struct hi_table *t, uint32_t group,
   c[C_FRAC] = hi_cell_pct2 (b, b);
   c[C_CALLED] = typed_cell (HI_CELL_RATIO, calls, of);
   c[C_NAME] = hi_cell_text ("all");
-}
-
-/* The threshold in effect as text, "0.5%", into OUT. */
-static void
-threshold_text (const struct hi_options *o, char *out, size_t size)
-{
-  int32_t thr = hi_threshold (o);
-  int n = snprintf (out, size, "%d.%03d", thr / 1000, thr % 1000);
-  while (n > 0 && out[n - 1] == '0')
-    out[--n] = '\0';
-  if (n > 0 && out[n - 1] == '.')
-    out[--n] = '\0';
-  snprintf (out + n, size - (size_t) n, "%%");
 }
 
 /* One line for the lines hidden on one side of an entry, with their
@@ -398,6 +393,7 @@ side_prepare (const struct hi_analysis *a, struct side *s, uint32_t limit)
    has room for every pair twice. */
 static void
 entry_rows (struct hi_callgraph *gr, struct hi_rmodel *r, struct hi_table *t,
+            const struct hi_where *where,
             const struct members *mb, uint32_t x, struct hi_cgpair **scratch,
             const char *below)
 {
@@ -446,7 +442,7 @@ entry_rows (struct hi_callgraph *gr, struct hi_rmodel *r, struct hi_table *t,
       c[C_J_S + k] = hi_cell_bytes (g->self[k]);
     }
   c[C_CALLED] = typed_cell (HI_CELL_SUM, g->called, g->recursive);
-  name_cells (gr, r, c, x);
+  name_cells (gr, r, c, x, where);
   c[C_J_TOTAL] = hi_cell_bytes (total);
   c[C_J_SELF] = hi_cell_bytes (self);
   c[C_J_CALLED] = hi_cell_count (g->called);
@@ -464,6 +460,30 @@ entry_rows (struct hi_callgraph *gr, struct hi_rmodel *r, struct hi_table *t,
                out.hidden_bytes, below);
   if (all && out.n > 1)
     all_row (r, t, group, out.bytes, out.calls, out.calls);
+}
+
+/* Where the frames of each printed function entry are in the source,
+   indexed by node: the lines it called from on allocating chains (none
+   with --no-lines).  NULL if out of memory. */
+static struct hi_where *
+places (const struct hi_callgraph *gr)
+{
+  const struct hi_analysis *a = gr->a;
+  struct hi_where *w = calloc ((size_t) gr->nf + gr->ncycles + 1, sizeof *w);
+  for (uint64_t s = 0; w && a->opt.lines && s < a->m->n_sites; s++)
+    {
+      if ((hi_site_flags (a, s) & HI_SITE_FILTERED)
+          || hi_sum4 (a->m->sites[s].allocs) == 0)
+        continue;
+      for (uint32_t i = a->chain_start[s]; i < a->chain_start[s + 1]; i++)
+        {
+          const struct hi_frame *f = hi_chain_frame (a, i);
+          uint32_t x = gr->comp[f->func];
+          if (x < gr->nf && gr->g[x].index)
+            hi_where_add (&w[x], f);
+        }
+    }
+  return w;
 }
 
 hi_status
@@ -515,10 +535,15 @@ hi_table_graph (struct hi_analysis *a, struct hi_rmodel *r)
         g->index = (uint32_t) shown;
     }
   char below[32];
-  threshold_text (&a->opt, below, sizeof below);
+  hi_threshold_text (hi_threshold (&a->opt), below, sizeof below);
+  struct hi_where *where = places (&gr);
+  if (!where)
+    r->nomem = 1;
   for (uint32_t i = 0; i < n && !r->nomem; i++)
     if (gr.g[order[i].x].index)
-      entry_rows (&gr, r, t, &mb, order[i].x, scratch, below);
+      entry_rows (&gr, r, t, where[order[i].x].n ? &where[order[i].x] : NULL,
+                  &mb, order[i].x, scratch, below);
+  free (where);
   free (order);
   free (scratch);
   free (mb.fn);
