@@ -125,7 +125,7 @@ add_row (struct hi_rmodel *r, struct hi_table *t, enum hi_row_role role,
   return c;
 }
 
-/* Node X's name; NULL if out of memory. */
+/* Node X's name: a function's, or "<cycle N>" written into BUF. */
 static const char *
 plain_name (const struct hi_callgraph *gr, uint32_t x, char *buf, size_t size)
 {
@@ -388,9 +388,9 @@ side_prepare (const struct hi_analysis *a, struct side *s, uint32_t limit)
     }
 }
 
-/* Entry X's rows: the sum of its callers if more than one, its callers
-   above, the entry, its members, its callees below, their sum.  SCRATCH
-   has room for every pair twice. */
+/* Entry X's rows: its callers above (at --verbose their sum first), the
+   entry (its places WHERE, or NULL), its members, its callees below (at
+   --verbose their sum last).  SCRATCH has room for every pair twice. */
 static void
 entry_rows (struct hi_callgraph *gr, struct hi_rmodel *r, struct hi_table *t,
             const struct hi_where *where,
@@ -415,9 +415,9 @@ entry_rows (struct hi_callgraph *gr, struct hi_rmodel *r, struct hi_table *t,
   uint32_t in_shown = in.n - (uint32_t) (in.n_thr + in.n_lim);
   uint32_t out_shown = out.n - (uint32_t) (out.n_thr + out.n_lim);
 
-  /* mprof's "all" lines, the sums of each side, only when every line is
-     shown (verbose): otherwise the shown lines and the "(N more)" line
-     add up to the same. */
+  /* mprof's "all" lines, the sums of each side, only at --verbose:
+     otherwise the lines shown and the "(N more)" line add up to the
+     same. */
   int all = a->opt.verbosity == HI_VERBOSE;
   if (all && in.n > 1)
     all_row (r, t, group, in.bytes, in.calls, g->called);
