@@ -20,4 +20,4 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/procinfo.c
 
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/modsyms.h %reldir%/modsyms.c
-%canon_reldir%_libhireader_la_SOURCES += %reldir%/where.h %reldir%/where.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/where.c

@@ -8,7 +8,6 @@
 #include "callgraph.h"
 #include "options.h"
 #include "rmodel.h"
-#include "where.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -135,9 +134,9 @@ plain_name (const struct hi_callgraph *gr, uint32_t x, char *buf, size_t size)
   return buf;
 }
 
-/* Node X's name cells: "name (file.c:17) [N]" in text (the places of
-   W if not NULL; the reference only to an entry printed), the name and
-   the index apart in JSON. */
+/* Node X's name cells: "name (file.c:17) [N]" in text (a function's
+   places from W if not NULL: where it allocated; the reference only to
+   an entry printed), the name and the index apart in JSON. */
 static void
 name_cells (const struct hi_callgraph *gr, struct hi_rmodel *r,
             struct hi_cell *c, uint32_t x, const struct hi_where *w)
@@ -153,17 +152,18 @@ name_cells (const struct hi_callgraph *gr, struct hi_rmodel *r,
     }
   if (index)
     c[C_J_INDEX] = ref_cell (index);
-  size_t len = strlen (name) + 48;
-  for (unsigned i = 0; w && i < w->n; i++)
-    len += strlen (gr->a->strs.strs[w->file[i]]) + 16;
+  /* Four places of base names of at most 255 bytes, and the index. */
+  size_t len = strlen (name) + 4 * (255 + 24) + 48;
   char *text = malloc (len);
   if (!text)
     {
       r->nomem = 1;
       return;
     }
-  static const struct hi_where none;
-  hi_where_text (gr->a, w ? w : &none, name, text, len);
+  if (w && x < gr->nf)
+    hi_where_name (gr->a, w, x, text, len);
+  else
+    snprintf (text, len, "%s", name);
   if (index)
     snprintf (text + strlen (text), len - strlen (text), " [%u]", index);
   c[C_NAME] = hi_cell_text (hi_rmodel_strdup (r, text));
@@ -389,7 +389,7 @@ side_prepare (const struct hi_analysis *a, struct side *s, uint32_t limit)
 }
 
 /* Entry X's rows: its callers above (at --verbose their sum first), the
-   entry (its places WHERE, or NULL), its members, its callees below (at
+   entry (named with where it allocated, from WHERE), its members, its callees below (at
    --verbose their sum last).  SCRATCH has room for every pair twice. */
 static void
 entry_rows (struct hi_callgraph *gr, struct hi_rmodel *r, struct hi_table *t,
@@ -462,30 +462,6 @@ entry_rows (struct hi_callgraph *gr, struct hi_rmodel *r, struct hi_table *t,
     all_row (r, t, group, out.bytes, out.calls, out.calls);
 }
 
-/* Where the frames of each printed function entry are in the source,
-   indexed by node: the lines it called from on allocating chains (none
-   with --no-lines).  NULL if out of memory. */
-static struct hi_where *
-places (const struct hi_callgraph *gr)
-{
-  const struct hi_analysis *a = gr->a;
-  struct hi_where *w = calloc ((size_t) gr->nf + gr->ncycles + 1, sizeof *w);
-  for (uint64_t s = 0; w && a->opt.lines && s < a->m->n_sites; s++)
-    {
-      if ((hi_site_flags (a, s) & HI_SITE_FILTERED)
-          || hi_sum4 (a->m->sites[s].allocs) == 0)
-        continue;
-      for (uint32_t i = a->chain_start[s]; i < a->chain_start[s + 1]; i++)
-        {
-          const struct hi_frame *f = hi_chain_frame (a, i);
-          uint32_t x = gr->comp[f->func];
-          if (x < gr->nf && gr->g[x].index)
-            hi_where_add (&w[x], f);
-        }
-    }
-  return w;
-}
-
 hi_status
 hi_table_graph (struct hi_analysis *a, struct hi_rmodel *r)
 {
@@ -536,14 +512,13 @@ hi_table_graph (struct hi_analysis *a, struct hi_rmodel *r)
     }
   char below[32];
   hi_threshold_text (hi_threshold (&a->opt), below, sizeof below);
-  struct hi_where *where = places (&gr);
+  struct hi_where *where = hi_where_new (a);
   if (!where)
     r->nomem = 1;
   for (uint32_t i = 0; i < n && !r->nomem; i++)
     if (gr.g[order[i].x].index)
-      entry_rows (&gr, r, t, where[order[i].x].n ? &where[order[i].x] : NULL,
-                  &mb, order[i].x, scratch, below);
-  free (where);
+      entry_rows (&gr, r, t, where, &mb, order[i].x, scratch, below);
+  hi_where_free (where);
   free (order);
   free (scratch);
   free (mb.fn);
