@@ -410,7 +410,8 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
       if (s->run_ns)
         {
           duration_text (s->run_ns, run, sizeof run);
-          fprintf (f, ", ran %s", run);
+          fprintf (f, ", ran %s%s", run,
+                   s->run_until_core ? " until its core was written" : "");
         }
       fputc ('\n', f);
     }

@@ -29,7 +29,9 @@
   X (HI_E_PROCESS, "cannot read the process (ptrace)") \
   X (HI_E_USAGE, "unknown table: use leaks, bins, direct, graph or stat") \
   X (HI_E_NOT_BLOCK, "not in a block allocated through heapinspect") \
-  X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)")
+  X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)") \
+  X (HI_E_REGEX, "not a valid regular expression") \
+  X (HI_E_SUPPRESSIONS, "cannot use the suppressions file")
 #define HI_ERROR_ENUM(name, msg) name,
 typedef enum { HI_ERRORS (HI_ERROR_ENUM) HI_NSTATUS } hi_status;
 #undef HI_ERROR_ENUM
@@ -47,6 +49,10 @@ const char *hi_strerror (hi_status s);
    point, so no detail outlives its call). */
 hi_status hi_fail (hi_status s, int err);
 hi_status hi_fail_missing (hi_status s, uint64_t missing);
+/* Return S, recording the text of FMT as its detail ("FILE:3: not a
+   leak:PATTERN line"): hi_strerror gives "message: text". */
+hi_status hi_fail_text (hi_status s, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
 void hi_error_reset (void);
 
 /* IN with control characters (C0, DEL, and C1 in UTF-8) written as \xHH,

@@ -2,11 +2,15 @@
    its own clocks.  It allocates, says "ready MONO REAL" (CLOCK_MONOTONIC
    and CLOCK_REALTIME, ns), waits for a line on standard input, says
    "woke MONO REAL", writes snapshot "procinfo.hip" (report.h's snap),
-   says "snapped MONO REAL" and exits.  Its arguments are not used: they
-   are the command line the test looks for. */
+   says "snapped MONO REAL" and exits.  With PROCINFO_FORK set, it says
+   "forking MONO REAL" after ready, forks a child that writes snapshot
+   "child.hip" and exits, and says "forked PID MONO REAL" once the
+   child has ended.  Its arguments are not used: they are the command
+   line the test looks for. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <time.h>
 #include "report.h"
 
@@ -29,6 +33,24 @@ main (void)
   void *volatile keep = malloc (100);
   (void) keep;
   say_clocks ("ready");
+  if (getenv ("PROCINFO_FORK"))
+    {
+      say_clocks ("forking");
+      pid_t child = fork ();
+      if (child < 0)
+        return 1;
+      if (child == 0)
+        {
+          snap ("child.hip");
+          _exit (0);
+        }
+      int status;
+      if (waitpid (child, &status, 0) != child || status != 0)
+        return 1;
+      char what[32];
+      snprintf (what, sizeof what, "forked %d", (int) child);
+      say_clocks (what);
+    }
   char c;
   while (read (0, &c, 1) == 1 && c != '\n')
     ;
