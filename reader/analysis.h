@@ -54,6 +54,12 @@ struct hi_frame
   uint32_t line;             /* source line, 0 if unknown */
   uint32_t inlined;          /* 1: inlined into the next outer frame */
   uint64_t offset;           /* from the function's start (or module's) */
+  uint32_t name;             /* id in strs: the name shown, without the
+                                " (module)" func adds when two modules
+                                share it (JSON's function); HI_NONE for
+                                the cut frame */
+  uint32_t long_name;        /* id in strs: the full demangled name (what
+                                suppressions match), HI_NONE as NAME */
 };
 
 struct hi_analysis
@@ -74,6 +80,7 @@ struct hi_analysis
   /* Per site: HI_SITE_* bits from the filters and suppressions, or NULL
      when none apply. */
   uint8_t *site_flags;
+  struct hi_funclines *funclines; /* hi_func_lines's index, on first use */
   uint64_t total_allocs, total_bytes, total_frees, total_freed;
 };
 
@@ -89,6 +96,18 @@ hi_site_flags (const struct hi_analysis *a, uint64_t s)
 {
   return a->site_flags ? a->site_flags[s] : 0;
 }
+
+/* Where function FUNC's frames are in the source, for the tables of
+   one row per function: "file.c:17, 23" (the file's base name; lines of
+   one file after a comma; at most 4 places, then ", ..."), from the
+   frames that end a chain (ALLOCS 1: its calls that allocated, the
+   direct table) or from all its frames (ALLOCS 0: the graph), of the
+   sites the filters keep.  An empty string when no line is known or
+   A's opt.lines is 0.  Into BUF (SIZE > 0 bytes). */
+void hi_func_lines (struct hi_analysis *a, uint32_t func, int allocs,
+                    char *buf, size_t size);
+struct hi_funclines;
+void hi_funclines_free (struct hi_funclines *fl);
 
 /* Frame id I of A's chain list (chain_frames[I]) as a record. */
 static inline const struct hi_frame *
