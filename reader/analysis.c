@@ -386,7 +386,6 @@ hi_analysis_free (struct hi_analysis *a)
   free (a->chain_start);
   free (a->chain_frames);
   free (a->sum);
-  hi_funclines_free (a->funclines);
   free (a->site_flags);
   memset (a, 0, sizeof *a);
 }

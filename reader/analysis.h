@@ -80,7 +80,6 @@ struct hi_analysis
   /* Per site: HI_SITE_* bits from the filters and suppressions, or NULL
      when none apply. */
   uint8_t *site_flags;
-  struct hi_funclines *funclines; /* hi_func_lines's index, on first use */
   uint64_t total_allocs, total_bytes, total_frees, total_freed;
 };
 
@@ -96,18 +95,6 @@ hi_site_flags (const struct hi_analysis *a, uint64_t s)
 {
   return a->site_flags ? a->site_flags[s] : 0;
 }
-
-/* Where function FUNC's frames are in the source, for the tables of
-   one row per function: "file.c:17, 23" (the file's base name; lines of
-   one file after a comma; at most 4 places, then ", ..."), from the
-   frames that end a chain (ALLOCS 1: its calls that allocated, the
-   direct table) or from all its frames (ALLOCS 0: the graph), of the
-   sites the filters keep.  An empty string when no line is known or
-   A's opt.lines is 0.  Into BUF (SIZE > 0 bytes). */
-void hi_func_lines (struct hi_analysis *a, uint32_t func, int allocs,
-                    char *buf, size_t size);
-struct hi_funclines;
-void hi_funclines_free (struct hi_funclines *fl);
 
 /* Frame id I of A's chain list (chain_frames[I]) as a record. */
 static inline const struct hi_frame *
@@ -218,6 +205,16 @@ struct hi_cell hi_path_cell (struct hi_analysis *a, uint64_t s,
                              struct hi_rmodel *r);
 /* Frame F of A as a report frame, its label as the function's name. */
 struct hi_rframe hi_report_frame (const struct hi_analysis *a, uint32_t f);
+
+/* Where functions allocated in the source: the lines of the calls that
+   end their chains (none with --no-lines, none for filtered chains). */
+struct hi_where;
+struct hi_where *hi_where_new (const struct hi_analysis *a);
+void hi_where_free (struct hi_where *w);
+/* Function FUNC's name, then its places: "make_widget (widget.c:17, 23)"
+   (at most four, then "..."; file base names), into OUT. */
+void hi_where_name (const struct hi_analysis *a, const struct hi_where *w,
+                    uint32_t func, char *out, size_t size);
 
 /* The summary of M (A may be NULL: no chains, no symbols) into R. */
 hi_status hi_summary_build (const struct hi_model *m,

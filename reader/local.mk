@@ -19,4 +19,4 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/procinfo.c
 
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/modsyms.h %reldir%/modsyms.c
-%canon_reldir%_libhireader_la_SOURCES += %reldir%/funclines.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/where.c

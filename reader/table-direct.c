@@ -88,12 +88,14 @@ hi_table_direct (struct hi_analysis *a, struct hi_rmodel *r)
   const struct hi_model *m = a->m;
   uint32_t nf = a->funcs.n;
   struct direct *rows = calloc ((size_t) nf + 1, sizeof *rows);
+  struct hi_where *where = hi_where_new (a);
   struct hi_table *t = hi_rmodel_table (r, "direct", "Direct Allocation Table",
                                         columns,
                                         sizeof columns / sizeof columns[0]);
-  if (!rows || !t)
+  if (!rows || !where || !t)
     {
       free (rows);
+      hi_where_free (where);
       return HI_E_NOMEM;
     }
   t->threshold = hi_threshold (&a->opt);
@@ -130,18 +132,14 @@ hi_table_direct (struct hi_analysis *a, struct hi_rmodel *r)
                            : hi_shown (&a->opt, d->calls, total.calls);
       if (!hi_keep_row (&a->opt, t, &shown, above))
         continue;
-      char name[2048], where[1024];
+      char name[2048];
       if (d->func < nf)
-        {
-          /* The lines of its allocating calls. */
-          hi_func_lines (a, d->func, 1, where, sizeof where);
-          snprintf (name, sizeof name, where[0] ? "%s (%s)" : "%s",
-                    a->funcs.strs[d->func], where);
-        }
+        hi_where_name (a, where, d->func, name, sizeof name);
       else
         snprintf (name, sizeof name, "<no call chain recorded>");
       add_row (r, t, d, &total, name, 0);
     }
   free (rows);
+  hi_where_free (where);
   return r->nomem ? HI_E_NOMEM : HI_OK;
 }
