@@ -54,6 +54,12 @@ struct hi_frame
   uint32_t line;             /* source line, 0 if unknown */
   uint32_t inlined;          /* 1: inlined into the next outer frame */
   uint64_t offset;           /* from the function's start (or module's) */
+  uint32_t name;             /* id in strs: the name shown, without the
+                                " (module)" func adds when two modules
+                                share it (JSON's function); HI_NONE for
+                                the cut frame */
+  uint32_t long_name;        /* id in strs: the full demangled name (what
+                                suppressions match), HI_NONE as NAME */
 };
 
 struct hi_analysis
