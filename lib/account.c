@@ -31,10 +31,10 @@ raise_peak (uint64_t *field, uint64_t live)
    exact peak); with more, changes are batched to keep threads off one
    cache line. */
 static void
-live_changed (int64_t delta)
+live_changed (int64_t delta, int block)
 {
   int64_t pending = hi_tls.live_unflushed + delta;
-  int64_t blocks = hi_tls.blocks_unflushed + (delta >= 0 ? 1 : -1);
+  int64_t blocks = hi_tls.blocks_unflushed + block;
   int one_thread = HI_LOAD_ACQ (heapinspect_root.arenas[HI_A_THREADS].count) <= 1;
   if (!one_thread && pending < (int64_t) HI_PEAK_BATCH
       && pending > -(int64_t) HI_PEAK_BATCH
@@ -113,7 +113,7 @@ hi_account_alloc (uint32_t site, uint64_t size)
   THREAD_ADD (b->bytes, size);
   THREAD_ADD (t->allocations, 1);
   THREAD_ADD (t->bytes_allocated, size);
-  live_changed ((int64_t) size);
+  live_changed ((int64_t) size, 1);
   if (HI_UNLIKELY (hi_tls.exit_writer))
     hi_exit_changed ();
 }
@@ -141,7 +141,7 @@ hi_account_free (uint32_t site, uint64_t size)
   THREAD_ADD (b->bytes_freed, size);
   THREAD_ADD (t->frees, 1);
   THREAD_ADD (t->bytes_freed, size);
-  live_changed (-(int64_t) size);
+  live_changed (-(int64_t) size, -1);
   if (HI_UNLIKELY (hi_tls.exit_writer))
     hi_exit_changed ();
 }

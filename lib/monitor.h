@@ -45,7 +45,7 @@
 
 /* Indexes of the arenas in the root's list. */
 enum { HI_A_NODES, HI_A_SITES, HI_A_THREADS, HI_A_MODULES, HI_A_HASH,
-       HI_A_COUNT };
+       HI_A_PROCESS, HI_A_COUNT };
 
 struct hi_hash
 {
@@ -60,6 +60,7 @@ struct hi_state
   struct hi_site *sites;
   struct hi_thread *threads;
   struct hi_module *modules;
+  struct hi_process *process;   /* NULL if its arena could not be made */
   /* The pair index: open addressing over node ids (0 = empty).  It grows
      under table_lock into a new table; lock-free readers of an older one
      stay correct (a miss falls through to the locked path). */
@@ -157,6 +158,11 @@ HI_HIDDEN void hi_account_free (uint32_t site, uint64_t size);
    hi_modules_cover: 1 if ADDR lies in a known loaded module. */
 HI_HIDDEN void hi_modules_refresh (void);
 HI_HIDDEN int hi_modules_cover (uint64_t addr);
+
+/* process.c: record the command line and the start time in P (at the
+   monitor's start); restart P's clocks (in the child of a fork). */
+HI_HIDDEN void hi_process_record (struct hi_process *p);
+HI_HIDDEN void hi_process_forked (struct hi_process *p);
 
 /* jit.c: register the root with gdb's JIT interface. */
 HI_HIDDEN void hi_jit_register (void);

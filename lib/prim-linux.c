@@ -94,6 +94,24 @@ hi_prim_tid (void)
   return (uint64_t) syscall (SYS_gettid);
 }
 
+static uint64_t
+clock_ns (clockid_t id)
+{
+  struct timespec ts;
+  if (clock_gettime (id, &ts) != 0 || ts.tv_sec < 0)
+    return 0;
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+void
+hi_prim_clocks (uint64_t *realtime_ns, uint64_t *monotonic_ns)
+{
+  int saved = errno;
+  *realtime_ns = clock_ns (CLOCK_REALTIME);
+  *monotonic_ns = clock_ns (CLOCK_MONOTONIC);
+  errno = saved;
+}
+
 uint64_t
 hi_prim_pid (void)
 {
@@ -217,6 +235,40 @@ int
 hi_prim_unlink (const char *path)
 {
   return unlink (path);
+}
+
+int
+hi_prim_read_file (const char *path, char *buf, size_t size, size_t *len)
+{
+  int saved = errno;
+  *len = 0;
+  int fd = open (path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0)
+    {
+      errno = saved;
+      return -1;
+    }
+  /* Read until the end or SIZE bytes, then one byte more to tell. */
+  ssize_t n = 1;
+  char more;
+  while (n != 0)
+    {
+      n = *len < size ? read (fd, buf + *len, size - *len)
+                      : read (fd, &more, 1);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n < 0 || (n > 0 && *len == size))
+        break;
+      *len += (size_t) n;
+    }
+  close (fd);
+  errno = saved;
+  if (n < 0)
+    {
+      *len = 0;
+      return -1;
+    }
+  return n > 0;
 }
 
 int

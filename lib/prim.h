@@ -29,6 +29,9 @@ int  hi_lock_try (hi_lock *l);      /* 1 if acquired */
 void hi_lock_release (hi_lock *l);
 
 uint64_t hi_prim_tid (void);
+/* The clocks now, in ns: CLOCK_REALTIME (since 1970) and CLOCK_MONOTONIC;
+   0 for a clock that cannot be read.  Async-signal-safe. */
+void hi_prim_clocks (uint64_t *realtime_ns, uint64_t *monotonic_ns);
 uint64_t hi_prim_pid (void);
 uint32_t hi_prim_random32 (void);
 
@@ -53,6 +56,10 @@ int hi_prim_write_all (int fd, const void *buf, uint64_t n);
 int hi_prim_close (int fd);
 int hi_prim_rename (const char *from, const char *to);
 int hi_prim_unlink (const char *path);
+/* The first SIZE bytes of file PATH (a /proc file: read to its end)
+   into BUF, their number in *LEN: 0 if that is the whole file, 1 if it
+   holds more, -1 (and *LEN 0) if it cannot be read.  errno is kept. */
+int hi_prim_read_file (const char *path, char *buf, size_t size, size_t *len);
 /* The working directory into BUF of SIZE bytes; 0, or -1. */
 int hi_prim_getcwd (char *buf, size_t size);
 /* The running executable's path into BUF (NUL-terminated, maybe cut). */

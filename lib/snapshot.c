@@ -90,6 +90,7 @@ hi_snapshot_write (const char *template, int warn)
   /* Region sizes come from one copy of the root, written first, so the
      file is consistent with itself even while threads keep allocating. */
   struct hi_root root = heapinspect_root;
+  hi_prim_clocks (&root.snapshot_realtime_ns, &root.snapshot_monotonic_ns);
   struct hi_snap_region reg[HI_MAX_ARENAS + 1];
   uint32_t nreg = 0;
   reg[nreg++] = (struct hi_snap_region) {

@@ -255,6 +255,8 @@ fork_child (void)
   hi_state.module_lock.word = 0;
   hi_state.commit_lock.word = 0;
   heapinspect_root.pid = hi_prim_pid ();
+  if (hi_state.process)
+    hi_process_forked (hi_state.process);
 }
 
 static void
@@ -345,6 +347,16 @@ init_once (void)
   r->arenas[HI_A_NODES].count = 2;
   r->arenas[HI_A_SITES].count = 1;
   r->arenas[HI_A_HASH].count = HI_HASH_FIRST + 2;
+  /* The process record is not needed for profiling: without it, readers
+     say the command and run time were not recorded. */
+  struct hi_process *p = add_arena (HI_A_PROCESS, HI_ARENA_PROCESS, 1,
+                                    sizeof (struct hi_process));
+  if (p && hi_arena_commit (HI_A_PROCESS, 1) == 0)
+    {
+      hi_process_record (p);
+      hi_state.process = p;
+      r->arenas[HI_A_PROCESS].count = 1;
+    }
   return 0;
 }
 

@@ -1,5 +1,6 @@
 /* analysis.c - from caller/callee nodes to chains of function names. */
 #include "analysis.h"
+#include "filter.h"
 #include "options.h"
 
 #include <inttypes.h>
@@ -29,25 +30,6 @@ is_wrapper (const char *name)
   return strncmp (name, "operator new", 12) == 0;
 }
 
-/* Drop GCC's clone suffixes (f.constprop.0, f.isra.0, f.part.0, f.cold)
-   and symbol versions (f@@GLIBC_2.34): the user wrote f. */
-static void
-strip_clone_suffix (char *name)
-{
-  static const char *const suffixes[] = {
-    ".constprop.", ".isra.", ".part.", ".cold", ".lto_priv.", NULL
-  };
-  for (int i = 0; suffixes[i]; i++)
-    {
-      char *at = strstr (name, suffixes[i]);
-      if (at && at != name)
-        *at = '\0';
-    }
-  char *version = strchr (name, '@');     /* memcpy@@GLIBC_2.14 */
-  if (version && version != name)
-    *version = '\0';
-}
-
 /* Append F to A's frames; 0 if out of memory. */
 static int
 push_frame (struct hi_analysis *a, const struct hi_frame *f)
@@ -65,6 +47,10 @@ push_frame (struct hi_analysis *a, const struct hi_frame *f)
   return 1;
 }
 
+/* Inlined frames kept per return address; deeper inlining keeps the
+   innermost ones and the out-of-line function. */
+#define MAX_INLINE 16
+
 /* The frames of the code at return address RET (the call is at RET - 1),
    appended to A's frame list: one per function, innermost first, when
    code was inlined there.  Returns how many (at least 1), or 0 if out of
@@ -72,38 +58,56 @@ push_frame (struct hi_analysis *a, const struct hi_frame *f)
 static uint32_t
 add_frames (struct hi_analysis *a, uint64_t ret)
 {
-  struct hi_code c;
-  memset (&c, 0, sizeof c);
-  hi_symbolize (a->sym, ret - 1, &c);    /* the call, not the return */
-  char name[1024], label[1100];
-  if (c.function)
+  struct hi_code code[MAX_INLINE];
+  size_t n = hi_symbolize_frames (a->sym, ret - 1, a->opt.lines, code,
+                                  MAX_INLINE);   /* the call, not the return */
+  for (size_t i = 0; i < n; i++)
     {
-      snprintf (name, sizeof name, "%s", c.function);
-      strip_clone_suffix (name);
+      const struct hi_code *c = &code[i];
+      char name[1024], label[1100];
+      struct hi_frame f;
+      memset (&f, 0, sizeof f);
+      int with_offset = a->opt.offsets && !c->inlined;
+      if (c->function)
+        {
+          snprintf (name, sizeof name, "%s", c->function);
+          f.offset = c->inlined ? 0 : c->function_offset + 1;
+        }
+      else if (c->module && c->has_start)
+        {
+          /* No symbol: the function named by where its code starts, one
+             entry for all its call sites. */
+          snprintf (name, sizeof name, "%s+0x%" PRIx64, c->module,
+                    c->code_start);
+          f.offset = c->module_offset - c->code_start + 1;
+        }
+      else
+        {
+          /* Not even that: the call site is all there is to show. */
+          if (c->module)
+            snprintf (name, sizeof name, "%s+0x%" PRIx64, c->module,
+                      c->module_offset + 1);
+          else
+            snprintf (name, sizeof name, "0x%" PRIx64, ret);
+          f.offset = c->module ? c->module_offset + 1 : 0;
+          with_offset = 0;
+        }
+      if (with_offset)
+        snprintf (label, sizeof label, "%s+0x%" PRIx64, name, f.offset);
+      else
+        snprintf (label, sizeof label, "%s", name);
+      f.func = hi_strtab_intern (&a->funcs, name);
+      f.label = hi_strtab_intern (&a->labels, label);
+      f.module = c->module ? hi_strtab_intern (&a->strs, c->module) : HI_NONE;
+      f.file = c->file ? hi_strtab_intern (&a->strs, c->file) : HI_NONE;
+      f.line = c->line > 0 ? (uint32_t) c->line : 0;
+      f.inlined = (uint32_t) c->inlined;
+      if (f.func == UINT32_MAX || f.label == UINT32_MAX
+          || (c->module && f.module == UINT32_MAX)
+          || (c->file && f.file == UINT32_MAX) || !push_frame (a, &f))
+        return 0;
     }
-  else if (c.module)
-    snprintf (name, sizeof name, "%s+0x%" PRIx64, c.module,
-              c.module_offset + 1);
-  else
-    snprintf (name, sizeof name, "0x%" PRIx64, ret);
-  if (c.function && a->opt.offsets)
-    snprintf (label, sizeof label, "%s+0x%" PRIx64, name,
-              c.function_offset + 1);
-  else
-    snprintf (label, sizeof label, "%s", name);
-  struct hi_frame f;
-  memset (&f, 0, sizeof f);
-  f.func = hi_strtab_intern (&a->funcs, name);
-  f.label = hi_strtab_intern (&a->labels, label);
-  f.module = c.module ? hi_strtab_intern (&a->strs, c.module) : HI_NONE;
-  f.file = c.file ? hi_strtab_intern (&a->strs, c.file) : HI_NONE;
-  f.line = c.line > 0 ? (uint32_t) c.line : 0;
-  f.offset = c.function ? c.function_offset + 1 : c.module_offset + 1;
-  if (f.func == UINT32_MAX || f.label == UINT32_MAX
-      || (c.module && f.module == UINT32_MAX)
-      || (c.file && f.file == UINT32_MAX))
-    return 0;
-  return push_frame (a, &f) ? 1 : 0;
+  return (uint32_t) n;
 }
 
 struct ret_key
@@ -253,6 +257,79 @@ build_chains (struct hi_analysis *a, const uint32_t *first,
   return HI_OK;
 }
 
+/* A name two modules give their functions (libc's and ld.so's
+   __strdup, a static helper in two libraries) would merge two functions
+   in the tables: where the chains show such a name from more than one
+   module, every frame of it becomes "name (module)". */
+static hi_status
+name_modules (struct hi_analysis *a)
+{
+  const uint32_t unseen = HI_NONE - 1;
+  uint32_t nf = a->funcs.n;
+  uint32_t *first = malloc ((nf ? nf : 1) * sizeof *first);
+  uint8_t *twice = calloc (nf ? nf : 1, 1);
+  if (!first || !twice)
+    {
+      free (first);
+      free (twice);
+      return HI_E_NOMEM;
+    }
+  for (uint32_t i = 0; i < nf; i++)
+    first[i] = unseen;
+  int any = 0;
+  for (uint32_t i = 0; i < a->chain_start[a->m->n_sites]; i++)
+    {
+      const struct hi_frame *f = hi_chain_frame (a, i);
+      if (f->module == HI_NONE)
+        continue;
+      if (first[f->func] == unseen)
+        first[f->func] = f->module;
+      else if (first[f->func] != f->module)
+        twice[f->func] = 1, any = 1;
+    }
+  free (first);
+  hi_status s = HI_OK;
+  struct hi_strtab funcs, labels;
+  hi_strtab_init (&funcs);
+  hi_strtab_init (&labels);
+  for (uint32_t k = 0; any && k < a->n_frames && s == HI_OK; k++)
+    {
+      struct hi_frame *f = &a->frames[k];
+      const char *fn = a->funcs.strs[f->func];
+      const char *lb = a->labels.strs[f->label];
+      char name[1100], label[1200];
+      if (twice[f->func] && f->module != HI_NONE)
+        {
+          /* The label is the name, or the name and "+0xOFF". */
+          size_t n = strlen (fn);
+          snprintf (name, sizeof name, "%s (%s)", fn,
+                    a->strs.strs[f->module]);
+          snprintf (label, sizeof label, "%s%s", name,
+                    strncmp (lb, fn, n) == 0 ? lb + n : "");
+          fn = name;
+          lb = label;
+        }
+      f->func = hi_strtab_intern (&funcs, fn);
+      f->label = hi_strtab_intern (&labels, lb);
+      if (f->func == UINT32_MAX || f->label == UINT32_MAX)
+        s = HI_E_NOMEM;
+    }
+  free (twice);
+  if (any && s == HI_OK)
+    {
+      hi_strtab_free (&a->funcs);
+      hi_strtab_free (&a->labels);
+      a->funcs = funcs;
+      a->labels = labels;
+    }
+  else
+    {
+      hi_strtab_free (&funcs);
+      hi_strtab_free (&labels);
+    }
+  return s;
+}
+
 hi_status
 hi_analysis_init (struct hi_analysis *a, const struct hi_model *m,
                   struct hi_symbolizer *sym, const struct hi_options *opt)
@@ -264,13 +341,26 @@ hi_analysis_init (struct hi_analysis *a, const struct hi_model *m,
   hi_strtab_init (&a->funcs);
   hi_strtab_init (&a->labels);
   hi_strtab_init (&a->strs);
+  /* Bad filters fail before the slow part, symbolizing. */
+  struct hi_filters *filters;
+  hi_status s = hi_filters_new (opt, &filters);
+  if (s != HI_OK)
+    {
+      hi_analysis_free (a);
+      return s;
+    }
   uint32_t *first = malloc ((m->n_nodes + 1) * sizeof *first);
   uint32_t *count = malloc ((m->n_nodes + 1) * sizeof *count);
-  hi_status s = first && count ? name_nodes (a, first, count) : HI_E_NOMEM;
+  s = first && count ? name_nodes (a, first, count) : HI_E_NOMEM;
   if (s == HI_OK)
     s = build_chains (a, first, count);
+  if (s == HI_OK)
+    s = name_modules (a);
   free (first);
   free (count);
+  if (s == HI_OK)
+    s = hi_filters_apply (filters, a);
+  hi_filters_free (filters);
   if (s != HI_OK)
     hi_analysis_free (a);
   return s;
@@ -286,6 +376,7 @@ hi_analysis_free (struct hi_analysis *a)
   free (a->chain_start);
   free (a->chain_frames);
   free (a->sum);
+  free (a->site_flags);
   memset (a, 0, sizeof *a);
 }
 
@@ -425,7 +516,8 @@ hi_report_frame (const struct hi_analysis *a, uint32_t f)
   struct hi_rframe out;
   memset (&out, 0, sizeof out);
   out.cut = f == HI_FRAME_CUT;
-  out.function = a->labels.strs[fr->label];
+  out.function = a->funcs.strs[fr->func];
+  out.label = a->labels.strs[fr->label];
   out.module = fr->module != HI_NONE ? a->strs.strs[fr->module] : NULL;
   out.file = fr->file != HI_NONE ? a->strs.strs[fr->file] : NULL;
   out.line = fr->line;

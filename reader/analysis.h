@@ -200,6 +200,16 @@ struct hi_cell hi_path_cell (struct hi_analysis *a, uint64_t s,
 /* Frame F of A as a report frame, its label as the function's name. */
 struct hi_rframe hi_report_frame (const struct hi_analysis *a, uint32_t f);
 
+/* Where functions allocated in the source: the lines of the calls that
+   end their chains (none with --no-lines, none for filtered chains). */
+struct hi_where;
+struct hi_where *hi_where_new (const struct hi_analysis *a);
+void hi_where_free (struct hi_where *w);
+/* Function FUNC's name, then its places: "make_widget (widget.c:17, 23)"
+   (at most four, then "..."; file base names), into OUT. */
+void hi_where_name (const struct hi_analysis *a, const struct hi_where *w,
+                    uint32_t func, char *out, size_t size);
+
 /* The summary of M (A may be NULL: no chains, no symbols) into R. */
 hi_status hi_summary_build (const struct hi_model *m,
                             const struct hi_analysis *a, unsigned missing,

@@ -97,7 +97,7 @@ path_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
     {
       if (i > c->v)
         put (b, " > ");
-      put (b, r->frames[i].cut ? "..." : r->frames[i].function);
+      put (b, r->frames[i].cut ? "..." : r->frames[i].label);
       last = &r->frames[i];
     }
   if (o->lines && last && last->file && last->line)
@@ -160,9 +160,8 @@ cell_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
   put (b, t);
 }
 
-/* A threshold in thousandths of a percent as "0.5%". */
-static void
-threshold_text (int32_t thr, char *out, size_t size)
+void
+hi_threshold_text (int32_t thr, char *out, size_t size)
 {
   if (thr < 0)
     thr = 0;
@@ -180,7 +179,7 @@ notes (const struct hi_table *t, const struct hi_emit_options *o, FILE *f)
   char thr[32], b1[32];
   if (t->below_threshold)
     {
-      threshold_text (t->threshold, thr, sizeof thr);
+      hi_threshold_text (t->threshold, thr, sizeof thr);
       fprintf (f, "(%" PRIu64 " more below %s: --threshold=0 shows them)\n",
                t->below_threshold, thr);
     }
@@ -411,7 +410,8 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
       if (s->run_ns)
         {
           duration_text (s->run_ns, run, sizeof run);
-          fprintf (f, ", ran %s", run);
+          fprintf (f, ", ran %s%s", run,
+                   s->run_until_core ? " until its core was written" : "");
         }
       fputc ('\n', f);
     }

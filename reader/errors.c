@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@ static _Thread_local struct
   hi_status s;
   int err;
   uint64_t missing;
+  char text[400];            /* a detail given as text, or "" */
   char buf[512];
 } last;
 
@@ -24,6 +26,20 @@ hi_fail (hi_status s, int err)
   last.s = s;
   last.err = err;
   last.missing = 0;
+  last.text[0] = '\0';
+  return s;
+}
+
+hi_status
+hi_fail_text (hi_status s, const char *fmt, ...)
+{
+  last.s = s;
+  last.err = 0;
+  last.missing = 0;
+  va_list ap;
+  va_start (ap, fmt);
+  vsnprintf (last.text, sizeof last.text, fmt, ap);
+  va_end (ap);
   return s;
 }
 
@@ -33,6 +49,7 @@ hi_fail_missing (hi_status s, uint64_t missing)
   last.s = s;
   last.err = 0;
   last.missing = missing;
+  last.text[0] = '\0';
   return s;
 }
 
@@ -42,6 +59,7 @@ hi_error_reset (void)
   last.s = HI_OK;
   last.err = 0;
   last.missing = 0;
+  last.text[0] = '\0';
 }
 
 const char *
@@ -52,9 +70,12 @@ hi_strerror (hi_status s)
 #undef HI_ERROR_MSG
   if ((unsigned) s >= HI_NSTATUS)
     return "unknown error";
-  if (s == HI_OK || s != last.s || (!last.err && !last.missing))
+  if (s == HI_OK || s != last.s
+      || (!last.err && !last.missing && !last.text[0]))
     return msgs[s];
-  if (last.missing)
+  if (last.text[0])
+    snprintf (last.buf, sizeof last.buf, "%s: %s", msgs[s], last.text);
+  else if (last.missing)
     snprintf (last.buf, sizeof last.buf, "%s: %" PRIu64 " bytes missing",
               msgs[s], last.missing);
   else if (last.err == EINVAL)

@@ -29,7 +29,9 @@
   X (HI_E_PROCESS, "cannot read the process (ptrace)") \
   X (HI_E_USAGE, "unknown table: use leaks, bins, direct, graph or stat") \
   X (HI_E_NOT_BLOCK, "not in a block allocated through heapinspect") \
-  X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)")
+  X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)") \
+  X (HI_E_REGEX, "not a valid regular expression") \
+  X (HI_E_SUPPRESSIONS, "cannot use the suppressions file")
 #define HI_ERROR_ENUM(name, msg) name,
 typedef enum { HI_ERRORS (HI_ERROR_ENUM) HI_NSTATUS } hi_status;
 #undef HI_ERROR_ENUM
@@ -47,6 +49,10 @@ const char *hi_strerror (hi_status s);
    point, so no detail outlives its call). */
 hi_status hi_fail (hi_status s, int err);
 hi_status hi_fail_missing (hi_status s, uint64_t missing);
+/* Return S, recording the text of FMT as its detail ("FILE:3: not a
+   leak:PATTERN line"): hi_strerror gives "message: text". */
+hi_status hi_fail_text (hi_status s, const char *fmt, ...)
+  __attribute__ ((format (printf, 2, 3)));
 void hi_error_reset (void);
 
 /* IN with control characters (C0, DEL, and C1 in UTF-8) written as \xHH,
@@ -115,6 +121,28 @@ hi_status hi_target_open_raw (const char *const *paths, const uint64_t *bases,
    hold (it was cut short); 0 for whole files and other targets. */
 uint64_t hi_target_missing (const struct hi_target *t);
 
+/* Where the time of a model's data comes from (struct hi_model's
+   read_source). */
+enum hi_read_source
+{
+  HI_READ_NONE,       /* not recorded: raw dump, gdb, format-2 snapshot */
+  HI_READ_SNAPSHOT,   /* when the snapshot was written (monitor's clocks) */
+  HI_READ_LIVE,       /* when the live process was read (reader's clocks) */
+  HI_READ_CORE_FILE   /* the core file's modification time */
+};
+
+/* When T's memory was captured, as far as the target knows: for a live
+   process now (*REALTIME_NS and *MONOTONIC_NS, the latter 0 when the
+   process has another time namespace), for a core file its modification
+   time (*REALTIME_NS only).  An enum hi_read_source; the times are 0
+   for HI_READ_NONE.  hi_target_process_time and hi_target_core_time do
+   it for their kind of target: 0, or -1 if T is another kind. */
+int hi_target_time (const struct hi_target *t, uint64_t *realtime_ns,
+                    uint64_t *monotonic_ns);
+int hi_target_process_time (const struct hi_target *t, uint64_t *realtime_ns,
+                            uint64_t *monotonic_ns);
+int hi_target_core_time (const struct hi_target *t, uint64_t *realtime_ns);
+
 /* Finish reading T (resume a stopped process); a status to report. */
 hi_status hi_target_finish (struct hi_target *t);
 void hi_target_close (struct hi_target *t);
@@ -156,12 +184,45 @@ struct hi_model
     uint64_t sites;          /* sites dropped whole */
     uint64_t threads;        /* thread records (or their parts) left out */
     uint64_t counters;       /* impossible counters corrected */
+    uint64_t process;        /* process record fields out of range */
   } damage;
+  /* The process, as the monitor recorded it (format 3 on).  NULL or 0:
+     not recorded (format 2, a raw dump, fields out of range: the last
+     counted in damage.process). */
+  const char *command;       /* the command line: arguments joined by
+                                spaces, shell-quoted where needed, control
+                                characters as \xHH inside $'...'; safe to
+                                print; " ..." at the end when cut.  Owned
+                                by the model */
+  int command_cut;           /* the command line was longer than the
+                                monitor keeps (HI_CMDLINE_MAX) */
+  uint64_t start_realtime_ns; /* when the monitor started in the process
+                                (its fork, for a child): CLOCK_REALTIME,
+                                ns since 1970 */
+  uint64_t read_ns;          /* when the data is from, CLOCK_REALTIME ns:
+                                see read_source */
+  int read_source;           /* enum hi_read_source */
+  uint64_t run_ns;           /* how long the process had run then: the
+                                monotonic clocks' difference where both
+                                ends have one (snapshot, live process),
+                                else read_ns - start_realtime_ns */
 };
 
 /* Read and validate the model from T into *OUT (free with hi_model_free). */
 hi_status hi_model_load (const struct hi_target *t, struct hi_model **out);
 void hi_model_free (struct hi_model *m);
+
+/* For the model's loader (procinfo.c): set M's command and times from
+   the process record P (NULL: none) and target T.  HI_E_NOMEM, or HI_OK
+   (fields out of range are damage). */
+hi_status hi_procinfo_set (struct hi_model *m, const struct hi_process *p,
+                           const struct hi_target *t);
+
+/* The command line CMDLINE of LEN bytes (NUL-separated arguments, the
+   last one's NUL left out) as struct hi_model's command shows it; CUT
+   adds " ...".  A new string (free it), or NULL for LEN 0, LEN over
+   HI_CMDLINE_MAX, or no memory. */
+char *hi_command_text (const char *cmdline, size_t len, int cut);
 
 /* What validation dropped or corrected in M, as one phrase for a message
    ("2 of 3400 sites unreadable, 1 impossible counter corrected"), into

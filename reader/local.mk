@@ -12,4 +12,11 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 %canon_reldir%_libhireader_la_LIBADD = $(DW_LIBS) -lelf -lstdc++
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/options.h %reldir%/options.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/rmodel.h %reldir%/rmodel.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/cxxname.h %reldir%/cxxname.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/filter.h %reldir%/filter.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/suppress.c %reldir%/suppress-default.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-text.c %reldir%/emit-json.c %reldir%/summary.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/procinfo.c
+
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/modsyms.h %reldir%/modsyms.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/where.c

@@ -15,16 +15,25 @@ static const uint32_t entry_sizes[HI_NARENA_KINDS] = {
   [HI_ARENA_THREADS] = sizeof (struct hi_thread),
   [HI_ARENA_MODULES] = sizeof (struct hi_module),
   [HI_ARENA_HASH] = sizeof (uint32_t),
+  [HI_ARENA_PROCESS] = sizeof (struct hi_process),
 };
+
+/* The size of the root of format VERSION; 0 for a version not read. */
+static uint32_t
+root_size_of (uint32_t version)
+{
+  return version == HI_FORMAT_VERSION ? sizeof (struct hi_root)
+         : version == 2 ? HI_ROOT_SIZE_V2 : 0;
+}
 
 /* No scan for the root reads more than this, however large the regions
    a target claims (a process may map terabytes, say under ASan). */
 #define SCAN_BYTES_MAX (UINT64_C(4) << 30)
 
 /* Without symbols: the first 8-aligned HI_ROOT_MAGIC in a writable region
-   followed by this format's version and root size, other than SKIP (a
-   root the symbol named that cannot be used).  (The monitor scrubs the
-   copies of its root it makes on the stack.) */
+   followed by a version this reader reads and that version's root size,
+   other than SKIP (a root the symbol named that cannot be used).  (The
+   monitor scrubs the copies of its root it makes on the stack.) */
 static int
 scan_for_root (const struct hi_target *t, uint64_t skip, uint64_t *addr)
 {
@@ -41,8 +50,9 @@ scan_for_root (const struct hi_target *t, uint64_t skip, uint64_t *addr)
           continue;
         for (size_t k = 0; k + 2 <= n / 8 && k < CHUNK / 8; k++)
           if (buf[k] == HI_ROOT_MAGIC
-              && (uint32_t) buf[k + 1] == HI_FORMAT_VERSION
-              && (uint32_t) (buf[k + 1] >> 32) == sizeof (struct hi_root)
+              && root_size_of ((uint32_t) buf[k + 1]) != 0
+              && (uint32_t) (buf[k + 1] >> 32)
+                 == root_size_of ((uint32_t) buf[k + 1])
               && base + off + 8 * k != skip)
             {
               *addr = base + off + 8 * k;
@@ -54,7 +64,8 @@ scan_for_root (const struct hi_target *t, uint64_t skip, uint64_t *addr)
   return -1;
 }
 
-/* Read and check the root at ADDR. */
+/* Read and check the root at ADDR; one of version 2 has its fields
+   after `totals` 0. */
 static hi_status
 root_at (const struct hi_target *t, uint64_t addr, struct hi_root *r)
 {
@@ -68,11 +79,13 @@ root_at (const struct hi_target *t, uint64_t addr, struct hi_root *r)
   uint32_t version;
   if (t->ops->read_memory (t->ctx, addr + 8, &version, sizeof version) != 0)
     return HI_E_UNREADABLE;
-  if (version != HI_FORMAT_VERSION)
+  uint32_t size = root_size_of (version);
+  if (size == 0)
     return HI_E_VERSION;
-  if (t->ops->read_memory (t->ctx, addr, r, sizeof *r) != 0)
+  memset (r, 0, sizeof *r);
+  if (t->ops->read_memory (t->ctx, addr, r, size) != 0)
     return HI_E_UNREADABLE;
-  if (r->root_size != sizeof *r || r->pointer_size != sizeof (void *)
+  if (r->root_size != size || r->pointer_size != sizeof (void *)
       || r->byte_order != HI_ORDER_LITTLE || r->n_arenas > HI_MAX_ARENAS
       || !r->ready)
     return HI_E_CORRUPT;
@@ -415,6 +428,33 @@ validate (struct hi_model *m)
   return HI_OK;
 }
 
+/* The process record (format 3): entry 0 of its arena, if there is one
+   of the right size.  An arena that cannot be read is damage, not a
+   failure: the tables do not need it. */
+static hi_status
+read_process (const struct hi_target *t, struct hi_model *m)
+{
+  struct hi_process p;
+  int have = 0;
+  for (uint32_t i = 0; m->root.version >= 3 && i < m->root.n_arenas; i++)
+    {
+      const struct hi_arena_desc *a = &m->root.arenas[i];
+      if (a->kind != HI_ARENA_PROCESS || a->count == 0)
+        continue;
+      if (have || a->count != 1 || a->capacity < 1
+          || a->entry_size != sizeof p
+          || t->ops->read_memory (t->ctx, a->addr, &p, sizeof p) != 0)
+        {
+          m->damage.process++;
+          m->damaged++;
+          have = 0;
+          break;
+        }
+      have = 1;
+    }
+  return hi_procinfo_set (m, have ? &p : NULL, t);
+}
+
 hi_status
 hi_model_load (const struct hi_target *t, struct hi_model **out)
 {
@@ -445,6 +485,8 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
     }
   if (s == HI_OK)
     s = validate (m);
+  if (s == HI_OK)
+    s = read_process (t, m);
   if (s != HI_OK)
     {
       hi_model_free (m);
@@ -468,6 +510,7 @@ hi_model_free (struct hi_model *m)
   free (m->bins);
   free (m->threads);
   free (m->modules);
+  free ((char *) m->command);
   free (m);
 }
 
@@ -496,6 +539,9 @@ hi_model_damage_text (const struct hi_model *m, char *buf, size_t size)
                              (unsigned long long) m->damage.counters,
                              m->damage.counters == 1 ? "" : "s");
   if (m->damage.root && at < size)
-    snprintf (buf + at, size - at, "%sa root field out of range",
-              at ? ", " : "");
+    at += (size_t) snprintf (buf + at, size - at,
+                             "%sa root field out of range", at ? ", " : "");
+  if (m->damage.process && at < size)
+    snprintf (buf + at, size - at, "%sthe process record (command line, "
+              "times) out of range", at ? ", " : "");
 }

@@ -167,7 +167,8 @@ hi_option_set (struct hi_options *o, const char *name, const char *value,
                        "at most 3 decimals (0.5)", value);
       break;
     case HI_ROPT_LIMIT:
-      if (parse_decimal (value, UINT32_MAX, &n) != 0)
+      /* The largest value means "not given" (HI_OPT_LIMIT_AUTO). */
+      if (parse_decimal (value, HI_OPT_LIMIT_AUTO - 1, &n) != 0)
         return refuse (err, errsize, name, "a number of rows (0: no limit)",
                        value);
       o->limit = (uint32_t) n;

@@ -15,7 +15,9 @@
    report (the analysis) and outlive it. */
 struct hi_rframe
 {
-  const char *function;      /* shown name, never NULL ("0x...", "...") */
+  const char *function;      /* the function's name, never NULL */
+  const char *label;         /* as a path shows it ("f+0x1c" with
+                                --offsets), never NULL */
   const char *module;        /* base name, or NULL */
   const char *file;          /* source file, or NULL */
   uint32_t line;             /* 0 if unknown */
@@ -114,6 +116,7 @@ struct hi_summary
   const char *command;       /* the command line, or NULL if not recorded */
   uint64_t pid;
   uint64_t run_ns;           /* run time until the data was read; 0: not recorded */
+  int run_until_core;        /* run_ns ends when the core file was written */
   uint64_t allocations, frees, bytes_allocated, bytes_freed;
   uint64_t peak_bytes, peak_blocks, live_bytes, live_blocks;
   uint64_t cut_bytes, cut_chains; /* in chains cut at the depth cap */
@@ -200,5 +203,9 @@ void hi_emit_json (const struct hi_rmodel *r, const struct hi_emit_options *o,
 /* BYTES in human units into OUT (at least 16 bytes): "0", "512", "1.0K",
    "55.3M", "2.0G" (powers of 1024, one decimal). */
 void hi_human_bytes (uint64_t bytes, char *out, size_t size);
+
+/* A threshold THR in thousandths of a percent as "0.5%" into OUT (at
+   least 16 bytes); a negative one as "0%". */
+void hi_threshold_text (int32_t thr, char *out, size_t size);
 
 #endif

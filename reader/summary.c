@@ -44,6 +44,9 @@ hi_summary_build (const struct hi_model *m, const struct hi_analysis *a,
   memset (s, 0, sizeof *s);
   r->has_summary = 1;
   s->pid = m->root.pid;
+  s->command = m->command;
+  s->run_ns = m->run_ns;
+  s->run_until_core = m->read_source == HI_READ_CORE_FILE;
   s->allocations = st.allocations;
   s->frees = st.frees;
   s->bytes_allocated = st.bytes_allocated;

@@ -2,6 +2,7 @@
    type names, from the monitor's module list with libdwfl. */
 #define _GNU_SOURCE
 #include "symbolize.h"
+#include "modsyms.h"
 #include "strtab.h"
 
 #include <dwarf.h>
@@ -14,10 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-/* libstdc++'s demangler (the CLI links libstdc++). */
-extern char *__cxa_demangle (const char *mangled, char *buf, size_t *len,
-                             int *status);
 
 struct hi_symbolizer
 {
@@ -32,6 +29,28 @@ struct hi_symbolizer
   const struct hi_module **loaded;
   size_t nloaded;
 };
+
+/* The symbol and .eh_frame tables of MOD, kept in libdwfl's slot for
+   the module's user data; NULL if out of memory. */
+static struct hi_modsyms *
+modsyms_of (Dwfl_Module *mod)
+{
+  void **slot = NULL;
+  dwfl_module_info (mod, &slot, NULL, NULL, NULL, NULL, NULL, NULL);
+  if (slot && !*slot)
+    *slot = hi_modsyms_new (mod);
+  return slot ? *slot : NULL;
+}
+
+static int
+free_modsyms (Dwfl_Module *mod, void **slot, const char *name,
+              Dwarf_Addr start, void *arg)
+{
+  (void) mod, (void) name, (void) start, (void) arg;
+  hi_modsyms_free (*slot);
+  *slot = NULL;
+  return DWARF_CB_OK;
+}
 
 /* 1 if PATH exists and is not a regular file (a FIFO would block libdwfl's
    open, and gdb with it). */
@@ -244,7 +263,10 @@ hi_symbolizer_free (struct hi_symbolizer *s)
   if (!s)
     return;
   if (s->dwfl)
-    dwfl_end (s->dwfl);
+    {
+      dwfl_getmodules (s->dwfl, free_modsyms, NULL, 0);
+      dwfl_end (s->dwfl);
+    }
   hi_strtab_free (&s->names);
   free (s->loaded);
   free (s);
@@ -263,69 +285,194 @@ base_name (const char *path)
   return slash ? slash + 1 : path;
 }
 
-void
-hi_symbolize (struct hi_symbolizer *s, uint64_t addr, struct hi_code *out)
+/* Where the monitor recorded ADDR when libdwfl has no file for it: the
+   module's base name and offset into OUT, or nothing. */
+static void
+recorded_module (struct hi_symbolizer *s, uint64_t addr, struct hi_code *out)
 {
-  memset (out, 0, sizeof *out);
-  Dwfl_Module *mod = dwfl_addrmodule (s->dwfl, addr);
-  if (!mod)
+  size_t lo = 0, hi = s->nloaded;
+  while (lo < hi)
     {
-      /* No file for it: module+offset from what the monitor recorded. */
-      size_t lo = 0, hi = s->nloaded;
-      while (lo < hi)
-        {
-          size_t mid = lo + (hi - lo) / 2;
-          if (s->loaded[mid]->start <= addr)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
-      const struct hi_module *rec = lo ? s->loaded[lo - 1] : NULL;
-      if (rec && addr < rec->end)
-        {
-          out->module = keep (s, base_name (rec->path));
-          out->module_offset = addr - rec->bias;
-        }
-      return;
+      size_t mid = lo + (hi - lo) / 2;
+      if (s->loaded[mid]->start <= addr)
+        lo = mid + 1;
+      else
+        hi = mid;
     }
-  Dwarf_Addr start;
-  const char *mname = dwfl_module_info (mod, NULL, &start, NULL, NULL, NULL,
-                                        NULL, NULL);
-  out->module = mname ? keep (s, base_name (mname)) : NULL;
-  Dwarf_Addr bias = 0;
-  dwfl_module_getelf (mod, &bias);
-  out->module_offset = addr - bias;
+  const struct hi_module *rec = lo ? s->loaded[lo - 1] : NULL;
+  if (rec && addr < rec->end)
+    {
+      out->module = keep (s, base_name (rec->path));
+      out->module_offset = addr - rec->bias;
+    }
+}
+
+/* The function holding ADDR of MOD as OUT names it: its symbol (the
+   canonical alias, clone suffixes dropped, demangled), or else, from
+   .eh_frame, where its code starts. */
+static void
+function_of (struct hi_symbolizer *s, Dwfl_Module *mod, uint64_t addr,
+             struct hi_code *out)
+{
   GElf_Off off;
   GElf_Sym sym;
   const char *name = dwfl_module_addrinfo (mod, addr, &off, &sym, NULL, NULL,
                                            NULL);
+  struct hi_modsyms *ms = modsyms_of (mod);
   if (name)
     {
-      int status = -1;
-      char *dm = name[0] == '_' && name[1] == 'Z'
-                 ? __cxa_demangle (name, NULL, NULL, &status) : NULL;
-      out->function = keep (s, status == 0 && dm ? dm : name);
+      char clean[1024];
+      if (ms)
+        name = hi_modsyms_canonical (ms, addr - off, sym.st_size, name);
+      hi_clean_name (name, clean, sizeof clean);
+      out->function = keep (s, clean);
       out->function_offset = off;
-      free (dm);
     }
+  else if (ms && hi_modsyms_func_start (ms, out->module_offset,
+                                        &out->code_start))
+    out->has_start = 1;
 }
 
-void
-hi_symbolize_line (struct hi_symbolizer *s, uint64_t addr, struct hi_code *out)
+/* The name of a function's DIE (a subprogram or an inlined instance of
+   one): its linkage name demangled, else its name; into BUF, or NULL. */
+static const char *
+die_name (Dwarf_Die *die, char *buf, size_t size)
 {
-  hi_symbolize (s, addr, out);
-  Dwfl_Module *mod = dwfl_addrmodule (s->dwfl, addr);
-  Dwfl_Line *line = mod ? dwfl_module_getsrc (mod, addr) : NULL;
-  if (line)
+  /* C++ names qualified from the mangled name; C's linkage names are
+     assembler names (glibc's __GI_ aliases), not what the user wrote. */
+  Dwarf_Attribute attr;
+  const char *name = dwarf_formstring (dwarf_attr_integrate
+                                       (die, DW_AT_linkage_name, &attr));
+  if (!name)
+    name = dwarf_formstring (dwarf_attr_integrate
+                             (die, DW_AT_MIPS_linkage_name, &attr));
+  if (!name || name[0] != '_' || name[1] != 'Z')
+    name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &attr));
+  if (!name)
+    return NULL;
+  hi_clean_name (name, buf, size);
+  return buf;
+}
+
+/* ADDR's scopes in the DIE tree, innermost first (lexical blocks,
+   inlined instances, the subprogram, the unit), into *SCOPES (malloc'd);
+   how many, 0 if none. */
+static int
+physical_scopes (Dwfl_Module *mod, uint64_t addr, Dwarf_Die **scopes)
+{
+  Dwarf_Addr bias;
+  Dwarf_Die *cu = dwfl_module_addrdie (mod, addr, &bias);
+  *scopes = NULL;
+  int n = cu ? dwarf_getscopes (cu, addr - bias, scopes) : 0;
+  if (n <= 0)
     {
-      int lineno = 0;
-      const char *file = dwfl_lineinfo (line, NULL, &lineno, NULL, NULL, NULL);
-      if (file)
-        {
-          out->file = keep (s, file);
-          out->line = lineno;
-        }
+      free (*scopes);
+      *scopes = NULL;
+      return 0;
     }
+  /* dwarf_getscopes follows an inlined instance to its abstract
+     definition's scopes (for variables); the callers it was inlined into
+     are its parents in the tree. */
+  int inlined = 0;
+  for (int i = 0; i < n && !inlined; i++)
+    inlined = dwarf_tag (&(*scopes)[i]) == DW_TAG_inlined_subroutine;
+  if (!inlined)
+    return n;
+  Dwarf_Die inner = (*scopes)[0];
+  free (*scopes);
+  *scopes = NULL;
+  n = dwarf_getscopes_die (&inner, scopes);
+  if (n <= 0)
+    {
+      free (*scopes);
+      *scopes = NULL;
+      return 0;
+    }
+  return n;
+}
+
+size_t
+hi_symbolize_frames (struct hi_symbolizer *s, uint64_t addr, int lines,
+                     struct hi_code *out, size_t max)
+{
+  struct hi_code where;      /* the out-of-line function holding ADDR */
+  memset (&where, 0, sizeof where);
+  memset (out, 0, sizeof *out);
+  Dwfl_Module *mod = dwfl_addrmodule (s->dwfl, addr);
+  if (!mod)
+    {
+      recorded_module (s, addr, out);
+      return 1;
+    }
+  Dwarf_Addr start;
+  const char *mname = dwfl_module_info (mod, NULL, &start, NULL, NULL, NULL,
+                                        NULL, NULL);
+  where.module = mname ? keep (s, base_name (mname)) : NULL;
+  Dwarf_Addr bias = 0;
+  dwfl_module_getelf (mod, &bias);
+  where.module_offset = addr - bias;
+  function_of (s, mod, addr, &where);
+  if (!lines)
+    {
+      *out = where;
+      return 1;
+    }
+  /* The line ADDR's code came from: the innermost frame's. */
+  const char *file = NULL;
+  int line = 0;
+  Dwfl_Line *l = dwfl_module_getsrc (mod, addr);
+  if (l)
+    {
+      file = dwfl_lineinfo (l, NULL, &line, NULL, NULL, NULL);
+      if (!file)
+        line = 0;
+    }
+  /* One frame per inlined instance holding ADDR, innermost first: the
+     inlined function at the current line, which then becomes its call's
+     line in the caller.  The out-of-line function is always the last
+     frame, so inlined ones past MAX - 1 are dropped. */
+  size_t n = 0;
+  Dwarf_Die *scopes;
+  int nscopes = physical_scopes (mod, addr, &scopes);
+  Dwarf_Files *files = NULL;
+  Dwarf_Die cu;
+  if (nscopes > 0 && dwarf_diecu (&scopes[0], &cu, NULL, NULL))
+    dwarf_getsrcfiles (&cu, &files, NULL);
+  for (int i = 0; i < nscopes; i++)
+    {
+      if (dwarf_tag (&scopes[i]) != DW_TAG_inlined_subroutine)
+        continue;
+      if (n + 1 < max)
+        {
+          char buf[1024];
+          const char *name = die_name (&scopes[i], buf, sizeof buf);
+          struct hi_code *f = &out[n++];
+          memset (f, 0, sizeof *f);
+          f->function = keep (s, name ? name : "<inlined>");
+          f->module = where.module;
+          f->module_offset = where.module_offset;
+          f->file = file ? keep (s, file) : NULL;
+          f->line = file ? line : 0;
+          f->inlined = 1;
+        }
+      Dwarf_Attribute attr;
+      Dwarf_Word v;
+      file = NULL;
+      line = 0;
+      if (files
+          && dwarf_formudata (dwarf_attr (&scopes[i], DW_AT_call_file, &attr),
+                              &v) == 0)
+        file = dwarf_filesrc (files, v, NULL, NULL);
+      if (file && dwarf_formudata (dwarf_attr (&scopes[i], DW_AT_call_line,
+                                               &attr), &v) == 0
+          && v <= INT32_MAX)
+        line = (int) v;
+    }
+  free (scopes);
+  where.file = file ? keep (s, file) : NULL;
+  where.line = where.file ? line : 0;
+  out[n++] = where;
+  return n;
 }
 
 static void

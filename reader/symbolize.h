@@ -18,20 +18,31 @@ struct hi_symbolizer *hi_symbolizer_new (const struct hi_model *m,
                                          const char *exe);
 void hi_symbolizer_free (struct hi_symbolizer *s);
 
-/* What is known of the code at ADDR. Strings belong to the symbolizer. */
+/* What is known of one function's part in the code at an address.
+   Strings belong to the symbolizer. */
 struct hi_code
 {
-  const char *function;    /* demangled, or NULL if unknown */
-  uint64_t function_offset;
+  const char *function;    /* the name a user knows it by (the canonical
+                              alias, clone suffixes dropped, demangled),
+                              or NULL if unknown */
+  uint64_t function_offset; /* from the start of its code (a clone's or
+                              a cold part's own start); 0 if inlined */
   const char *module;      /* base name of the module, or NULL */
   uint64_t module_offset;  /* ADDR - module bias */
-  const char *file;        /* source file, or NULL (hi_symbolize_line) */
-  int line;
+  uint64_t code_start;     /* no FUNCTION: the module offset where the
+                              function's code starts (from .eh_frame), */
+  int has_start;           /* if known */
+  const char *file;        /* source file as DWARF names it, or NULL */
+  int line;                /* its line, 0 if unknown */
+  int inlined;             /* 1: inlined into the next entry */
 };
-void hi_symbolize (struct hi_symbolizer *s, uint64_t addr, struct hi_code *out);
-/* Also the source file and line of ADDR (slower: reads line tables). */
-void hi_symbolize_line (struct hi_symbolizer *s, uint64_t addr,
-                        struct hi_code *out);
+
+/* The functions whose code is at ADDR, innermost first: one, or more
+   when code was inlined there, the out-of-line function last.  LINES:
+   read DWARF for source lines and inlined instances (else one entry, no
+   line).  Fills OUT[0..n) (MAX >= 1 entries) and returns n >= 1. */
+size_t hi_symbolize_frames (struct hi_symbolizer *s, uint64_t addr,
+                            int lines, struct hi_code *out, size_t max);
 
 /* Names of the program's struct, union, class and typedef types whose
    size is SIZE (0..HI_BIN_MAX), joined by ", ", or NULL if none.  From

@@ -36,53 +36,6 @@ add_site (struct direct *d, const struct hi_site *s)
     }
 }
 
-/* Where function row D allocated: "widget.c:17, 23" (at most four
-   places, then "..."), from the innermost frames of its sites. */
-struct where
-{
-  uint32_t file[4], line[4];
-  unsigned n, more;
-};
-
-static void
-where_add (struct where *w, const struct hi_frame *f)
-{
-  if (f->file == HI_NONE || f->line == 0)
-    return;
-  for (unsigned i = 0; i < w->n; i++)
-    if (w->file[i] == f->file && w->line[i] == f->line)
-      return;
-  if (w->n == 4)
-    {
-      w->more = 1;
-      return;
-    }
-  w->file[w->n] = f->file;
-  w->line[w->n++] = f->line;
-}
-
-/* NAME followed by the places of W, into OUT. */
-static void
-where_text (const struct hi_analysis *a, const struct where *w,
-            const char *name, char *out, size_t size)
-{
-  size_t at = (size_t) snprintf (out, size, "%s", name);
-  for (unsigned i = 0; i < w->n && at < size; i++)
-    {
-      const char *file = a->strs.strs[w->file[i]];
-      const char *slash = strrchr (file, '/');
-      file = slash && slash[1] ? slash + 1 : file;
-      if (i > 0 && w->file[i] == w->file[i - 1])
-        at += (size_t) snprintf (out + at, size - at, ", %" PRIu32,
-                                 w->line[i]);
-      else
-        at += (size_t) snprintf (out + at, size - at, "%s%s:%" PRIu32,
-                                 i ? ", " : " (", file, w->line[i]);
-    }
-  if (w->n && at < size)
-    snprintf (out + at, size - at, "%s)", w->more ? ", ..." : "");
-}
-
 static const struct hi_column columns[] = {
   { .key = NULL, .head = "% mem", .type = HI_CELL_PCT2 },
   { .key = "bytes", .head = "bytes", .type = HI_CELL_BYTES },
@@ -135,14 +88,14 @@ hi_table_direct (struct hi_analysis *a, struct hi_rmodel *r)
   const struct hi_model *m = a->m;
   uint32_t nf = a->funcs.n;
   struct direct *rows = calloc ((size_t) nf + 1, sizeof *rows);
-  struct where *where = calloc ((size_t) nf + 1, sizeof *where);
+  struct hi_where *where = hi_where_new (a);
   struct hi_table *t = hi_rmodel_table (r, "direct", "Direct Allocation Table",
                                         columns,
                                         sizeof columns / sizeof columns[0]);
   if (!rows || !where || !t)
     {
       free (rows);
-      free (where);
+      hi_where_free (where);
       return HI_E_NOMEM;
     }
   t->threshold = hi_threshold (&a->opt);
@@ -165,8 +118,6 @@ hi_table_direct (struct hi_analysis *a, struct hi_rmodel *r)
       /* Allocations without a chain are counted in the total only. */
       uint32_t fn = from < to ? hi_chain_frame (a, to - 1)->func : nf;
       add_site (&rows[fn], &m->sites[s]);
-      if (from < to && a->opt.lines)
-        where_add (&where[fn], hi_chain_frame (a, to - 1));
     }
   add_row (r, t, &total, &total, "<TOTAL>", 1);
   qsort (rows, (size_t) nf + 1, sizeof *rows, by_bytes);
@@ -183,13 +134,12 @@ hi_table_direct (struct hi_analysis *a, struct hi_rmodel *r)
         continue;
       char name[2048];
       if (d->func < nf)
-        where_text (a, &where[d->func], a->funcs.strs[d->func], name,
-                    sizeof name);
+        hi_where_name (a, where, d->func, name, sizeof name);
       else
         snprintf (name, sizeof name, "<no call chain recorded>");
       add_row (r, t, d, &total, name, 0);
     }
   free (rows);
-  free (where);
+  hi_where_free (where);
   return r->nomem ? HI_E_NOMEM : HI_OK;
 }

@@ -580,20 +580,25 @@ struct members
   uint32_t *from;            /* cycle c's are fn[from[c], from[c + 1]) */
 };
 
-static const struct graph *members_gr;  /* qsort has no context */
+/* Sorted as (cycle, bytes, allocations, function) records, so the
+   comparison needs no graph. */
+struct member_key
+{
+  uint32_t cycle, fn;
+  uint64_t bytes, called;
+};
 
 static int
 by_member (const void *x, const void *y)
 {
-  const struct graph *gr = members_gr;
-  uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
-  if (gr->comp[a] != gr->comp[b])
-    return gr->comp[a] < gr->comp[b] ? -1 : 1;
-  if (gr->fs[a].bytes != gr->fs[b].bytes)
-    return gr->fs[a].bytes < gr->fs[b].bytes ? 1 : -1;
-  if (gr->fs[a].called != gr->fs[b].called)
-    return gr->fs[a].called < gr->fs[b].called ? 1 : -1;
-  return a < b ? -1 : a > b;
+  const struct member_key *a = x, *b = y;
+  if (a->cycle != b->cycle)
+    return a->cycle < b->cycle ? -1 : 1;
+  if (a->bytes != b->bytes)
+    return a->bytes < b->bytes ? 1 : -1;
+  if (a->called != b->called)
+    return a->called < b->called ? 1 : -1;
+  return a->fn < b->fn ? -1 : a->fn > b->fn;
 }
 
 static int
@@ -602,18 +607,25 @@ members_init (struct graph *gr, struct members *mb)
   uint32_t n = 0;
   mb->fn = malloc (((size_t) gr->nf + 1) * sizeof *mb->fn);
   mb->from = calloc ((size_t) gr->ncycles + 2, sizeof *mb->from);
-  if (!mb->fn || !mb->from)
-    return -1;
+  struct member_key *k = malloc (((size_t) gr->nf + 1) * sizeof *k);
+  if (!mb->fn || !mb->from || !k)
+    {
+      free (k);
+      return -1;
+    }
   for (uint32_t f = 0; f < gr->nf; f++)
     if (gr->comp[f] >= gr->nf)
       {
-        mb->fn[n++] = f;
+        k[n++] = (struct member_key) { gr->comp[f], f, gr->fs[f].bytes,
+                                       gr->fs[f].called };
         mb->from[gr->comp[f] - gr->nf + 1]++;
       }
   for (uint32_t c = 0; c < gr->ncycles; c++)
     mb->from[c + 1] += mb->from[c];
-  members_gr = gr;
-  qsort (mb->fn, n, sizeof *mb->fn, by_member);
+  qsort (k, n, sizeof *k, by_member);
+  for (uint32_t i = 0; i < n; i++)
+    mb->fn[i] = k[i].fn;
+  free (k);
   return 0;
 }
 
@@ -832,6 +844,9 @@ hi_table_graph (struct hi_analysis *a, struct hi_rmodel *r)
       return HI_E_NOMEM;
     }
   t->threshold = hi_threshold (&a->opt);
+  for (uint64_t s = 0; s < a->m->n_sites; s++)
+    if (hi_site_flags (a, s) & HI_SITE_FILTERED)
+      t->filtered++;         /* left out of the graph by chain_funcs */
   t->legend = "an entry's callers above it, callees below: bytes through "
               "each, frac of the entry's callers' (callees') bytes, "
               "calls/of; [N] is entry N";

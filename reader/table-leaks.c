@@ -9,7 +9,7 @@
 struct leak
 {
   uint32_t path;             /* index in first_site: the row's first site */
-  unsigned flags;            /* HI_SITE_SUPPRESSED*: of its first site */
+  unsigned flags;            /* HI_SITE_SUPPRESSED*: of all its sites */
   uint64_t kept, allocs, bytes, frees, freed;   /* sums over its sites */
 };
 
@@ -72,11 +72,21 @@ struct path_key
   uint64_t s;
 };
 
+/* The site flags that split a path's rows: chains suppressed by a
+   frame outside the shown path are counted apart from those shown. */
+static unsigned
+row_flags (const struct hi_analysis *a, uint64_t s)
+{
+  return hi_site_flags (a, s)
+         & (HI_SITE_SUPPRESSED | HI_SITE_SUPPRESSED_DEFAULT);
+}
+
 static int
 same_row (const void *ctx, uint32_t row)
 {
   const struct path_key *k = ctx;
-  return same_path (k->a, k->first_site[row], k->s);
+  return same_path (k->a, k->first_site[row], k->s)
+         && row_flags (k->a, k->first_site[row]) == row_flags (k->a, k->s);
 }
 
 /* Group the sites into rows by the path they show, summing every column
@@ -116,7 +126,7 @@ group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
             }
           first_site[n] = s;
           rows[n].path = (uint32_t) n;
-          rows[n].flags = hi_site_flags (a, s);
+          rows[n].flags = row_flags (a, s);
           row = (uint32_t) n++;
         }
       struct leak *r = &rows[row];

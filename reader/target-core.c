@@ -35,6 +35,7 @@ struct core
   size_t nmaps;
   char *note;                 /* the NT_FILE descriptor (strings point in) */
   const char *exe;
+  uint64_t mtime_ns;          /* the file's modification time, 0 if none */
 };
 
 /* The segment holding ADDR, or NULL: a binary search, since a core may
@@ -118,6 +119,15 @@ uint64_t
 hi_target_missing (const struct hi_target *t)
 {
   return t->ops == &core_ops ? ((const struct core *) t->ctx)->missing : 0;
+}
+
+int
+hi_target_core_time (const struct hi_target *t, uint64_t *realtime_ns)
+{
+  if (t->ops != &core_ops || !((const struct core *) t->ctx)->mtime_ns)
+    return -1;
+  *realtime_ns = ((const struct core *) t->ctx)->mtime_ns;
+  return 0;
 }
 
 static int
@@ -231,6 +241,9 @@ hi_target_open_core (const char *path, const char *exe, struct hi_target *out)
       return hi_fail (HI_E_IO, err);
     }
   c->file_size = (uint64_t) st.st_size;
+  if (st.st_mtim.tv_sec > 0)
+    c->mtime_ns = (uint64_t) st.st_mtim.tv_sec * 1000000000u
+                  + (uint64_t) st.st_mtim.tv_nsec;
   elf_version (EV_CURRENT);
   c->elf = elf_begin (c->fd, ELF_C_READ_MMAP, NULL);
   GElf_Ehdr eh;

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ptrace.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 struct process
@@ -163,6 +164,41 @@ proc_close (void *ctx)
 static const struct hi_target_ops process_ops = {
   proc_read, proc_symbol, proc_close, proc_region, proc_finish
 };
+
+/* 1 if process PID has this process's CLOCK_MONOTONIC: the same time
+   namespace (or a kernel without them). */
+static int
+same_clock (int pid)
+{
+  char path[64], mine[64], theirs[64];
+  snprintf (path, sizeof path, "/proc/%d/ns/time", pid);
+  ssize_t a = readlink ("/proc/self/ns/time", mine, sizeof mine);
+  ssize_t b = readlink (path, theirs, sizeof theirs);
+  if (a < 0 && b < 0)
+    return 1;
+  return a > 0 && a == b && memcmp (mine, theirs, (size_t) a) == 0;
+}
+
+static uint64_t
+clock_ns (clockid_t id)
+{
+  struct timespec ts;
+  if (clock_gettime (id, &ts) != 0 || ts.tv_sec < 0)
+    return 0;
+  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
+}
+
+int
+hi_target_process_time (const struct hi_target *t, uint64_t *realtime_ns,
+                        uint64_t *monotonic_ns)
+{
+  if (t->ops != &process_ops)
+    return -1;
+  *realtime_ns = clock_ns (CLOCK_REALTIME);
+  *monotonic_ns = same_clock (((const struct process *) t->ctx)->pid)
+                  ? clock_ns (CLOCK_MONOTONIC) : 0;
+  return 0;
+}
 
 static int
 read_maps (struct process *p)

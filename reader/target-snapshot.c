@@ -87,7 +87,8 @@ hi_target_open_snapshot (const char *path, struct hi_target *out)
       || s->h.magic != HI_SNAP_MAGIC)
     goto fail;
   err = HI_E_VERSION;
-  if (s->h.version != HI_FORMAT_VERSION)
+  /* The header is the same since version 2; the model checks the root. */
+  if (s->h.version < HI_FORMAT_OLDEST || s->h.version > HI_FORMAT_VERSION)
     goto fail;
   err = HI_E_TRUNCATED;
   uint64_t size = (uint64_t) st.st_size;

@@ -147,6 +147,32 @@ check_PROGRAMS += %reldir%/unit/tables-unit %reldir%/unit/tables-unit-asan
 %canon_reldir%_unit_tables_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_tables_unit_asan_LDFLAGS = $(asan_ldflags)
 
+# Unit tests of the filters, suppressions and short C++ names
+# (filters-unit.exp runs both builds).
+check_PROGRAMS += %reldir%/unit/filters-unit %reldir%/unit/filters-unit-asan
+%canon_reldir%_unit_filters_unit_SOURCES = %reldir%/unit/filters-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_filters_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_filters_unit_asan_SOURCES = %reldir%/unit/filters-unit.c \
+	$(reader_libhireader_la_SOURCES)
+%canon_reldir%_unit_filters_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_filters_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_filters_unit_asan_LDFLAGS = $(asan_ldflags)
+
+# filters.exp, suppress.exp: known chains through a program and a
+# library; cxx-names.exp: C++ names under std::map<std::string, ...>.
+check_PROGRAMS += %reldir%/progs/filter-chains
+check_LTLIBRARIES += %reldir%/progs/libhifilter.la
+%canon_reldir%_progs_libhifilter_la_SOURCES = %reldir%/progs/filter-lib.c
+%canon_reldir%_progs_libhifilter_la_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_libhifilter_la_LDFLAGS = -avoid-version -rpath /nowhere
+%canon_reldir%_progs_filter_chains_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_filter_chains_LDFLAGS = -no-install
+%canon_reldir%_progs_filter_chains_LDADD = %reldir%/progs/libhifilter.la
+check_PROGRAMS += %reldir%/progs/cxx-names
+%canon_reldir%_progs_cxx_names_SOURCES = %reldir%/progs/cxx-names.cc
+%canon_reldir%_progs_cxx_names_CXXFLAGS = $(AM_CXXFLAGS) -g -fno-inline -fno-optimize-sibling-calls
+
 # Unit tests of the report options' parser (heapinspect.cli/options.exp
 # runs both builds).
 check_PROGRAMS += %reldir%/unit/options-unit %reldir%/unit/options-unit-asan
@@ -157,3 +183,41 @@ check_PROGRAMS += %reldir%/unit/options-unit %reldir%/unit/options-unit-asan
 	reader/options.c reader/escape.c
 %canon_reldir%_unit_options_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_options_unit_asan_LDFLAGS = $(asan_ldflags)
+
+# procinfo.exp: the command line and run time the monitor records.
+check_PROGRAMS += %reldir%/progs/procinfo-wait %reldir%/progs/hip-procinfo
+%canon_reldir%_progs_procinfo_wait_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_hip_procinfo_LDADD = reader/libhireader.la
+EXTRA_DIST += %reldir%/heapinspect.monitor/procinfo-v2.hip.gz
+check_PROGRAMS += %reldir%/unit/procinfo-unit %reldir%/unit/procinfo-unit-asan
+%canon_reldir%_unit_procinfo_unit_SOURCES = %reldir%/unit/procinfo-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_procinfo_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_procinfo_unit_asan_SOURCES = %reldir%/unit/procinfo-unit.c \
+	$(reader_libhireader_la_SOURCES)
+%canon_reldir%_unit_procinfo_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_procinfo_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_procinfo_unit_asan_LDFLAGS = $(asan_ldflags)
+
+# names.exp, lines.exp: GCC's copies and aliases of functions, a name two
+# libraries share, a stripped program, file:line and an inlined helper.
+check_PROGRAMS += %reldir%/progs/names-main
+check_PROGRAMS += %reldir%/progs/names-stripped
+check_PROGRAMS += %reldir%/progs/names-lines
+check_LTLIBRARIES += %reldir%/progs/libnames.la
+check_LTLIBRARIES += %reldir%/progs/libnames2.la
+%canon_reldir%_progs_libnames_la_SOURCES = %reldir%/progs/names-lib.c
+%canon_reldir%_progs_libnames_la_CFLAGS = $(progs_cflags) -O2
+%canon_reldir%_progs_libnames_la_LDFLAGS = -avoid-version -rpath /nowhere
+%canon_reldir%_progs_libnames2_la_SOURCES = %reldir%/progs/names-lib2.c
+%canon_reldir%_progs_libnames2_la_CFLAGS = $(progs_cflags) -O2
+%canon_reldir%_progs_libnames2_la_LDFLAGS = -avoid-version -rpath /nowhere
+%canon_reldir%_progs_names_main_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_names_main_LDFLAGS = -no-install
+%canon_reldir%_progs_names_main_LDADD = %reldir%/progs/libnames.la \
+	%reldir%/progs/libnames2.la
+%canon_reldir%_progs_names_stripped_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_names_lines_CFLAGS = $(progs_cflags) -O2
+check_PROGRAMS += %reldir%/progs/names-cxx
+%canon_reldir%_progs_names_cxx_SOURCES = %reldir%/progs/names-cxx.cc
+%canon_reldir%_progs_names_cxx_CXXFLAGS = $(AM_CXXFLAGS) -g -O2 -fno-optimize-sibling-calls

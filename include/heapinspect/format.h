@@ -11,7 +11,11 @@
  * Any change of layout increments HI_FORMAT_VERSION; the assertions at
  * the end of this file fail to compile until they are updated with it.
  * Version history: 1 first release; 2 counts, calls and bins per thread
- * (struct hi_thread), the bins arena unused.
+ * (struct hi_thread), the bins arena unused; 3 the process's command
+ * line and start time (struct hi_process, arena HI_ARENA_PROCESS) and,
+ * in a snapshot's copy of the root, when the snapshot was taken.
+ * Readers of version 3 read version 2 as well (HI_ROOT_SIZE_V2): its
+ * root is the first bytes of this one, its arenas are these.
  */
 #ifndef HEAPINSPECT_FORMAT_H
 #define HEAPINSPECT_FORMAT_H
@@ -20,7 +24,8 @@
 #include <stdint.h>
 
 #define HI_ROOT_MAGIC      UINT64_C(0x31544f4f52504948) /* "HIPROOT1" */
-#define HI_FORMAT_VERSION  2u
+#define HI_FORMAT_VERSION  3u
+#define HI_FORMAT_OLDEST   2u     /* the oldest version readers still read */
 #define HI_ORDER_LITTLE    1u
 #define HI_ORDER_BIG       2u
 
@@ -62,6 +67,7 @@ enum hi_arena_kind
   HI_ARENA_THREADS,     /* struct hi_thread: per-thread counters */
   HI_ARENA_MODULES,     /* struct hi_module: loaded objects */
   HI_ARENA_HASH,        /* uint32_t slots: the monitor's own index; readers skip it */
+  HI_ARENA_PROCESS,     /* struct hi_process: one entry (version 3 on) */
   HI_NARENA_KINDS
 };
 
@@ -111,6 +117,30 @@ struct hi_root
   uint32_t n_arenas;
   struct hi_arena_desc arenas[HI_MAX_ARENAS];
   struct hi_totals totals;
+  /* Version 3 on.  0 in the process; a snapshot file's copy of the root
+     says when it was written (CLOCK_REALTIME and CLOCK_MONOTONIC, ns). */
+  uint64_t snapshot_realtime_ns;
+  uint64_t snapshot_monotonic_ns;
+};
+
+/* The root of version 2: the fields up to `totals`. */
+#define HI_ROOT_SIZE_V2 392u
+
+/* What the monitor records about its process when it starts (version 3
+   on): the command line and the time.  A child of fork() keeps the
+   command line and restarts the clock: its times are its own. */
+#define HI_CMDLINE_MAX        4096u
+#define HI_PROCESS_CMDLINE_CUT 1u   /* the command line was longer: cut */
+
+struct hi_process
+{
+  uint64_t start_realtime_ns;   /* CLOCK_REALTIME at start, ns since 1970 */
+  uint64_t start_monotonic_ns;  /* CLOCK_MONOTONIC at the same moment */
+  uint32_t flags;               /* HI_PROCESS_* */
+  uint32_t cmdline_len;         /* bytes of cmdline in use; 0: unknown */
+  /* /proc/self/cmdline as it was at start: each argument followed by a
+     NUL (the last one's NUL is missing when cut). */
+  char     cmdline[HI_CMDLINE_MAX];
 };
 
 /* Calling-context tree.  Node 0 is the root (the outermost caller);
@@ -267,7 +297,7 @@ struct hi_snap_region
   uint64_t offset;          /* file offset of the bytes */
 };
 
-/* The layout of version 2, locked: a change here without a new
+/* The layout of version 3, locked: a change here without a new
    HI_FORMAT_VERSION (and new values below) does not compile. */
 #ifdef __cplusplus
 # define HI_LAYOUT(cond) static_assert (cond, #cond)
@@ -275,10 +305,13 @@ struct hi_snap_region
 # define HI_LAYOUT(cond) _Static_assert (cond, #cond)
 #endif
 #define HI_AT(type, field, off) HI_LAYOUT (offsetof (struct type, field) == (off))
-HI_LAYOUT (HI_FORMAT_VERSION == 2u);
+HI_LAYOUT (HI_FORMAT_VERSION == 3u && HI_FORMAT_OLDEST == 2u);
 HI_LAYOUT (HI_NCALLS == 11 && HI_NBINS == 1026 && HI_THREAD_SITES == 64
            && HI_MAX_ARENAS == 8 && HI_NSIZE_CLASSES == 4
-           && HI_PATH_MAX == 440 && HI_BUILD_ID_MAX == 32);
+           && HI_PATH_MAX == 440 && HI_BUILD_ID_MAX == 32
+           && HI_CMDLINE_MAX == 4096);
+HI_LAYOUT (HI_ARENA_NODES == 1 && HI_ARENA_HASH == 6
+           && HI_ARENA_PROCESS == 7);
 
 HI_LAYOUT (sizeof (struct hi_arena_desc) == 32);
 HI_AT (hi_arena_desc, addr, 0);
@@ -301,7 +334,7 @@ HI_AT (hi_totals, unwind_fallbacks, 72);
 HI_AT (hi_totals, unwind_checked, 80);
 HI_AT (hi_totals, unwind_mismatches, 88);
 
-HI_LAYOUT (sizeof (struct hi_root) == 392);
+HI_LAYOUT (sizeof (struct hi_root) == 408);
 HI_AT (hi_root, magic, 0);
 HI_AT (hi_root, version, 8);
 HI_AT (hi_root, root_size, 12);
@@ -314,6 +347,16 @@ HI_AT (hi_root, ready, 32);
 HI_AT (hi_root, n_arenas, 36);
 HI_AT (hi_root, arenas, 40);
 HI_AT (hi_root, totals, 296);
+HI_AT (hi_root, snapshot_realtime_ns, 392);
+HI_AT (hi_root, snapshot_monotonic_ns, 400);
+HI_LAYOUT (offsetof (struct hi_root, snapshot_realtime_ns) == HI_ROOT_SIZE_V2);
+
+HI_LAYOUT (sizeof (struct hi_process) == 24 + 4096);
+HI_AT (hi_process, start_realtime_ns, 0);
+HI_AT (hi_process, start_monotonic_ns, 8);
+HI_AT (hi_process, flags, 16);
+HI_AT (hi_process, cmdline_len, 20);
+HI_AT (hi_process, cmdline, 24);
 
 HI_LAYOUT (sizeof (struct hi_node) == 16);
 HI_AT (hi_node, ret, 0);

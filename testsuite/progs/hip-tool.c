@@ -1,5 +1,6 @@
 /* hip-tool.c - a test helper that knows the snapshot format: where each
-   field of the root, a thread, a site, a node and a module lies in a
+   field of the root, a thread, a site, a node, a module and the process
+   record lies in a
    snapshot file (for the systematic damage test), and the same memory
    as a minimal ELF core or as raw dumps (seeds and regression inputs of
    the fuzz targets).
@@ -145,6 +146,8 @@ fields (void)
   T (internal_allocs); T (snapshots); T (unwind_fallbacks);
   T (unwind_checked); T (unwind_mismatches);
 #undef T
+  F ("root", ra, struct hi_root, snapshot_realtime_ns);
+  F ("root", ra, struct hi_root, snapshot_monotonic_ns);
 
   /* Thread 0; its bins of size 0, the first size it used and >1024;
      its first site slot. */
@@ -220,6 +223,26 @@ fields (void)
   F ("module", ma, struct hi_module, flags);
   F ("module", ma, struct hi_module, build_id_len);
   FI ("module", ma, struct hi_module, path, 0);
+
+  /* The process record: its fields, the first byte of the command line
+     and the last one in use. */
+  for (uint32_t i = 0; i < r->n_arenas && i < HI_MAX_ARENAS; i++)
+    if (r->arenas[i].kind == HI_ARENA_PROCESS && r->arenas[i].count)
+      {
+        uint64_t pa = r->arenas[i].addr;
+        const struct hi_process *p = at (pa, sizeof *p);
+        F ("process", pa, struct hi_process, start_realtime_ns);
+        F ("process", pa, struct hi_process, start_monotonic_ns);
+        F ("process", pa, struct hi_process, flags);
+        F ("process", pa, struct hi_process, cmdline_len);
+        FI ("process", pa, struct hi_process, cmdline, 0);
+        if (p->cmdline_len > 1 && p->cmdline_len <= HI_CMDLINE_MAX)
+          {
+            uint64_t last = pa + offsetof (struct hi_process, cmdline)
+                            + p->cmdline_len - 1;
+            field ("process", "cmdline[last]", last, 0, 1);
+          }
+      }
 }
 
 static void

@@ -74,8 +74,8 @@ test_accept (void)
   ACCEPT ("--threshold=007.10", "threshold", "007.10", want.threshold = 7100);
   ACCEPT ("--limit=0", "limit", "0", want.limit = 0);
   ACCEPT ("--limit=20", "limit", "20", want.limit = 20);
-  ACCEPT ("--limit=4294967295", "limit", "4294967295",
-          want.limit = UINT32_MAX);
+  ACCEPT ("--limit=4294967294", "limit", "4294967294",
+          want.limit = UINT32_MAX - 1);
   ACCEPT ("--bytes", "bytes", NULL, want.exact_bytes = 1);
   ACCEPT ("--long-names", "long-names", NULL, want.long_names = 1);
   ACCEPT ("--no-lines", "no-lines", NULL, want.lines = 0);
@@ -136,6 +136,9 @@ test_refuse (void)
     }
   refuse ("--limit=-1", "limit", "-1",
           "--limit takes a number of rows (0: no limit), not '-1'");
+  /* 2^32-1 is HI_OPT_LIMIT_AUTO, "no --limit given": never a user's. */
+  refuse ("--limit=4294967295", "limit", "4294967295",
+          "--limit takes a number of rows (0: no limit), not '4294967295'");
   refuse ("--limit=4294967296", "limit", "4294967296",
           "--limit takes a number of rows (0: no limit), not '4294967296'");
   refuse ("--limit=1.5", "limit", "1.5",

@@ -13,6 +13,7 @@
 
 #include "analysis.h"
 #include "hash.h"
+#include "modsyms.h"
 #include "strtab.h"
 #include "unit-check.h"
 
@@ -306,6 +307,40 @@ test_core_segments (void)
   unlink (path);
 }
 
+/* Symbol names as a user wrote them: GCC's clone and part suffixes and
+   symbol versions dropped before demangling (the demangler's
+   " [clone .isra.0]" must never be cut into "[clone "). */
+static void
+test_clean_names (void)
+{
+  static const char *const cases[][2] = {
+    { "f.isra.0", "f" }, { "f.part.0", "f" }, { "f.constprop.0", "f" },
+    { "f.constprop.0.isra.0", "f" }, { "f.cold", "f" }, { "f.part.0.cold", "f" },
+    { "f.localalias", "f" }, { "f.lto_priv.0", "f" },
+    { "memcpy@@GLIBC_2.14", "memcpy" }, { "puts@GLIBC_2.2.5", "puts" },
+    { "_ZL3fooP3bar.isra.0", "foo(bar*)" },
+    { "_ZN2ns6widget4makeEi.part.0", "ns::widget::make(int)" },
+    { "_ZN2ns6widget4makeEi.cold", "ns::widget::make(int)" },
+    { "_ZNSt6vectorIiSaIiEE9push_backERKi", "std::vector<int, std::allocator<int> >::push_back(int const&)" },
+    { "main", "main" }, { ".hidden", ".hidden" }, { "_Z", "_Z" },
+  };
+  size_t bad = 0;
+  char out[256] = "";
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0] && !bad; i++)
+    {
+      hi_clean_name (cases[i][0], out, sizeof out);
+      if (strcmp (out, cases[i][1]) != 0)
+        bad = i + 1;
+    }
+  check (!bad, "clean names: clones, parts, versions and C++ names",
+         "%s gave %s, expected %s", bad ? cases[bad - 1][0] : "", out,
+         bad ? cases[bad - 1][1] : "");
+  char small[4];
+  hi_clean_name ("_ZL3fooP3bar.isra.0", small, sizeof small);
+  check (strcmp (small, "foo") == 0, "clean names: cut to the buffer",
+         "%s", small);
+}
+
 int
 main (void)
 {
@@ -316,5 +351,6 @@ main (void)
   test_strtab ();
   test_chains ();
   test_name_nodes_collisions ();
+  test_clean_names ();
   return failed;
 }
