@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "cli.h"
+#include "filter.h"
 #include "options.h"
 
 #include <errno.h>
@@ -164,6 +165,20 @@ apply_option (int c, char *arg, struct settings *st)
     }
 }
 
+/* The filters and the suppressions file of OPT, checked before anything
+   is read or run: -1 to go on, else the exit status (2 for a regular
+   expression that does not compile, a bad value; 1 for a suppressions
+   file that cannot be used). */
+static int
+check_filters (const struct hi_options *opt)
+{
+  hi_status s = hi_filters_check (opt, NULL);
+  if (s == HI_OK)
+    return -1;
+  fprintf (stderr, "heapinspect: %s\n", hi_strerror (s));
+  return s == HI_E_REGEX ? 2 : 1;
+}
+
 /* Where the tables go: -o FILE, opened before anything runs so that a
    bad name fails at once; -1 for stdout, -2 after an error. */
 static int
@@ -201,6 +216,8 @@ main_run (int argc, char **argv, struct settings *st)
   argv += optind;
   if (!*argv)
     return bad_usage ("run needs a command");
+  if ((r = check_filters (&st->opt)) >= 0)
+    return r;
   int fd = open_report (st->report);
   if (fd == -2)
     return 1;
@@ -248,6 +265,8 @@ main (int argc, char **argv)
   argc -= optind;
   if (!hi_tables_valid (tables))
     return bad_usage ("-t takes a list of: leaks, bins, direct, graph, stat");
+  if ((r = check_filters (&opt)) >= 0)
+    return r;
 
   const char *cmd = argc > 0 ? argv[0] : NULL;
   int modules = 0, block = 0;

@@ -16,6 +16,7 @@
 #include <gdb/jit-reader.h>
 
 #include "analysis.h"
+#include "filter.h"
 #include "gdb-cache.h"
 #include "options.h"
 #include "protocol.h"
@@ -215,6 +216,11 @@ parse_request (char *text, size_t len, struct request *r)
     set_option (r, pending, NULL);     /* says what it needs */
   else if (strcmp (r->name, "block") == 0 && !r->have_addr && !r->error[0])
     snprintf (r->error, sizeof r->error, "heap: block needs an address");
+  /* A regular expression or a suppressions file heapinspect(1) would
+     refuse: the same line, before the inferior is read. */
+  hi_status s;
+  if (!r->error[0] && (s = hi_filters_check (&r->opt, NULL)) != HI_OK)
+    snprintf (r->error, sizeof r->error, "heap: %s", hi_strerror (s));
   return 0;
 }
 

@@ -1,5 +1,6 @@
 /* analysis.c - from caller/callee nodes to chains of function names. */
 #include "analysis.h"
+#include "cxxname.h"
 #include "filter.h"
 #include "options.h"
 
@@ -70,7 +71,12 @@ add_frames (struct hi_analysis *a, uint64_t ret)
       int with_offset = a->opt.offsets && !c->inlined;
       if (c->function)
         {
-          snprintf (name, sizeof name, "%s", c->function);
+          /* C++ names without template arguments and parameters unless
+             asked (C names come out unchanged). */
+          if (a->opt.long_names)
+            snprintf (name, sizeof name, "%s", c->function);
+          else
+            hi_cxx_short_name (c->function, name, sizeof name);
           f.offset = c->inlined ? 0 : c->function_offset + 1;
         }
       else if (c->module && c->has_start)
@@ -98,11 +104,15 @@ add_frames (struct hi_analysis *a, uint64_t ret)
         snprintf (label, sizeof label, "%s", name);
       f.func = hi_strtab_intern (&a->funcs, name);
       f.label = hi_strtab_intern (&a->labels, label);
+      f.name = hi_strtab_intern (&a->strs, name);
+      f.long_name = hi_strtab_intern (&a->strs, c->function ? c->function
+                                                            : name);
       f.module = c->module ? hi_strtab_intern (&a->strs, c->module) : HI_NONE;
       f.file = c->file ? hi_strtab_intern (&a->strs, c->file) : HI_NONE;
       f.line = c->line > 0 ? (uint32_t) c->line : 0;
       f.inlined = (uint32_t) c->inlined;
       if (f.func == UINT32_MAX || f.label == UINT32_MAX
+          || f.name == UINT32_MAX || f.long_name == UINT32_MAX
           || (c->module && f.module == UINT32_MAX)
           || (c->file && f.file == UINT32_MAX) || !push_frame (a, &f))
         return 0;
@@ -134,7 +144,7 @@ name_nodes (struct hi_analysis *a, uint32_t *first, uint32_t *count)
   memset (&cut, 0, sizeof cut);
   cut.func = hi_strtab_intern (&a->funcs, "<deeper>");
   cut.label = hi_strtab_intern (&a->labels, "...");
-  cut.module = cut.file = HI_NONE;
+  cut.module = cut.file = cut.name = cut.long_name = HI_NONE;
   if (cut.func == UINT32_MAX || cut.label == UINT32_MAX
       || !push_frame (a, &cut))
     return HI_E_NOMEM;
@@ -360,6 +370,7 @@ hi_analysis_init (struct hi_analysis *a, const struct hi_model *m,
   free (count);
   if (s == HI_OK)
     s = hi_filters_apply (filters, a);
+  a->suppress_ignored = hi_filters_ignored (filters);
   hi_filters_free (filters);
   if (s != HI_OK)
     hi_analysis_free (a);
@@ -516,7 +527,8 @@ hi_report_frame (const struct hi_analysis *a, uint32_t f)
   struct hi_rframe out;
   memset (&out, 0, sizeof out);
   out.cut = f == HI_FRAME_CUT;
-  out.function = a->funcs.strs[fr->func];
+  out.function = fr->name != HI_NONE ? a->strs.strs[fr->name]
+                                      : a->funcs.strs[fr->func];
   out.label = a->labels.strs[fr->label];
   out.module = fr->module != HI_NONE ? a->strs.strs[fr->module] : NULL;
   out.file = fr->file != HI_NONE ? a->strs.strs[fr->file] : NULL;

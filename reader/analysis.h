@@ -54,6 +54,12 @@ struct hi_frame
   uint32_t line;             /* source line, 0 if unknown */
   uint32_t inlined;          /* 1: inlined into the next outer frame */
   uint64_t offset;           /* from the function's start (or module's) */
+  uint32_t name;             /* id in strs: the name shown, without the
+                                " (module)" func adds when two modules
+                                share it (JSON's function); HI_NONE for
+                                the cut frame */
+  uint32_t long_name;        /* id in strs: the full demangled name (what
+                                suppressions match), HI_NONE as NAME */
 };
 
 struct hi_analysis
@@ -74,6 +80,9 @@ struct hi_analysis
   /* Per site: HI_SITE_* bits from the filters and suppressions, or NULL
      when none apply. */
   uint8_t *site_flags;
+  /* Lines of other sanitizers' kinds (race:, called_from_lib:, ...) the
+     --suppressions file held, skipped: for the summary's problems. */
+  uint32_t suppress_ignored;
   uint64_t total_allocs, total_bytes, total_frees, total_freed;
 };
 

@@ -191,9 +191,10 @@ struct hi_model
      counted in damage.process). */
   const char *command;       /* the command line: arguments joined by
                                 spaces, shell-quoted where needed, control
-                                characters as \xHH inside $'...'; safe to
-                                print; " ..." at the end when cut.  Owned
-                                by the model */
+                                characters and bytes that are not UTF-8
+                                as \xHH inside $'...': valid UTF-8, safe
+                                to print; " ..." at the end when cut.
+                                Owned by the model */
   int command_cut;           /* the command line was longer than the
                                 monitor keeps (HI_CMDLINE_MAX) */
   uint64_t start_realtime_ns; /* when the monitor started in the process

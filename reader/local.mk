@@ -16,6 +16,7 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/filter.h %reldir%/filter.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/suppress.c %reldir%/suppress-default.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-text.c %reldir%/emit-json.c %reldir%/summary.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/callgraph.h %reldir%/callgraph.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/procinfo.c
 
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/modsyms.h %reldir%/modsyms.c

@@ -10,43 +10,81 @@
 /* A time past 2262 (INT64_MAX ns) is no clock's reading. */
 #define TIME_MAX ((uint64_t) INT64_MAX)
 
-/* C0 controls, DEL, and the C1 controls as UTF-8 encodes them: what
-   hi_escape escapes.  How many bytes at P (of N) form one; 0 if none. */
+/* The length of the valid UTF-8 sequence of 2 to 4 bytes at P (of N):
+   no overlong form, no surrogate, nothing past U+10FFFF; 0 if none. */
 static size_t
-control_at (const unsigned char *p, size_t n)
+utf8_at (const unsigned char *p, size_t n)
 {
-  if (p[0] < 0x20 || p[0] == 0x7f)
-    return 1;
-  return n >= 2 && p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f ? 2 : 0;
+  size_t len = p[0] >= 0xc2 && p[0] <= 0xdf ? 2
+               : p[0] >= 0xe0 && p[0] <= 0xef ? 3
+               : p[0] >= 0xf0 && p[0] <= 0xf4 ? 4 : 0;
+  if (len == 0 || len > n)
+    return 0;
+  unsigned lo = 0x80, hi = 0xbf;      /* the second byte's range */
+  if (p[0] == 0xe0)
+    lo = 0xa0;
+  else if (p[0] == 0xed)
+    hi = 0x9f;
+  else if (p[0] == 0xf0)
+    lo = 0x90;
+  else if (p[0] == 0xf4)
+    hi = 0x8f;
+  if (p[1] < lo || p[1] > hi)
+    return 0;
+  for (size_t k = 2; k < len; k++)
+    if (p[k] < 0x80 || p[k] > 0xbf)
+      return 0;
+  return len;
 }
 
-/* Bytes the shell takes as part of a word, quoted or not.  Bytes of
-   UTF-8 (>= 0x80) are, once C1 controls are set apart. */
+/* What starts at P (of N bytes): *LEN bytes that are shown as they are
+   (0), or as \xHH each (1): C0 controls and DEL, the C1 controls as
+   UTF-8 encodes them (what hi_escape escapes), and bytes that are not
+   UTF-8, so the text is valid UTF-8 (JSON needs it) and safe on a
+   terminal. */
+static int
+escaped_at (const unsigned char *p, size_t n, size_t *len)
+{
+  *len = 1;
+  if (p[0] < 0x20 || p[0] == 0x7f)
+    return 1;
+  if (p[0] < 0x80)
+    return 0;
+  size_t u = utf8_at (p, n);
+  if (u == 0)
+    return 1;
+  *len = u;
+  return p[0] == 0xc2 && p[1] <= 0x9f;
+}
+
+/* ASCII bytes the shell takes as part of a word. */
 static int
 plain (unsigned char c)
 {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-         || (c >= '0' && c <= '9') || c >= 0x80
+         || (c >= '0' && c <= '9')
          || (c != '\0' && strchr ("_@%+=:,./-", c) != NULL);
 }
 
-/* Argument ARG of N bytes, shell-quoted where needed, at O. */
+/* Argument ARG of N bytes at O: as it is when every byte is plain or
+   UTF-8; else in '...', or in $'...' (bash, zsh, ksh) when some bytes
+   must be escaped. */
 static char *
 put_arg (char *o, const unsigned char *arg, size_t n)
 {
   static const char hex[] = "0123456789abcdef";
-  int controls = 0, all_plain = n > 0;
-  for (size_t i = 0; i < n; i++)
+  int escapes = 0, all_plain = n > 0;
+  for (size_t i = 0, len; i < n; i += len)
     {
-      controls |= control_at (arg + i, n - i) != 0;
-      all_plain &= plain (arg[i]);
+      escapes |= escaped_at (arg + i, n - i, &len);
+      all_plain &= len > 1 || plain (arg[i]);
     }
-  if (all_plain && !controls)
+  if (all_plain && !escapes)
     {
       memcpy (o, arg, n);
       return o + n;
     }
-  if (!controls)
+  if (!escapes)
     {
       /* '...', each ' as '\'' */
       *o++ = '\'';
@@ -61,29 +99,27 @@ put_arg (char *o, const unsigned char *arg, size_t n)
       *o++ = '\'';
       return o;
     }
-  /* $'...' (bash, zsh, ksh): controls as \xHH, never raw on a terminal. */
   *o++ = '$';
   *o++ = '\'';
-  for (size_t i = 0; i < n; i++)
-    {
-      size_t c = control_at (arg + i, n - i);
-      for (size_t k = 0; k < c; k++)
+  for (size_t i = 0, len; i < n; i += len)
+    if (escaped_at (arg + i, n - i, &len))
+      for (size_t k = 0; k < len; k++)
         {
           *o++ = '\\';
           *o++ = 'x';
           *o++ = hex[arg[i + k] >> 4];
           *o++ = hex[arg[i + k] & 15];
         }
-      if (c)
-        i += c - 1;
-      else if (arg[i] == '\\' || arg[i] == '\'')
-        {
-          *o++ = '\\';
-          *o++ = (char) arg[i];
-        }
-      else
+    else if (arg[i] == '\\' || arg[i] == '\'')
+      {
+        *o++ = '\\';
         *o++ = (char) arg[i];
-    }
+      }
+    else
+      {
+        memcpy (o, arg + i, len);
+        o += len;
+      }
   *o++ = '\'';
   return o;
 }

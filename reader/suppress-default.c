@@ -4,8 +4,9 @@
 
    Unlike a user's leak: patterns (any frame), an entry here matches only
    the chain's allocating end: the innermost frame, past the C library's
-   string-copy helpers, must be one of these functions in the C library or
-   the dynamic loader.  So a program's own allocation made in a library
+   string-copy helpers and its own malloc/calloc frames (ld.so's inline
+   wrappers, seen with debug information), must be one of these functions
+   in the C library or the dynamic loader.  So a program's own allocation made in a library
    constructor or a dlopen()ed module's initialization, which also runs
    under _dl_init or dl_open_worker, is never hidden.  The list is what
    `python3 -c pass`, `apt-cache policy bash` and small C and C++
@@ -25,13 +26,14 @@ static const char *const one_time[] = {
   "_dl_map_object_deps", "_dl_check_map_versions", "_dl_find_object_update",
   "_dl_load_cache_lookup", "_dl_init_paths", "_dl_important_hwcaps",
   "_dl_add_to_namespace_list", "add_to_global_resize", "decompose_rpath",
-  "fillin_rpath",
+  "fillin_rpath", "_dl_find_object_update_1", "_dlfo_mappings_segment_allocate",
   /* Locale data (setlocale, newlocale) and its cache of names. */
   "_nl_intern_locale_data", "_nl_load_locale", "_nl_load_locale_from_archive",
   "_nl_find_locale", "_nl_make_l10nflist", "_nl_expand_alias",
-  "read_alias_file", "new_composite_name", "setlocale",
-  /* Message catalogs (gettext). */
-  "__dcigettext", "_nl_find_domain", "_nl_load_domain",
+  "read_alias_file", "extend_alias_table", "new_composite_name", "setlocale",
+  /* Message catalogs (gettext) and the text domains bound to them. */
+  "__dcigettext", "_nl_find_domain", "_nl_load_domain", "set_binding_values",
+  "__textdomain", "textdomain",
   /* Character set conversion modules and their cache (iconv, mbstowcs). */
   "__gconv_lookup_cache", "__gconv_find_transform", "__gconv_load_cache",
   "__gconv_read_conf", "__gconv_find_shlib", "__wcsmbs_load_conv",
@@ -45,13 +47,25 @@ static const char *const copiers[] = {
   "__strdup", "strdup", "__strndup", "strndup", NULL
 };
 
+/* The allocator's own names, as frames of the C library or the dynamic
+   loader show them with debug information: ld.so's inline malloc and
+   calloc that call through __rtld_malloc, its minimal allocator. */
+static const char *const allocators[] = {
+  "malloc", "calloc", "realloc", "__minimal_malloc", "__minimal_calloc",
+  "__minimal_realloc", "__rtld_malloc", "__rtld_calloc", NULL
+};
+
 /* Whether NAME is F, or F with a suffix after a '.' (a clone or alias
-   the symbol table calls f.localalias or f.part.0). */
+   the symbol table calls f.localalias or f.part.0), or with the module
+   the tables add when two modules have a function of that name
+   ("strdup (libc.so.6)"). */
 static int
 is_func (const char *name, const char *f)
 {
   size_t len = strlen (f);
-  return strncmp (name, f, len) == 0 && (name[len] == '\0' || name[len] == '.');
+  return strncmp (name, f, len) == 0
+         && (name[len] == '\0' || name[len] == '.'
+             || (name[len] == ' ' && name[len + 1] == '('));
 }
 
 static int
@@ -93,12 +107,16 @@ hi_default_suppressed (const struct hi_analysis *a, uint64_t s)
 {
   uint32_t from = a->chain_start[s], to = a->chain_start[s + 1];
   uint32_t i = to;
-  /* The allocating frame: the innermost, past the string copiers. */
+  /* The allocating frame: the innermost, past the string copiers and
+     the C library's own allocator frames. */
   while (i > from)
     {
       const struct hi_frame *f = hi_chain_frame (a, i - 1);
-      if (a->chain_frames[i - 1] == HI_FRAME_CUT
-          || !in_list (a->funcs.strs[f->func], copiers))
+      if (a->chain_frames[i - 1] == HI_FRAME_CUT)
+        break;
+      const char *name = a->funcs.strs[f->func];
+      if (!in_list (name, copiers)
+          && !(in_list (name, allocators) && is_libc (module_of (a, f))))
         break;
       i--;
     }

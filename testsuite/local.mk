@@ -76,13 +76,16 @@ asan_cflags = $(AM_CFLAGS) $(DW_CFLAGS) -g -O1 \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 asan_ldflags = -fsanitize=address,undefined
-asan_ldadd = $(DW_LIBS) -lelf -lstdc++
+asan_ldadd = %reldir%/libhireader-asan.a $(DW_LIBS) -lelf -lstdc++
+# Compiled once for all of them.
+check_LIBRARIES = %reldir%/libhireader-asan.a
+%canon_reldir%_libhireader_asan_a_SOURCES = $(reader_libhireader_la_SOURCES)
+%canon_reldir%_libhireader_asan_a_CFLAGS = $(asan_cflags)
 
 # heapinspect(1) and its reader built with ASan and UBSan: the tests of
 # damaged input run it as well as the normal build.
 check_PROGRAMS += %reldir%/progs/heapinspect-asan
-%canon_reldir%_progs_heapinspect_asan_SOURCES = $(cli_heapinspect_SOURCES) \
-	$(reader_libhireader_la_SOURCES)
+%canon_reldir%_progs_heapinspect_asan_SOURCES = $(cli_heapinspect_SOURCES)
 %canon_reldir%_progs_heapinspect_asan_CPPFLAGS = $(cli_heapinspect_CPPFLAGS)
 %canon_reldir%_progs_heapinspect_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_progs_heapinspect_asan_CFLAGS = $(asan_cflags)
@@ -124,7 +127,7 @@ check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
 	%reldir%/unit/unit-check.h
 %canon_reldir%_unit_reader_unit_LDADD = reader/libhireader.la
 %canon_reldir%_unit_reader_unit_asan_SOURCES = %reldir%/unit/reader-unit.c \
-	$(reader_libhireader_la_SOURCES)
+	%reldir%/unit/unit-check.h
 %canon_reldir%_unit_reader_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_reader_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_reader_unit_asan_LDFLAGS = $(asan_ldflags)
@@ -142,7 +145,7 @@ check_PROGRAMS += %reldir%/unit/tables-unit %reldir%/unit/tables-unit-asan
 	%reldir%/unit/unit-check.h
 %canon_reldir%_unit_tables_unit_LDADD = reader/libhireader.la
 %canon_reldir%_unit_tables_unit_asan_SOURCES = %reldir%/unit/tables-unit.c \
-	$(reader_libhireader_la_SOURCES)
+	%reldir%/unit/unit-check.h
 %canon_reldir%_unit_tables_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_tables_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_tables_unit_asan_LDFLAGS = $(asan_ldflags)
@@ -154,7 +157,7 @@ check_PROGRAMS += %reldir%/unit/filters-unit %reldir%/unit/filters-unit-asan
 	%reldir%/unit/unit-check.h
 %canon_reldir%_unit_filters_unit_LDADD = reader/libhireader.la
 %canon_reldir%_unit_filters_unit_asan_SOURCES = %reldir%/unit/filters-unit.c \
-	$(reader_libhireader_la_SOURCES)
+	%reldir%/unit/unit-check.h
 %canon_reldir%_unit_filters_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_filters_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_filters_unit_asan_LDFLAGS = $(asan_ldflags)
@@ -194,7 +197,7 @@ check_PROGRAMS += %reldir%/unit/procinfo-unit %reldir%/unit/procinfo-unit-asan
 	%reldir%/unit/unit-check.h
 %canon_reldir%_unit_procinfo_unit_LDADD = reader/libhireader.la
 %canon_reldir%_unit_procinfo_unit_asan_SOURCES = %reldir%/unit/procinfo-unit.c \
-	$(reader_libhireader_la_SOURCES)
+	%reldir%/unit/unit-check.h
 %canon_reldir%_unit_procinfo_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_procinfo_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_procinfo_unit_asan_LDFLAGS = $(asan_ldflags)

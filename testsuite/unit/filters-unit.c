@@ -15,6 +15,7 @@
 #include "cxxname.h"
 #include "filter.h"
 #include "options.h"
+#include "symbolize.h"
 #include "unit-check.h"
 
 /* ---- short C++ names ---- */
@@ -561,6 +562,19 @@ test_default_list (void)
     { "time zone", C ("...", "tzset_internal@libc.so.6", "__tzfile_read@libc.so.6",
                       "__tzstring_len@libc.so.6"), 1 },
     { "newlocale's result kept by the caller", C ("main@app", "__duplocale@libc.so.6"), 0 },
+    { "the loader's inline calloc with debug information",
+      C ("...", "_dl_map_object_from_fd@ld-linux-x86-64.so.2",
+         "_dl_new_object@ld-linux-x86-64.so.2", "calloc@ld-linux-x86-64.so.2"), 1 },
+    { "a strdup two modules share", C ("...", "_dl_map_object@ld-linux-x86-64.so.2",
+         "strdup (ld-linux-x86-64.so.2)@ld-linux-x86-64.so.2",
+         "malloc@ld-linux-x86-64.so.2"), 1 },
+    { "an inlined helper of the alias table", C ("...", "read_alias_file@libc.so.6",
+         "extend_alias_table@libc.so.6"), 1 },
+    { "a text domain", C ("main@app", "textdomain@libc.so.6", "__textdomain@libc.so.6",
+         "strdup@libc.so.6"), 1 },
+    { "a program's own malloc wrapper", C ("main@app", "xmalloc@app", "malloc@app"), 0 },
+    { "duplocale's result", C ("main@app", "std::locale::locale@libstdc++.so.6",
+         "duplocale@libc.so.6"), 0 },
     { "a chain cut at the leaf", C ("..."), 0 },
     { "a program's function of a listed name in the leaf's caller",
       C ("main@app", "_IO_file_doallocate@app", "make@app"), 0 },
@@ -584,6 +598,60 @@ test_default_list (void)
   chains_free (&x);
 }
 
+/* hi_analysis_init: a bad expression comes back before any work, the
+   file's lines of other kinds are counted, flags are set and freed. */
+static void
+test_analysis_init (void)
+{
+  struct hi_node nodes[3] = { { 0, 0, 0 }, { 0, 0, 0 }, { 0x1000, 0, 1 } };
+  struct hi_site sites[2];
+  memset (sites, 0, sizeof sites);
+  sites[1].node = 2;
+  sites[1].depth = 1;
+  sites[1].allocs[0] = 1;
+  sites[1].bytes[0] = 8;
+  struct hi_thread *thread = calloc (1, sizeof *thread);
+  struct hi_model m;
+  memset (&m, 0, sizeof m);
+  m.nodes = nodes;
+  m.n_nodes = 3;
+  m.sites = sites;
+  m.n_sites = 2;
+  m.threads = thread;
+  m.n_threads = 1;
+  m.bins = thread->bins;
+  struct hi_symbolizer *sym = hi_symbolizer_new (&m, NULL);
+  struct hi_options opt = HI_OPTIONS_DEFAULT;
+  struct hi_analysis a;
+  opt.ignore = "[";
+  hi_status st = hi_analysis_init (&a, &m, sym, &opt);
+  check (st == HI_E_REGEX && a.site_flags == NULL && a.frames == NULL,
+         "analysis: a bad expression fails, nothing kept", "status %d", (int) st);
+  opt.ignore = NULL;
+  char path[] = "/tmp/filters-unit-XXXXXX";
+  int fd = mkstemp (path);
+  const char body[] = "race:a\nleak:^0x1000$\nthread:b\n";
+  if (fd >= 0)
+    {
+      if (write (fd, body, sizeof body - 1) < 0)
+        perror ("write");
+      close (fd);
+    }
+  opt.suppressions = path;
+  st = hi_analysis_init (&a, &m, sym, &opt);
+  check (st == HI_OK && a.suppress_ignored == 2 && a.site_flags
+         && a.site_flags[0] == 0 && a.site_flags[1] == HI_SITE_SUPPRESSED,
+         "analysis: flags set, other kinds counted",
+         "status %d, ignored %u, flags %d", (int) st, a.suppress_ignored,
+         a.site_flags ? a.site_flags[1] : -1);
+  if (st == HI_OK)
+    hi_analysis_free (&a);
+  check (a.site_flags == NULL, "analysis: flags freed", "not NULL");
+  unlink (path);
+  hi_symbolizer_free (sym);
+  free (thread);
+}
+
 int
 main (void)
 {
@@ -594,5 +662,6 @@ main (void)
   test_regex_errors ();
   test_flags ();
   test_default_list ();
+  test_analysis_init ();
   return failed;
 }

@@ -39,8 +39,18 @@ test_command_text (void)
               "a '' b");
   command_is ("command: an empty last argument is ''", "a\0", 2, 0,
               "a ''");
-  command_is ("command: UTF-8 and other bytes >= 0x80 as they are",
-              "caf\xc3\xa9\0\xff", 7, 0, "caf\xc3\xa9 \xff");
+  command_is ("command: UTF-8 as it is", "caf\xc3\xa9\0\xf0\x9f\x98\x80",
+              10, 0, "caf\xc3\xa9 \xf0\x9f\x98\x80");
+  command_is ("command: a byte that is no UTF-8 is escaped",
+              "caf\xe9", 4, 0, "$'caf\\xe9'");
+  command_is ("command: overlong UTF-8 is escaped", "\xc0\xaf", 2, 0,
+              "$'\\xc0\\xaf'");
+  command_is ("command: a UTF-16 surrogate in UTF-8 is escaped",
+              "\xed\xa0\x80", 3, 0, "$'\\xed\\xa0\\x80'");
+  command_is ("command: UTF-8 past U+10FFFF is escaped",
+              "\xf4\x90\x80\x80", 4, 0, "$'\\xf4\\x90\\x80\\x80'");
+  command_is ("command: a cut UTF-8 sequence is escaped", "a\xe2\x82", 3, 0,
+              "$'a\\xe2\\x82'");
   command_is ("command: a backslash without controls is single-quoted",
               "a\\b", 3, 0, "'a\\b'");
   command_is ("command: a tab is escaped inside $''", "tab\there", 8, 0,
@@ -49,8 +59,8 @@ test_command_text (void)
               "$'\\x1b[31m\\x7f'");
   command_is ("command: a C1 control in UTF-8 is escaped whole",
               "csi\xc2\x9b", 5, 0, "$'csi\\xc2\\x9b'");
-  command_is ("command: 0xc2 not starting a C1 control is a plain byte",
-              "\xc2\xa0x\xc2", 4, 0, "\xc2\xa0x\xc2");
+  command_is ("command: U+00A0 is no C1 control, a lone 0xc2 no UTF-8",
+              "\xc2\xa0x\xc2", 4, 0, "$'\xc2\xa0x\\xc2'");
   command_is ("command: quotes and backslashes beside controls",
               "it's\\\n", 6, 0, "$'it\\'s\\\\\\x0a'");
   command_is ("command: a cut line ends with ...", "ls\0-l", 5, 1,
