@@ -218,6 +218,15 @@ void hi_where_free (struct hi_where *w);
    (at most four, then "..."; file base names), into OUT. */
 void hi_where_name (const struct hi_analysis *a, const struct hi_where *w,
                     uint32_t func, char *out, size_t size);
+/* Function FUNC's name without " (module)" (its frames carry the
+   module). */
+const char *hi_where_bare_name (const struct hi_analysis *a,
+                                const struct hi_where *w, uint32_t func);
+/* Function FUNC's places as frames of R (function, module, file, line;
+   one frame without a line when none is known): for JSON. */
+struct hi_cell hi_where_cell (const struct hi_analysis *a,
+                              const struct hi_where *w, uint32_t func,
+                              struct hi_rmodel *r);
 
 /* The summary of M (A may be NULL: no chains, no symbols) into R. */
 hi_status hi_summary_build (const struct hi_model *m,

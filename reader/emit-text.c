@@ -151,7 +151,26 @@ cell_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
                 : c->v >= c->whole ? 1.0 : (double) c->v / (double) c->whole);
       break;
     case HI_CELL_TEXT:
-      put (b, c->text ? c->text : "");
+      {
+        const char *text = c->text ? c->text : "";
+        size_t len = strlen (text);
+        if (col->max_width > 3 && len > col->max_width)
+          {
+            /* Cut at a character's start, never inside UTF-8. */
+            size_t cut = col->max_width - 3;
+            while (cut > 0 && (text[cut] & 0xc0) == 0x80)
+              cut--;
+            char *part = strndup (text, cut);
+            if (part)
+              {
+                put (b, part);
+                put (b, "...");
+                free (part);
+                return;
+              }
+          }
+        put (b, text);
+      }
       return;
     case HI_CELL_PATH:
       path_text (r, o, c, b);
@@ -395,6 +414,12 @@ duration_text (uint64_t ns, char *out, size_t size)
               ms % 3600000 / 60000);
 }
 
+static const char *
+plural (uint64_t n)
+{
+  return n == 1 ? "" : "s";
+}
+
 static void
 emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
               FILE *f)
@@ -417,18 +442,21 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
     }
   bytes_text (o, s->bytes_allocated, a, sizeof a);
   bytes_text (o, s->bytes_freed, b, sizeof b);
-  fprintf (f, "  allocated  %s in %" PRIu64 " blocks, freed %s in %" PRIu64
-           " blocks\n", a, s->allocations, b, s->frees);
+  fprintf (f, "  allocated  %s in %" PRIu64 " block%s, freed %s in %" PRIu64
+           " block%s\n", a, s->allocations, plural (s->allocations), b,
+           s->frees, plural (s->frees));
   bytes_text (o, s->peak_bytes, a, sizeof a);
   bytes_text (o, s->live_bytes, b, sizeof b);
-  fprintf (f, "  peak       %s in %" PRIu64 " blocks; live when read: %s in %"
-           PRIu64 " blocks\n", a, s->peak_blocks, b, s->live_blocks);
+  fprintf (f, "  peak       %s in %" PRIu64 " block%s; live when read: %s in %"
+           PRIu64 " block%s\n", a, s->peak_blocks, plural (s->peak_blocks), b,
+           s->live_blocks, plural (s->live_blocks));
   if (s->cut_chains)
     {
       bytes_text (o, s->cut_bytes, a, sizeof a);
-      fprintf (f, "  deeper     %s allocated in %" PRIu64 " chain%s cut at the "
-               "depth cap (%" PRIu32 " frames; HEAPINSPECT_DEPTH raises it)\n",
-               a, s->cut_chains, s->cut_chains == 1 ? "" : "s", s->depth_cap);
+      fprintf (f, "  deeper     %s in %" PRIu64 " allocation%s whose chains "
+               "the depth cap cut (%" PRIu32 " frames; HEAPINSPECT_DEPTH "
+               "raises it)\n", a, s->cut_allocs, plural (s->cut_allocs),
+               s->depth_cap);
     }
   bytes_text (o, s->monitor_bytes, a, sizeof a);
   fprintf (f, "  monitor    %s of its own memory\n", a);

@@ -61,6 +61,8 @@ struct hi_column
   int left;                  /* text: left-aligned (names, paths) */
   int paren;                 /* text: PCT2 in parentheses, "(12)" */
   int blank_zero;            /* text: a 0 is left blank */
+  size_t max_width;          /* text: longer TEXT cells end in "...";
+                                0: no limit */
 };
 
 /* A row's part in its table.  The call graph's entries are an ENTRY row
@@ -120,6 +122,7 @@ struct hi_summary
   uint64_t allocations, frees, bytes_allocated, bytes_freed;
   uint64_t peak_bytes, peak_blocks, live_bytes, live_blocks;
   uint64_t cut_bytes, cut_chains; /* in chains cut at the depth cap */
+  uint64_t cut_allocs;       /* allocations through those chains */
   uint32_t depth_cap;
   uint64_t monitor_bytes;    /* the monitor's own memory (its arenas) */
   const char *problems[8];   /* one line each: damage, unreadable modules */

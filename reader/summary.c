@@ -62,7 +62,10 @@ hi_summary_build (const struct hi_model *m, const struct hi_analysis *a,
         const struct hi_site *site = &m->sites[i];
         s->cut_chains++;
         for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-          s->cut_bytes = hi_add_sat (s->cut_bytes, site->bytes[c]);
+          {
+            s->cut_bytes = hi_add_sat (s->cut_bytes, site->bytes[c]);
+            s->cut_allocs = hi_add_sat (s->cut_allocs, site->allocs[c]);
+          }
       }
   for (uint32_t i = 0; i < m->root.n_arenas && i < HI_MAX_ARENAS; i++)
     s->monitor_bytes = hi_add_sat (s->monitor_bytes,

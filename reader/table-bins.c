@@ -35,7 +35,8 @@ static const struct hi_column columns[] = {
   { .key = "frees", .head = "frees", .type = HI_CELL_COUNT },
   { .key = "kept", .head = "kept", .type = HI_CELL_BYTES },
   { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 },
-  { .key = "types", .head = "types", .type = HI_CELL_TEXT, .left = 1 },
+  { .key = "types", .head = "types", .type = HI_CELL_TEXT, .left = 1,
+    .max_width = 72 },
 };
 
 hi_status

@@ -49,7 +49,7 @@ static const struct hi_column columns[] = {
   { .head2 = "m", .type = HI_CELL_PCT2 },
   { .head2 = "l", .type = HI_CELL_PCT2 },
   { .head2 = "x", .type = HI_CELL_PCT2 },
-  { .key = "name", .head = "name", .type = HI_CELL_TEXT, .left = 1 },
+  { .head = "name", .type = HI_CELL_TEXT, .left = 1 },
   { .key = "bytes_s", .type = HI_CELL_BYTES },
   { .key = "kept_s", .type = HI_CELL_BYTES },
   { .key = "bytes_m", .type = HI_CELL_BYTES },
@@ -58,6 +58,8 @@ static const struct hi_column columns[] = {
   { .key = "kept_l", .type = HI_CELL_BYTES },
   { .key = "bytes_x", .type = HI_CELL_BYTES },
   { .key = "kept_x", .type = HI_CELL_BYTES },
+  { .key = "name", .type = HI_CELL_TEXT },
+  { .key = "places", .type = HI_CELL_PATH },
 };
 
 static void
@@ -80,6 +82,7 @@ add_row (struct hi_rmodel *r, struct hi_table *t, const struct direct *d,
       c[14 + 2 * k] = hi_cell_bytes (d->ckept[k]);
     }
   c[12] = hi_cell_text (hi_rmodel_strdup (r, name));
+  c[21] = c[12];
 }
 
 hi_status
@@ -138,6 +141,13 @@ hi_table_direct (struct hi_analysis *a, struct hi_rmodel *r)
       else
         snprintf (name, sizeof name, "<no call chain recorded>");
       add_row (r, t, d, &total, name, 0);
+      /* JSON: the bare name, and the places as frames. */
+      if (d->func < nf && !r->nomem)
+        {
+          struct hi_cell *c = t->rows[t->n_rows - 1].cells;
+          c[21] = hi_cell_text (hi_where_bare_name (a, where, d->func));
+          c[22] = hi_where_cell (a, where, d->func, r);
+        }
     }
   free (rows);
   hi_where_free (where);
