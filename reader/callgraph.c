@@ -287,6 +287,8 @@ hi_callgraph_build (struct hi_callgraph *gr, struct hi_analysis *a)
   uint32_t *buf = malloc (((size_t) longest + 1) * sizeof *buf);
   int ok = buf && build (gr, buf) == 0 && index_pairs (gr) == 0;
   free (buf);
+  for (uint32_t f = a->n_frames; ok && f-- > 1;)
+    gr->fs[a->frames[f].func].frame = f;   /* the first, in the end */
   return ok ? 0 : -1;
 }
 

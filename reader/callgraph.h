@@ -29,6 +29,8 @@ struct hi_cgpairs
 struct hi_cgfunc
 {
   uint64_t stamp, called, bytes;
+  uint32_t frame;            /* one of its frames (bare name, module), or
+                                HI_FRAME_CUT if none */
 };
 
 /* Graph nodes: functions 0..nf-1, then cycles nf..nf+ncycles-1. */

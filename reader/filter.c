@@ -126,18 +126,27 @@ struct ask
   const struct hi_analysis *a;
 };
 
-static int
-ask_focus (const void *ctx, uint32_t func)
+/* The name FRAME shows, without the " (module)" the tables add when two
+   modules have a function of that name. */
+static const char *
+shown_name (const struct hi_analysis *a, uint32_t frame)
 {
-  const struct ask *q = ctx;
-  return regexec (&q->f->focus, q->a->funcs.strs[func], 0, NULL, 0) == 0;
+  const struct hi_frame *fr = &a->frames[frame];
+  return fr->name != HI_NONE ? a->strs.strs[fr->name] : a->funcs.strs[fr->func];
 }
 
 static int
-ask_ignore (const void *ctx, uint32_t func)
+ask_focus (const void *ctx, uint32_t frame)
 {
   const struct ask *q = ctx;
-  return regexec (&q->f->ignore, q->a->funcs.strs[func], 0, NULL, 0) == 0;
+  return regexec (&q->f->focus, shown_name (q->a, frame), 0, NULL, 0) == 0;
+}
+
+static int
+ask_ignore (const void *ctx, uint32_t frame)
+{
+  const struct ask *q = ctx;
+  return regexec (&q->f->ignore, shown_name (q->a, frame), 0, NULL, 0) == 0;
 }
 
 static int
@@ -148,14 +157,18 @@ ask_module (const void *ctx, uint32_t frame)
   return mod != HI_NONE && hi_module_named (q->f->module, q->a->strs.strs[mod]);
 }
 
-/* LSan's rule: a frame's function, module or source file name. */
+/* LSan's rule: a frame's function, module or source file name; the
+   function by the name shown and by its full demangled name, so patterns
+   written for LeakSanitizer's full signatures still match. */
 static int
 ask_suppressed (const void *ctx, uint32_t frame)
 {
   const struct ask *q = ctx;
   const struct hi_analysis *a = q->a;
   const struct hi_frame *fr = &a->frames[frame];
-  return hi_suppressions_match (&q->f->file, a->funcs.strs[fr->func])
+  return hi_suppressions_match (&q->f->file, shown_name (a, frame))
+         || (fr->long_name != HI_NONE
+             && hi_suppressions_match (&q->f->file, a->strs.strs[fr->long_name]))
          || (fr->module != HI_NONE
              && hi_suppressions_match (&q->f->file, a->strs.strs[fr->module]))
          || (fr->file != HI_NONE
@@ -171,8 +184,8 @@ hi_filters_apply (const struct hi_filters *f, struct hi_analysis *a)
     return HI_OK;
   uint64_t n_sites = a->m->n_sites;
   a->site_flags = calloc (n_sites ? n_sites : 1, 1);
-  uint8_t *focus = calloc (a->funcs.n + 1, 1);
-  uint8_t *ignore = calloc (a->funcs.n + 1, 1);
+  uint8_t *focus = calloc (a->n_frames + 1, 1);
+  uint8_t *ignore = calloc (a->n_frames + 1, 1);
   uint8_t *module = calloc (a->n_frames + 1, 1);
   uint8_t *supp = calloc (a->n_frames + 1, 1);
   hi_status s = HI_OK;
@@ -193,9 +206,8 @@ hi_filters_apply (const struct hi_filters *f, struct hi_analysis *a)
           uint32_t frame = a->chain_frames[i];
           if (frame == HI_FRAME_CUT)
             continue;
-          uint32_t func = a->frames[frame].func;
-          focused |= f->has_focus && cached (focus, func, ask_focus, &q);
-          ignored |= f->has_ignore && cached (ignore, func, ask_ignore, &q);
+          focused |= f->has_focus && cached (focus, frame, ask_focus, &q);
+          ignored |= f->has_ignore && cached (ignore, frame, ask_ignore, &q);
           in_module |= f->module && cached (module, frame, ask_module, &q);
           suppressed |= f->file.n && cached (supp, frame, ask_suppressed, &q);
         }

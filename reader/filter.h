@@ -66,10 +66,12 @@ void hi_filters_free (struct hi_filters *f);
 uint32_t hi_filters_ignored (const struct hi_filters *f);
 
 /* Set A->site_flags from F (NULL: none): a site is HI_SITE_FILTERED when
-   --focus matches none of its frames' function names, --ignore matches
-   one, or --module names none of its frames' modules;
-   HI_SITE_SUPPRESSED when a pattern of the file matches one of its
-   frames' function, module or source file name; HI_SITE_SUPPRESSED_DEFAULT
+   --focus matches none of its frames' function names (as shown: short
+   C++ names unless --long-names, without the " (module)" of names two
+   modules share), --ignore matches one, or --module names none of its
+   frames' modules; HI_SITE_SUPPRESSED when a pattern of the file matches
+   one of its frames' function (as shown, or its full demangled name),
+   module or source file name; HI_SITE_SUPPRESSED_DEFAULT
    when the built-in list holds it.  The frame of a chain cut at the
    depth cap (<deeper>) is never matched; a site that never allocated
    (A->sum all zero: the unused site 0, sites the model dropped) gets no

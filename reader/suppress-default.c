@@ -102,6 +102,13 @@ module_of (const struct hi_analysis *a, const struct hi_frame *f)
   return f->module == HI_NONE ? NULL : a->strs.strs[f->module];
 }
 
+/* F's name without the " (module)" of names two modules share. */
+static const char *
+name_of (const struct hi_analysis *a, const struct hi_frame *f)
+{
+  return f->name != HI_NONE ? a->strs.strs[f->name] : a->funcs.strs[f->func];
+}
+
 int
 hi_default_suppressed (const struct hi_analysis *a, uint64_t s)
 {
@@ -114,7 +121,7 @@ hi_default_suppressed (const struct hi_analysis *a, uint64_t s)
       const struct hi_frame *f = hi_chain_frame (a, i - 1);
       if (a->chain_frames[i - 1] == HI_FRAME_CUT)
         break;
-      const char *name = a->funcs.strs[f->func];
+      const char *name = name_of (a, f);
       if (!in_list (name, copiers)
           && !(in_list (name, allocators) && is_libc (module_of (a, f))))
         break;
@@ -123,7 +130,7 @@ hi_default_suppressed (const struct hi_analysis *a, uint64_t s)
   if (i == from || a->chain_frames[i - 1] == HI_FRAME_CUT)
     return 0;
   const struct hi_frame *f = hi_chain_frame (a, i - 1);
-  const char *name = a->funcs.strs[f->func];
+  const char *name = name_of (a, f);
   const char *mod = module_of (a, f);
   if (in_list (name, one_time) && (is_reserved (name) || is_libc (mod)))
     return 1;
@@ -141,7 +148,7 @@ hi_default_suppressed (const struct hi_analysis *a, uint64_t s)
                        : module_of (a, g);
       if (gm && strcmp (gm, mod) == 0)
         continue;
-      const char *caller = a->funcs.strs[g->func];
+      const char *caller = name_of (a, g);
       return is_libc (gm) && (strcmp (caller, "call_init") == 0
                               || strcmp (caller, "_dl_init") == 0);
     }

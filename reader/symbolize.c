@@ -442,10 +442,21 @@ hi_symbolize_frames (struct hi_symbolizer *s, uint64_t addr, int lines,
     {
       if (dwarf_tag (&scopes[i]) != DW_TAG_inlined_subroutine)
         continue;
+      char buf[1024], outer[1024];
+      const char *name = die_name (&scopes[i], buf, sizeof buf);
+      /* A function inlined into one of its own name (glibc's wrappers:
+         _IO_doallocbuf in _IO_doallocbuf) is one function to its user,
+         not a recursion: one frame, at the inner line. */
+      int j = i + 1;
+      while (j < nscopes && dwarf_tag (&scopes[j]) != DW_TAG_subprogram
+             && dwarf_tag (&scopes[j]) != DW_TAG_inlined_subroutine)
+        j++;
+      const char *caller = j < nscopes
+                           ? die_name (&scopes[j], outer, sizeof outer) : NULL;
+      if (name && caller && strcmp (name, caller) == 0)
+        continue;
       if (n + 1 < max)
         {
-          char buf[1024];
-          const char *name = die_name (&scopes[i], buf, sizeof buf);
           struct hi_code *f = &out[n++];
           memset (f, 0, sizeof *f);
           f->function = keep (s, name ? name : "<inlined>");

@@ -40,7 +40,7 @@ enum
 {
   C_INDEX, C_TOTALP, C_SELF, C_SELFP, C_S, C_M, C_L, C_X, C_FRAC, C_CALLED,
   C_NAME,
-  C_J_INDEX, C_J_NAME, C_J_TOTAL, C_J_SELF, C_J_S, C_J_M, C_J_L, C_J_X,
+  C_J_INDEX, C_J_NAME, C_J_MODULE, C_J_TOTAL, C_J_SELF, C_J_S, C_J_M, C_J_L, C_J_X,
   C_J_CALLED, C_J_RECURSIVE, C_J_BYTES, C_J_CALLS, C_J_CALLERS_BELOW,
   C_J_CALLEES_BELOW,
   NCOLS
@@ -60,6 +60,7 @@ static const struct hi_column columns[NCOLS] = {
   [C_NAME] = { .head = "name", .type = HI_CELL_TEXT, .left = 1 },
   [C_J_INDEX] = { .key = "index", .type = HI_CELL_REF },
   [C_J_NAME] = { .key = "name", .type = HI_CELL_TEXT },
+  [C_J_MODULE] = { .key = "module", .type = HI_CELL_TEXT },
   [C_J_TOTAL] = { .key = "self_desc", .type = HI_CELL_BYTES },
   [C_J_SELF] = { .key = "self", .type = HI_CELL_BYTES },
   [C_J_S] = { .key = "self_s", .type = HI_CELL_BYTES },
@@ -134,6 +135,22 @@ plain_name (const struct hi_callgraph *gr, uint32_t x, char *buf, size_t size)
   return buf;
 }
 
+/* JSON's name of node X (text NAME), and a function's module: the bare
+   name, where text adds " (module)" to a name two modules share. */
+static void
+func_cells (const struct hi_callgraph *gr, struct hi_rmodel *r,
+            struct hi_cell *c, uint32_t x, const char *name)
+{
+  const struct hi_analysis *a = gr->a;
+  const struct hi_frame *f = x < gr->nf && gr->fs[x].frame != HI_FRAME_CUT
+                             ? &a->frames[gr->fs[x].frame] : NULL;
+  if (f && f->name != HI_NONE)
+    name = a->strs.strs[f->name];
+  c[C_J_NAME] = hi_cell_text (hi_rmodel_strdup (r, name));
+  if (f && f->module != HI_NONE)
+    c[C_J_MODULE] = hi_cell_text (hi_rmodel_strdup (r, a->strs.strs[f->module]));
+}
+
 /* Node X's name cells: "name (file.c:17) [N]" in text (a function's
    places from W if not NULL: where it allocated; the reference only to
    an entry printed), the name and the index apart in JSON. */
@@ -144,10 +161,10 @@ name_cells (const struct hi_callgraph *gr, struct hi_rmodel *r,
   char cyc[32];
   const char *name = plain_name (gr, x, cyc, sizeof cyc);
   uint32_t index = gr->g[x].index;
-  c[C_J_NAME] = hi_cell_text (hi_rmodel_strdup (r, name));
+  func_cells (gr, r, c, x, name);
   if (!index && !w)
     {
-      c[C_NAME] = c[C_J_NAME];
+      c[C_NAME] = hi_cell_text (hi_rmodel_strdup (r, name));
       return;
     }
   if (index)
@@ -331,8 +348,7 @@ member_rows (struct hi_callgraph *gr, struct hi_rmodel *r, struct hi_table *t,
       cells = add_row (r, t, HI_ROW_MEMBER, group, 0, 1);
       if (!cells)
         return;
-      cells[C_J_NAME] = hi_cell_text (hi_rmodel_strdup (
-        r, gr->a->funcs.strs[mb->fn[i]]));
+      func_cells (gr, r, cells, mb->fn[i], gr->a->funcs.strs[mb->fn[i]]);
       cells[C_J_BYTES] = hi_cell_bytes (fs->bytes);
       cells[C_J_CALLS] = hi_cell_count (fs->called);
     }

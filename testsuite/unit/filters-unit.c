@@ -359,12 +359,16 @@ chains_init (struct chains *x, const struct hi_options *opt)
   x->a.n_frames = 1;            /* frame 0: the cut */
   x->a.frames[0].func = hi_strtab_intern (&x->a.funcs, "<deeper>");
   x->a.frames[0].module = x->a.frames[0].file = HI_NONE;
+  x->a.frames[0].name = x->a.frames[0].long_name = HI_NONE;
   x->a.chain_start = x->starts;
   x->a.chain_frames = x->ids;
 }
 
 /* A site whose chain is the frames FRAMES (outermost first), each
-   "func", "func@module" or "func@module@file"; "..." is the cut. */
+   "func", "func@module", "func@module@file" or "func@module@file@long"
+   (LONG: the full demangled name; FILE may be empty); "..." is the cut.
+   A func "name (module)" is shown for a name two modules share: its bare
+   name is NAME. */
 static uint64_t
 chain (struct chains *x, const char *const *frames)
 {
@@ -379,18 +383,26 @@ chain (struct chains *x, const char *const *frames)
         }
       char buf[256];
       snprintf (buf, sizeof buf, "%s", frames[i]);
-      char *mod = strchr (buf, '@'), *file = NULL;
+      char *mod = strchr (buf, '@'), *file = NULL, *full = NULL;
       if (mod)
         {
           *mod++ = '\0';
           file = strchr (mod, '@');
           if (file)
             *file++ = '\0';
+          full = file ? strchr (file, '@') : NULL;
+          if (full)
+            *full++ = '\0';
         }
       struct hi_frame *f = &x->a.frames[x->a.n_frames];
       f->func = hi_strtab_intern (&x->a.funcs, buf);
+      char *paren = strstr (buf, " (");
+      if (paren)
+        *paren = '\0';
+      f->name = hi_strtab_intern (&x->a.strs, buf);
+      f->long_name = hi_strtab_intern (&x->a.strs, full ? full : buf);
       f->module = mod ? hi_strtab_intern (&x->a.strs, mod) : HI_NONE;
-      f->file = file ? hi_strtab_intern (&x->a.strs, file) : HI_NONE;
+      f->file = file && *file ? hi_strtab_intern (&x->a.strs, file) : HI_NONE;
       x->ids[at++] = x->a.n_frames++;
     }
   x->starts[s + 1] = at;
@@ -486,6 +498,41 @@ test_flags (void)
   check (strcmp (got, "00010") == 0, "flags: --module by a path's base name",
          "%s", got);
   opt.module = NULL;
+
+  /* Names as shown (short, without " (module)") and full names. */
+  struct chains y;
+  chains_init (&y, &opt);
+  chain (&y, C ("main@app", "strdup (libc.so.6)@libc.so.6"));              /* 0 */
+  chain (&y, C ("main@app", "std::vector<...>::push_back@app@@"
+                "std::vector<int, std::allocator<int> >::push_back(int const&)")); /* 1 */
+  opt.focus = "^strdup$";
+  flags_of (&y, &opt, got);
+  check (strcmp (got, "01") == 0,
+         "flags: --focus on the bare name of a name two modules share", "%s", got);
+  opt.focus = "push_back\\(int";
+  flags_of (&y, &opt, got);
+  check (strcmp (got, "11") == 0, "flags: --focus does not see full names",
+         "%s", got);
+  opt.focus = "^std::vector<\\.\\.\\.>::push_back$";
+  flags_of (&y, &opt, got);
+  check (strcmp (got, "10") == 0, "flags: --focus sees short names", "%s", got);
+  opt.focus = NULL;
+  char ypath[] = "/tmp/filters-unit-XXXXXX";
+  int yfd = mkstemp (ypath);
+  const char ybody[] = "leak:push_back(int const&)\nleak:^strdup$\n";
+  if (yfd >= 0)
+    {
+      if (write (yfd, ybody, sizeof ybody - 1) < 0)
+        perror ("write");
+      close (yfd);
+    }
+  opt.suppressions = ypath;
+  flags_of (&y, &opt, got);
+  check (strcmp (got, "22") == 0,
+         "flags: suppressions match full names and bare names", "%s", got);
+  opt.suppressions = NULL;
+  unlink (ypath);
+  chains_free (&y);
 
   /* A suppressions file: function, module and source file names. */
   char path[] = "/tmp/filters-unit-XXXXXX";
