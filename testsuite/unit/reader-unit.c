@@ -341,6 +341,38 @@ test_clean_names (void)
          "%s", small);
 }
 
+/* JSON strings: names and paths from the input may hold bytes that are
+   not UTF-8; each becomes U+FFFD, well-formed UTF-8 passes whole. */
+static void
+test_json_string (void)
+{
+  static const struct { const char *in, *want; } cases[] = {
+    { "plain", "\"plain\"" },
+    { "q\"b\\", "\"q\\\"b\\\\\"" },
+    { "tab\t", "\"tab\\u0009\"" },
+    { "caf\xc3\xa9", "\"caf\xc3\xa9\"" },
+    { "a\xff" "b", "\"a\\ufffdb\"" },
+    { "\xed\xa0\x80", "\"\\ufffd\\ufffd\\ufffd\"" },   /* surrogate */
+    { "\xc0\xaf", "\"\\ufffd\\ufffd\"" },              /* overlong */
+    { "\xe2\x82", "\"\\ufffd\\ufffd\"" },              /* cut short */
+    { "\xf0\x9f\x98\x80", "\"\xf0\x9f\x98\x80\"" },
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+    {
+      char *out = NULL;
+      size_t size = 0;
+      FILE *f = open_memstream (&out, &size);
+      if (!f)
+        return;
+      hi_json_string (f, cases[i].in);
+      fclose (f);
+      check (strcmp (out, cases[i].want) == 0,
+             "json string: bytes that are not UTF-8 become U+FFFD",
+             "case %zu: %s", i, out);
+      free (out);
+    }
+}
+
 int
 main (void)
 {
@@ -350,6 +382,7 @@ main (void)
   test_hash_collisions ();
   test_strtab ();
   test_chains ();
+  test_json_string ();
   test_name_nodes_collisions ();
   test_clean_names ();
   return failed;
