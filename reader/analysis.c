@@ -111,6 +111,8 @@ add_frames (struct hi_analysis *a, uint64_t ret)
       f.file = c->file ? hi_strtab_intern (&a->strs, c->file) : HI_NONE;
       f.line = c->line > 0 ? (uint32_t) c->line : 0;
       f.inlined = (uint32_t) c->inlined;
+      f.address = ret;
+      f.system_name = HI_NONE;
       if (f.func == UINT32_MAX || f.label == UINT32_MAX
           || f.name == UINT32_MAX || f.long_name == UINT32_MAX
           || (c->module && f.module == UINT32_MAX)
@@ -145,6 +147,7 @@ name_nodes (struct hi_analysis *a, uint32_t *first, uint32_t *count)
   cut.func = hi_strtab_intern (&a->funcs, "<deeper>");
   cut.label = hi_strtab_intern (&a->labels, "...");
   cut.module = cut.file = cut.name = cut.long_name = HI_NONE;
+  cut.system_name = HI_NONE;
   if (cut.func == UINT32_MAX || cut.label == UINT32_MAX
       || !push_frame (a, &cut))
     return HI_E_NOMEM;

@@ -10,7 +10,17 @@
 #include "rmodel.h"
 
 enum hi_verbosity { HI_TERSE, HI_NORMAL, HI_VERBOSE };
-enum hi_format { HI_TEXT, HI_JSON };
+/* --format: the tables as text or JSON, or the chains as a profile
+   (pprof's protobuf, gperftools' heap text, collapsed stacks, an SVG
+   flame graph), which ignore -t. */
+enum hi_format { HI_TEXT, HI_JSON, HI_PPROF, HI_PPROF_TEXT, HI_FOLDED, HI_SVG };
+
+/* Whether format F writes the chains (samples), not tables. */
+static inline int
+hi_format_samples (enum hi_format f)
+{
+  return f >= HI_PPROF;
+}
 
 struct hi_options
 {
@@ -31,6 +41,7 @@ struct hi_options
   const char *module;        /* --module=NAME: only chains through it */
   const char *suppressions;  /* --suppressions=FILE (LSan's leak:PATTERN) */
   int default_suppressions;  /* the built-in list (0: --no-default-suppressions) */
+  enum hi_weight weight;     /* --weight: folded and SVG's figure */
 };
 
 /* Per site, sums over size classes. */
@@ -60,6 +71,11 @@ struct hi_frame
                                 the cut frame */
   uint32_t long_name;        /* id in strs: the full demangled name (what
                                 suppressions match), HI_NONE as NAME */
+  uint32_t system_name;      /* id in strs: the symbol as the module
+                                names it (mangled), HI_NONE if unknown */
+  uint64_t address;          /* the return address this frame is for
+                                (every frame of one address has it); 0
+                                for the cut frame */
 };
 
 struct hi_analysis
@@ -227,6 +243,13 @@ const char *hi_where_bare_name (const struct hi_analysis *a,
 struct hi_cell hi_where_cell (const struct hi_analysis *a,
                               const struct hi_where *w, uint32_t func,
                               struct hi_rmodel *r);
+
+/* The chains of A that the filters keep (--focus, --ignore, --module;
+   not suppressions, thresholds or limits: a profile holds every chain),
+   each with its figures, as R's samples, locations and mappings (see
+   rmodel.h).  Chains with no allocation are left out.  HI_OK or
+   HI_E_NOMEM. */
+hi_status hi_samples_build (struct hi_analysis *a, struct hi_rmodel *r);
 
 /* The summary of M (A may be NULL: no chains, no symbols) into R. */
 hi_status hi_summary_build (const struct hi_model *m,

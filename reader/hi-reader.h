@@ -31,7 +31,8 @@
   X (HI_E_NOT_BLOCK, "not in a block allocated through heapinspect") \
   X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)") \
   X (HI_E_REGEX, "not a valid regular expression") \
-  X (HI_E_SUPPRESSIONS, "cannot use the suppressions file")
+  X (HI_E_SUPPRESSIONS, "cannot use the suppressions file") \
+  X (HI_E_WRITE, "cannot write the output")
 #define HI_ERROR_ENUM(name, msg) name,
 typedef enum { HI_ERRORS (HI_ERROR_ENUM) HI_NSTATUS } hi_status;
 #undef HI_ERROR_ENUM

@@ -8,8 +8,8 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 	%reldir%/analysis.c %reldir%/table-stat.c %reldir%/table-bins.c \
 	%reldir%/table-leaks.c %reldir%/table-direct.c %reldir%/table-graph.c \
 	%reldir%/report.c %reldir%/block.c
-%canon_reldir%_libhireader_la_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS)
-%canon_reldir%_libhireader_la_LIBADD = $(DW_LIBS) -lelf -lstdc++
+%canon_reldir%_libhireader_la_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) $(PROTOBUF_C_CFLAGS) $(ZLIB_CFLAGS)
+%canon_reldir%_libhireader_la_LIBADD = $(DW_LIBS) -lelf -lstdc++ $(PROTOBUF_C_LIBS) $(ZLIB_LIBS)
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/options.h %reldir%/options.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/rmodel.h %reldir%/rmodel.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/cxxname.h %reldir%/cxxname.c
@@ -21,3 +21,8 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/modsyms.h %reldir%/modsyms.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/where.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/samples.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-pprof.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-pprof-text.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-folded.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-svg.c

@@ -154,12 +154,34 @@ hi_option_set (struct hi_options *o, const char *name, const char *value,
       o->verbosity = HI_VERBOSE;
       break;
     case HI_ROPT_FORMAT:
-      if (strcmp (value, "text") == 0)
-        o->format = HI_TEXT;
-      else if (strcmp (value, "json") == 0)
-        o->format = HI_JSON;
-      else
-        return refuse (err, errsize, name, "text or json", value);
+      {
+        static const char *const formats[] = {
+          [HI_TEXT] = "text", [HI_JSON] = "json", [HI_PPROF] = "pprof",
+          [HI_PPROF_TEXT] = "pprof-text", [HI_FOLDED] = "folded",
+          [HI_SVG] = "svg",
+        };
+        size_t i = 0;
+        while (i < sizeof formats / sizeof *formats
+               && strcmp (value, formats[i]) != 0)
+          i++;
+        if (i == sizeof formats / sizeof *formats)
+          return refuse (err, errsize, name,
+                         "text, json, pprof, pprof-text, folded or svg",
+                         value);
+        o->format = (enum hi_format) i;
+      }
+      break;
+    case HI_ROPT_WEIGHT:
+      {
+        enum hi_weight w = HI_WEIGHT_INUSE_SPACE;
+        while (w <= HI_WEIGHT_ALLOC_OBJECTS
+               && strcmp (value, hi_weight_name (w)) != 0)
+          w++;
+        if (w > HI_WEIGHT_ALLOC_OBJECTS)
+          return refuse (err, errsize, name, "inuse_space, inuse_objects, "
+                         "alloc_space or alloc_objects", value);
+        o->weight = w;
+      }
       break;
     case HI_ROPT_THRESHOLD:
       if (parse_percent (value, &o->threshold) != 0)

@@ -29,7 +29,8 @@
   { .depth = HI_OPT_DEPTH_DEFAULT, .offsets = 0, .verbosity = HI_NORMAL, \
     .format = HI_TEXT, .threshold = -1, .limit = HI_OPT_LIMIT_AUTO, .exact_bytes = 0, \
     .long_names = 0, .lines = 1, .focus = NULL, .ignore = NULL, \
-    .module = NULL, .suppressions = NULL, .default_suppressions = 1 }
+    .module = NULL, .suppressions = NULL, .default_suppressions = 1, \
+    .weight = HI_WEIGHT_INUSE_SPACE }
 
 /* The report options of heapinspect(1) and of the heap commands in gdb,
    one list for both: X (ID, NAME, TAKES_VALUE) per option, NAME without
@@ -42,7 +43,8 @@
   X (LONG_NAMES, "long-names", 0) X (NO_LINES, "no-lines", 0) \
   X (FOCUS, "focus", 1) X (IGNORE, "ignore", 1) X (MODULE, "module", 1) \
   X (SUPPRESSIONS, "suppressions", 1) \
-  X (NO_DEFAULT_SUPPRESSIONS, "no-default-suppressions", 0)
+  X (NO_DEFAULT_SUPPRESSIONS, "no-default-suppressions", 0) \
+  X (WEIGHT, "weight", 1)
 
 enum hi_report_option
 {

@@ -55,8 +55,12 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
   int n = parse_tables (list, which);
   if (n <= 0)
     return HI_E_USAGE;
+  /* The profile formats write the chains, whatever the tables. */
+  int samples = hi_format_samples (opt->format);
+  if (samples)
+    n = 0;
   /* Only `stat` needs no names: no symbolizer, no chains for it. */
-  int names = 0;
+  int names = samples;
   for (int i = 0; i < n; i++)
     names |= which[i] != (int) NTABLES - 1;
   struct hi_symbolizer *sym = NULL;
@@ -82,6 +86,8 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
   r.incomplete = m->damaged != 0;
   for (int i = 0; i < n && s == HI_OK; i++)
     s = tables[which[i]].build (&a, &r);
+  if (samples && s == HI_OK)
+    s = hi_samples_build (&a, &r);
   unsigned nmissing = sym ? hi_symbolizer_missing (sym) : 0;
   /* `stat` alone in text: its key: value lines, for scripts. */
   if (!json && n == 1 && which[0] == (int) NTABLES - 1 && r.n_tables == 1)
@@ -90,11 +96,29 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
     s = hi_summary_build (m, names ? &a : NULL, nmissing, &r);
   if (s == HI_OK)
     {
-      struct hi_emit_options eo = { opt->exact_bytes, opt->lines };
-      if (json)
-        hi_emit_json (&r, &eo, out);
-      else
-        hi_emit_text (&r, &eo, out);
+      struct hi_emit_options eo = { opt->exact_bytes, opt->lines,
+                                    opt->weight };
+      switch (opt->format)
+        {
+        case HI_TEXT:
+          hi_emit_text (&r, &eo, out);
+          break;
+        case HI_JSON:
+          hi_emit_json (&r, &eo, out);
+          break;
+        case HI_PPROF:
+          s = hi_emit_pprof (&r, &eo, out);
+          break;
+        case HI_PPROF_TEXT:
+          s = hi_emit_pprof_text (&r, &eo, out);
+          break;
+        case HI_FOLDED:
+          s = hi_emit_folded (&r, &eo, out);
+          break;
+        case HI_SVG:
+          s = hi_emit_svg (&r, &eo, out);
+          break;
+        }
     }
   if (missing)
     *missing = nmissing;

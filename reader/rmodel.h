@@ -1,7 +1,8 @@
 /* rmodel.h - the report model: what a report says, apart from how it is
    written.  Tables compute their rows into a report (a summary, tables of
-   typed cells, frames as records); emitters (emit-text.c, emit-json.c,
-   and the formats to come) write a report out.  Thresholds, limits,
+   typed cells, frames as records) and, for the profile formats, its call
+   chains as samples; emitters (emit-text.c, emit-json.c, emit-pprof.c,
+   emit-pprof-text.c, emit-folded.c, emit-svg.c) write a report out.  Thresholds, limits,
    filters and suppressions act while the rows are computed, so every
    emitter shows the same rows. */
 #ifndef HI_RMODEL_H
@@ -10,6 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "hi-reader.h"
 
 /* A frame as a report shows it; strings belong to whoever built the
    report (the analysis) and outlive it. */
@@ -24,7 +27,86 @@ struct hi_rframe
   uint32_t inlined;          /* 1: inlined into the next outer frame */
   uint64_t offset;           /* from the function's (or module's) start */
   uint32_t cut;              /* 1: the "..." of callers not shown */
+  /* Set for the frames of locations (hi_samples_build); NULL elsewhere. */
+  const char *group;         /* the name the tables group by: FUNCTION,
+                                with " (module)" when two modules have a
+                                function of that name (pprof's Function
+                                name, folded and SVG frames) */
+  const char *system_name;   /* the symbol as the module names it
+                                (mangled for C++), or GROUP if unknown */
 };
+
+/* The profile formats' view of a report (hi_samples_build): every call
+   chain the filters keep, as pprof sees a profile.  Locations are code
+   addresses, each with its frames; samples are chains of locations with
+   their four figures; mappings are the recorded modules. */
+
+/* A module, as a pprof mapping and a line of MAPPED_LIBRARIES. */
+struct hi_rmapping
+{
+  uint64_t start, limit;     /* its code and data in the process:
+                                [start, limit) */
+  uint64_t offset;           /* the file offset mapped at START */
+  const char *path;          /* the full path recorded, never NULL */
+  const char *build_id;      /* lowercase hex, or NULL if none recorded */
+  int symbolized;            /* its locations carry function names
+                                (pprof's has_functions) */
+  int lines;                 /* ... and file:line (has_filenames,
+                                has_line_numbers, has_inline_frames) */
+};
+
+/* A code address of the chains: a call instruction. */
+struct hi_rlocation
+{
+  uint64_t address;          /* the call: its return address - 1;
+                                0 for the "<deeper>" location that
+                                stands for callers cut at the depth cap */
+  uint64_t return_address;   /* the return address the monitor recorded
+                                (what gperftools' text format lists);
+                                0 for "<deeper>" */
+  uint32_t mapping;          /* index in the report's mappings + 1;
+                                0: in no recorded module */
+  uint64_t first, n;         /* the report's frames[first, first + n),
+                                n >= 1: outermost first, the function
+                                whose code holds the call, then each
+                                function inlined into the one before it;
+                                the last is where the call is */
+};
+
+/* One call chain and what it allocated. */
+struct hi_rsample
+{
+  uint64_t first, n;         /* the report's sample_locs[first, first+n):
+                                location indexes, innermost first (the
+                                caller of malloc first, as pprof orders
+                                them), the outermost last; n may be 0
+                                (the monitor recorded no frame) */
+  uint64_t alloc_objects, alloc_space, inuse_objects, inuse_space;
+};
+
+/* Which figure of a sample a one-number format shows (--weight). */
+enum hi_weight
+{
+  HI_WEIGHT_INUSE_SPACE,     /* the default, as pprof's */
+  HI_WEIGHT_INUSE_OBJECTS,
+  HI_WEIGHT_ALLOC_SPACE,
+  HI_WEIGHT_ALLOC_OBJECTS,
+};
+
+/* Sample S's figure for weight W. */
+static inline uint64_t
+hi_sample_weight (const struct hi_rsample *s, enum hi_weight w)
+{
+  return w == HI_WEIGHT_INUSE_OBJECTS ? s->inuse_objects
+         : w == HI_WEIGHT_ALLOC_SPACE ? s->alloc_space
+         : w == HI_WEIGHT_ALLOC_OBJECTS ? s->alloc_objects
+                                        : s->inuse_space;
+}
+
+/* pprof's name of weight W: "inuse_space", ...; and its unit, "bytes"
+   or "count". */
+const char *hi_weight_name (enum hi_weight w);
+const char *hi_weight_unit (enum hi_weight w);
 
 /* What a cell holds.  Numbers are exact in the model; the text emitter
    writes bytes in human units unless told --bytes. */
@@ -139,6 +221,16 @@ struct hi_rmodel
   size_t n_tables, cap_tables;
   struct hi_rframe *frames;  /* PATH cells point here */
   size_t n_frames, cap_frames;
+  /* The samples (hi_samples_build), for the profile formats. */
+  int has_samples;
+  struct hi_rmapping *mappings;
+  size_t n_mappings;
+  struct hi_rlocation *locations;
+  size_t n_locations;
+  uint32_t *sample_locs;     /* samples' location lists */
+  size_t n_sample_locs;
+  struct hi_rsample *samples;
+  size_t n_samples;
   /* Text the report owns (cell texts, problem lines). */
   char **owned;
   size_t n_owned, cap_owned;
@@ -195,13 +287,32 @@ struct hi_emit_options
 {
   int exact_bytes;           /* --bytes: 1234567, not 1.2M */
   int lines;                 /* show file:line (not --no-lines) */
+  enum hi_weight weight;     /* folded, SVG: the figure shown (--weight) */
 };
 
-/* The emitters: write R to F. */
+/* The emitters: write R to F.  The text formats return nothing (a write
+   error shows in F's error flag); the others need R's samples and may
+   fail: HI_OK, HI_E_NOMEM, or HI_E_WRITE (writing F or compressing
+   failed). */
 void hi_emit_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
                    FILE *f);
 void hi_emit_json (const struct hi_rmodel *r, const struct hi_emit_options *o,
                    FILE *f);
+/* pprof's profile.proto, gzip-compressed: sample types alloc_objects/
+   count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes. */
+hi_status hi_emit_pprof (const struct hi_rmodel *r,
+                         const struct hi_emit_options *o, FILE *f);
+/* gperftools' heap profile text: "heap profile: ... @ heapprofile", a
+   line per sample of return addresses, then MAPPED_LIBRARIES:. */
+hi_status hi_emit_pprof_text (const struct hi_rmodel *r,
+                              const struct hi_emit_options *o, FILE *f);
+/* Collapsed stacks: "main;f;g 1234", root first, O->weight; samples of
+   weight 0 left out. */
+hi_status hi_emit_folded (const struct hi_rmodel *r,
+                          const struct hi_emit_options *o, FILE *f);
+/* A self-contained interactive SVG flame graph of O->weight. */
+hi_status hi_emit_svg (const struct hi_rmodel *r,
+                       const struct hi_emit_options *o, FILE *f);
 
 /* BYTES in human units into OUT (at least 16 bytes): "0", "512", "1.0K",
    "55.3M", "2.0G" (powers of 1024, one decimal). */

@@ -1,7 +1,8 @@
 # testsuite/local.mk - DejaGnu tests (make check) and the programs they run.
 DEJATOOL = heapinspect
 RUNTESTDEFAULTFLAGS = --tool heapinspect --srcdir $(abs_top_srcdir)/testsuite
-AM_RUNTESTFLAGS = HI_BUILDDIR=$(abs_top_builddir) HI_SRCDIR=$(abs_top_srcdir)
+AM_RUNTESTFLAGS = HI_BUILDDIR=$(abs_top_builddir) HI_SRCDIR=$(abs_top_srcdir) \
+	PPROF=$(PPROF) PROTOC=$(PROTOC) XMLLINT=$(XMLLINT) CHROMIUM=$(CHROMIUM)
 # The .exp files by wildcard, from the source tree: a VPATH build (make
 # distcheck) has none in its own directory.  Automake strips $(srcdir).
 EXTRA_DIST += $(wildcard $(srcdir)/%reldir%/config/*.exp \
@@ -76,7 +77,7 @@ asan_cflags = $(AM_CFLAGS) $(DW_CFLAGS) -g -O1 \
 	-fsanitize=address,undefined -fno-sanitize-recover=all \
 	-fno-omit-frame-pointer
 asan_ldflags = -fsanitize=address,undefined
-asan_ldadd = %reldir%/libhireader-asan.a $(DW_LIBS) -lelf -lstdc++
+asan_ldadd = %reldir%/libhireader-asan.a $(DW_LIBS) -lelf -lstdc++ $(PROTOBUF_C_LIBS) $(ZLIB_LIBS)
 # Compiled once for all of them.
 check_LIBRARIES = %reldir%/libhireader-asan.a
 %canon_reldir%_libhireader_asan_a_SOURCES = $(reader_libhireader_la_SOURCES)

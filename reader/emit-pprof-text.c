@@ -1,0 +1,12 @@
+/* emit-pprof-text.c - PLACEHOLDER until the pprof-text emitter lands (this session). */
+#include "analysis.h"
+
+hi_status
+hi_emit_pprof_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
+             FILE *f)
+{
+  (void) r;
+  (void) o;
+  (void) f;
+  return HI_E_WRITE;
+}
