@@ -136,7 +136,9 @@ location_for (struct build *b, uint32_t i, uint32_t j)
   if (loc.mapping)
     {
       struct hi_rmapping *mp = &r->mappings[loc.mapping - 1];
-      mp->symbolized |= named;
+      /* A mapping has functions when a frame of it was named by a
+         symbol (not "module+0x..."), lines when one has a line. */
+      mp->symbolized |= hf->symbolized;
       for (uint32_t k = i; k < j; k++)
         mp->lines |= hi_chain_frame (a, k)->line != 0;
     }
