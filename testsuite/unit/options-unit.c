@@ -20,7 +20,8 @@ same (const struct hi_options *a, const struct hi_options *b)
          && a->lines == b->lines && a->focus == b->focus
          && a->ignore == b->ignore && a->module == b->module
          && a->suppressions == b->suppressions
-         && a->default_suppressions == b->default_suppressions;
+         && a->default_suppressions == b->default_suppressions
+         && a->weight == b->weight;
 }
 
 /* Set NAME to VALUE on the defaults; WANT is the defaults with the one
@@ -61,6 +62,19 @@ test_accept (void)
   ACCEPT ("--verbose", "verbose", NULL, want.verbosity = HI_VERBOSE);
   ACCEPT ("--format=json", "format", "json", want.format = HI_JSON);
   ACCEPT ("--format=text", "format", "text", want.format = HI_TEXT);
+  ACCEPT ("--format=pprof", "format", "pprof", want.format = HI_PPROF);
+  ACCEPT ("--format=pprof-text", "format", "pprof-text",
+          want.format = HI_PPROF_TEXT);
+  ACCEPT ("--format=folded", "format", "folded", want.format = HI_FOLDED);
+  ACCEPT ("--format=svg", "format", "svg", want.format = HI_SVG);
+  ACCEPT ("--weight=inuse_space", "weight", "inuse_space",
+          want.weight = HI_WEIGHT_INUSE_SPACE);
+  ACCEPT ("--weight=inuse_objects", "weight", "inuse_objects",
+          want.weight = HI_WEIGHT_INUSE_OBJECTS);
+  ACCEPT ("--weight=alloc_space", "weight", "alloc_space",
+          want.weight = HI_WEIGHT_ALLOC_SPACE);
+  ACCEPT ("--weight=alloc_objects", "weight", "alloc_objects",
+          want.weight = HI_WEIGHT_ALLOC_OBJECTS);
   ACCEPT ("--threshold=0.5", "threshold", "0.5", want.threshold = 500);
   ACCEPT ("--threshold=1", "threshold", "1", want.threshold = 1000);
   ACCEPT ("--threshold=0", "threshold", "0", want.threshold = 0);
@@ -144,9 +158,15 @@ test_refuse (void)
   refuse ("--limit=1.5", "limit", "1.5",
           "--limit takes a number of rows (0: no limit), not '1.5'");
   refuse ("--format=xml", "format", "xml",
-          "--format takes text or json, not 'xml'");
+          "--format takes text, json, pprof, pprof-text, folded or svg, not 'xml'");
   refuse ("--format=JSON", "format", "JSON",
-          "--format takes text or json, not 'JSON'");
+          "--format takes text, json, pprof, pprof-text, folded or svg, "
+          "not 'JSON'");
+  refuse ("--weight=inuse", "weight", "inuse",
+          "--weight takes inuse_space, inuse_objects, alloc_space or "
+          "alloc_objects, not 'inuse'");
+  refuse ("--weight=", "weight", "", "--weight needs inuse_space, "
+          "inuse_objects, alloc_space or alloc_objects");
   refuse ("--depth=", "depth", "", "--depth needs a number from 1 to 10000");
   refuse ("--threshold=", "threshold", "", "--threshold needs " "a percentage "
           "from 0 to 100 with at most 3 decimals (0.5)");
@@ -206,9 +226,9 @@ test_find (void)
   for (int i = 0; i < HI_N_REPORT_OPTIONS; i++)
     all &= hi_option_find (hi_option_name (i), strlen (hi_option_name (i)),
                            NULL) == i;
-  check (all && HI_N_REPORT_OPTIONS == 15 && !hi_option_name (-1)
+  check (all && HI_N_REPORT_OPTIONS == 16 && !hi_option_name (-1)
          && !hi_option_name (HI_N_REPORT_OPTIONS),
-         "options: each of the 15 names finds itself", "no");
+         "options: each of the 16 names finds itself", "no");
 }
 
 static void
