@@ -65,8 +65,13 @@ static uint64_t
 func_id (struct pb *p, const struct hi_rframe *f)
 {
   const char *name = f->group ? f->group : f->function;
-  struct func_key k = { p, str (p, name),
-                        str (p, f->system_name ? f->system_name : name),
+  const char *system = f->system_name ? f->system_name : name;
+  /* pprof takes a function whose system name is its name for one it
+     must demangle still, and cuts "<...>" and "::" names short ("<deeper>"
+     would become ""): such a name is better left without one. */
+  if (strcmp (system, name) == 0 && strpbrk (name, "<>[]:"))
+    system = "";
+  struct func_key k = { p, str (p, name), str (p, system),
                         str (p, f->file) };
   int64_t key[3] = { k.name, k.system_name, k.filename };
   uint64_t h = hi_hash_bytes (key, sizeof key);

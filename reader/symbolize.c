@@ -326,7 +326,12 @@ function_of (struct hi_symbolizer *s, Dwfl_Module *mod, uint64_t addr,
         name = hi_modsyms_canonical (ms, addr - off, sym.st_size, name);
       hi_clean_name (name, clean, sizeof clean);
       out->function = keep (s, clean);
-      out->linkage_name = keep (s, name);
+      /* The symbol without its version (@@GLIBC_2.2.5), as tools
+         that symbolize by address name it. */
+      char sym_name[1024];
+      snprintf (sym_name, sizeof sym_name, "%.*s", (int) strcspn (name, "@"),
+                name);
+      out->linkage_name = keep (s, sym_name);
       out->function_offset = off;
     }
   else if (ms && hi_modsyms_func_start (ms, out->module_offset,
