@@ -113,9 +113,11 @@ add_frames (struct hi_analysis *a, uint64_t ret)
       f.inlined = (uint32_t) c->inlined;
       f.address = ret;
       f.symbolized = c->function != NULL;
-      f.system_name = HI_NONE;
+      f.system_name = c->linkage_name
+                      ? hi_strtab_intern (&a->strs, c->linkage_name) : HI_NONE;
       if (f.func == UINT32_MAX || f.label == UINT32_MAX
           || f.name == UINT32_MAX || f.long_name == UINT32_MAX
+          || (c->linkage_name && f.system_name == UINT32_MAX)
           || (c->module && f.module == UINT32_MAX)
           || (c->file && f.file == UINT32_MAX) || !push_frame (a, &f))
         return 0;

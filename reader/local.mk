@@ -26,3 +26,18 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-pprof-text.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-folded.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-svg.c
+
+# pprof's profile.proto (Apache-2.0, from github.com/google/pprof, kept
+# as it is) and the C code protoc-c makes of it, in the build tree.
+EXTRA_DIST += %reldir%/profile.proto
+nodist_%canon_reldir%_libhireader_la_SOURCES = %reldir%/profile.pb-c.c \
+	%reldir%/profile.pb-c.h
+BUILT_SOURCES += %reldir%/profile.pb-c.c %reldir%/profile.pb-c.h
+CLEANFILES += %reldir%/profile.pb-c.c %reldir%/profile.pb-c.h
+# One rule makes both files; the header waits for the source.
+%reldir%/profile.pb-c.c: %reldir%/profile.proto
+	$(AM_V_GEN)$(MKDIR_P) %reldir% && \
+	$(PROTOC_C) --proto_path=$(srcdir)/%reldir% --c_out=%reldir% \
+	  $(srcdir)/%reldir%/profile.proto
+%reldir%/profile.pb-c.h: %reldir%/profile.pb-c.c
+	@test -f $@ || { rm -f $<; $(MAKE) $(AM_MAKEFLAGS) $<; }

@@ -212,6 +212,8 @@ struct hi_summary
   uint64_t pid;
   uint64_t run_ns;           /* run time until the data was read; 0: not recorded */
   int run_until_core;        /* run_ns ends when the core file was written */
+  uint64_t read_ns;          /* when the data is from: CLOCK_REALTIME ns
+                                since 1970; 0: not recorded */
   uint64_t allocations, frees, bytes_allocated, bytes_freed;
   uint64_t peak_bytes, peak_blocks, live_bytes, live_blocks;
   uint64_t cut_bytes, cut_chains; /* in chains cut at the depth cap */

@@ -326,6 +326,12 @@ function_of (struct hi_symbolizer *s, Dwfl_Module *mod, uint64_t addr,
         name = hi_modsyms_canonical (ms, addr - off, sym.st_size, name);
       hi_clean_name (name, clean, sizeof clean);
       out->function = keep (s, clean);
+      /* The symbol without its version (@@GLIBC_2.2.5), as tools
+         that symbolize by address name it. */
+      char sym_name[1024];
+      snprintf (sym_name, sizeof sym_name, "%.*s", (int) strcspn (name, "@"),
+                name);
+      out->linkage_name = keep (s, sym_name);
       out->function_offset = off;
     }
   else if (ms && hi_modsyms_func_start (ms, out->module_offset,
@@ -352,6 +358,22 @@ die_name (Dwarf_Die *die, char *buf, size_t size)
     return NULL;
   hi_clean_name (name, buf, size);
   return buf;
+}
+
+/* The name of a function's DIE as the object file names it: its linkage
+   name (mangled for C++), else its name; NULL if none. */
+static const char *
+die_linkage_name (Dwarf_Die *die)
+{
+  Dwarf_Attribute attr;
+  const char *name = dwarf_formstring (dwarf_attr_integrate
+                                       (die, DW_AT_linkage_name, &attr));
+  if (!name)
+    name = dwarf_formstring (dwarf_attr_integrate
+                             (die, DW_AT_MIPS_linkage_name, &attr));
+  if (!name)
+    name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &attr));
+  return name;
 }
 
 /* ADDR's scopes in the DIE tree, innermost first (lexical blocks,
@@ -460,6 +482,8 @@ hi_symbolize_frames (struct hi_symbolizer *s, uint64_t addr, int lines,
           struct hi_code *f = &out[n++];
           memset (f, 0, sizeof *f);
           f->function = keep (s, name ? name : "<inlined>");
+          const char *linkage = die_linkage_name (&scopes[i]);
+          f->linkage_name = linkage ? keep (s, linkage) : NULL;
           f->module = where.module;
           f->module_offset = where.module_offset;
           f->file = file ? keep (s, file) : NULL;

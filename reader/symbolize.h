@@ -25,6 +25,9 @@ struct hi_code
   const char *function;    /* the name a user knows it by (the canonical
                               alias, clone suffixes dropped, demangled),
                               or NULL if unknown */
+  const char *linkage_name; /* FUNCTION as the module names it: the ELF
+                              symbol or DWARF linkage name (mangled for
+                              C++), or NULL if unknown */
   uint64_t function_offset; /* from the start of its code (a clone's or
                               a cold part's own start); 0 if inlined */
   const char *module;      /* base name of the module, or NULL */

@@ -82,6 +82,7 @@ asan_ldadd = %reldir%/libhireader-asan.a $(DW_LIBS) -lelf -lstdc++ $(PROTOBUF_C_
 check_LIBRARIES = %reldir%/libhireader-asan.a
 %canon_reldir%_libhireader_asan_a_SOURCES = $(reader_libhireader_la_SOURCES)
 %canon_reldir%_libhireader_asan_a_CFLAGS = $(asan_cflags)
+nodist_%canon_reldir%_libhireader_asan_a_SOURCES = $(nodist_reader_libhireader_la_SOURCES)
 
 # heapinspect(1) and its reader built with ASan and UBSan: the tests of
 # damaged input run it as well as the normal build.
