@@ -3,6 +3,7 @@
 #define HI_CLI_H
 
 #include "analysis.h"
+#include "outfile.h"
 
 /* Where the data comes from. */
 struct hi_source
@@ -40,29 +41,24 @@ int hi_cmd_modules (const struct hi_source *src, int *written);
 int hi_cmd_block (const struct hi_source *src, uint64_t addr,
                   const struct hi_options *opt, int *written);
 /* Where the report goes (output.c): stdout, or -o FILE written
-   atomically through a temporary file in FILE's directory. */
+   atomically (reader/outfile.c).  Must not move between hi_out_open and
+   its commit or abort (FILE's stream points into it). */
 struct hi_out
 {
   const char *path;          /* -o FILE, or NULL: standard output */
-  int fd;                    /* the temporary, FILE itself (direct), or
-                                -1 until redirected */
-  int direct;                /* FILE is not a regular file (a device, a
-                                FIFO): written in place */
-  int err;                   /* the first write error, an errno */
+  int open;                  /* FILE is being written */
+  struct hi_outfile file;
   FILE *saved_stdout;        /* stdout before hi_out_redirect */
-  char target[4096];         /* the file replaced (symbolic links
-                                followed) */
-  char tmp[4096];            /* the temporary's name */
 };
 
 /* Prepare O for PATH (NULL: standard output): for a regular or new file,
-   create the temporary beside it, with the mode FILE has or would get;
-   a device or FIFO is opened as it is.  0, or -1 with one error line
-   said (a directory, no permission). */
+   create the temporary beside it (hi_outfile_open); a device or FIFO is
+   opened as it is.  0, or -1 with one error line said (a directory, no
+   permission).  Signals that end us remove the temporary; a file-size
+   limit makes a write fail instead of killing us. */
 int hi_out_open (struct hi_out *o, const char *path);
-/* From now on stdout is the report's stream (the temporary, the file,
-   or the real standard output), keeping the first write error.  0, or
-   -1 with the error said. */
+/* From now on stdout is FILE's stream (if -o).  0, or -1 with the error
+   said. */
 int hi_out_redirect (struct hi_out *o);
 /* The report is complete: flush it and rename the temporary over FILE.
    0, or -1 with one error line said (a write error, a full disk) and the
