@@ -3,6 +3,7 @@
 #define HI_CLI_H
 
 #include "analysis.h"
+#include "outfile.h"
 
 /* Where the data comes from. */
 struct hi_source
@@ -26,28 +27,59 @@ void hi_cli_error (const char *source, const char *message);
 struct hi_model *hi_cli_load (const struct hi_source *src,
                               struct hi_target *keep);
 
-/* Print the tables named in TABLES (comma-separated) of M to stdout.
-   Returns the exit status. */
+/* Print the tables named in TABLES (comma-separated) of M, or its
+   chains in a profile format, to stdout.  Returns the exit status; sets
+   *WRITTEN to 1 if the report was written whole (a damaged input gives
+   a whole report and status 1). */
 int hi_cli_report (const struct hi_source *src, struct hi_model *m,
-                   const char *tables, const struct hi_options *opt);
+                   const char *tables, const struct hi_options *opt,
+                   int *written);
 
-int hi_cmd_modules (const struct hi_source *src);
+/* The commands below set *WRITTEN like hi_cli_report. */
+int hi_cmd_modules (const struct hi_source *src, int *written);
 /* `block ADDR SOURCE`: the block of ours holding ADDR; 1 if none. */
 int hi_cmd_block (const struct hi_source *src, uint64_t addr,
-                  const struct hi_options *opt);
+                  const struct hi_options *opt, int *written);
+/* Where the report goes (output.c): stdout, or -o FILE written
+   atomically (reader/outfile.c).  Must not move between hi_out_open and
+   its commit or abort (FILE's stream points into it). */
+struct hi_out
+{
+  const char *path;          /* -o FILE, or NULL: standard output */
+  int open;                  /* FILE is being written */
+  struct hi_outfile file;
+  FILE *saved_stdout;        /* stdout before hi_out_redirect */
+};
+
+/* Prepare O for PATH (NULL: standard output): for a regular or new file,
+   create the temporary beside it (hi_outfile_open); a device or FIFO is
+   opened as it is.  0, or -1 with one error line said (a directory, no
+   permission).  Signals that end us remove the temporary; a file-size
+   limit makes a write fail instead of killing us. */
+int hi_out_open (struct hi_out *o, const char *path);
+/* From now on stdout is FILE's stream (if -o).  0, or -1 with the error
+   said. */
+int hi_out_redirect (struct hi_out *o);
+/* The report is complete: flush it and rename the temporary over FILE.
+   0, or -1 with one error line said (a write error, a full disk) and the
+   temporary removed, FILE untouched. */
+int hi_out_commit (struct hi_out *o);
+/* The report is not complete: remove the temporary; FILE untouched. */
+void hi_out_abort (struct hi_out *o);
+
 /* How `run` runs. */
 struct hi_run
 {
   int follow_children;       /* --follow-children: every process writes
                                 its own snapshot */
-  int report_fd;             /* -o FILE, or -1: stdout */
 };
 
 /* `run COMMAND ARGS...`: ARGV is the command.  Returns the command's
    exit status, 128 + the signal that killed it, 126/127 if it could not
    be started, or 1 if it exited 0 but no report could be made. */
 int hi_cmd_run (char **argv, const char *tables,
-                const struct hi_options *opt, const struct hi_run *run);
+                const struct hi_options *opt, const struct hi_run *run,
+                int *written);
 
 /* The tracing half of `run` (run-trace.c). */
 struct hi_traced_end

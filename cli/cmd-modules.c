@@ -6,8 +6,9 @@
 #include <stdio.h>
 
 int
-hi_cmd_modules (const struct hi_source *src)
+hi_cmd_modules (const struct hi_source *src, int *written)
 {
+  *written = 0;
   struct hi_model *m = hi_cli_load (src, NULL);
   if (!m)
     return 1;
@@ -26,5 +27,6 @@ hi_cmd_modules (const struct hi_source *src)
               mod->bias, id, path);
     }
   hi_model_free (m);
-  return fflush (stdout) != 0;
+  *written = 1;
+  return 0;
 }

@@ -230,8 +230,9 @@ choose_model (const char *prog, struct hi_traced_end *end, int traced,
 
 int
 hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
-            const struct hi_run *run)
+            const struct hi_run *run, int *written)
 {
+  *written = 0;
   char libbuf[PATH_MAX + 64], preload[2 * PATH_MAX + 2];
   const char *prog = argv[0];
   const char *lib = monitor_path (libbuf, sizeof libbuf);
@@ -348,14 +349,7 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
     fprintf (stderr, "heapinspect: %s: incomplete report: %llu damaged "
              "entries were left out\n", src.name,
              (unsigned long long) m->damaged);
-  if (run->report_fd >= 0
-      && (fflush (stdout) != 0 || dup2 (run->report_fd, STDOUT_FILENO) < 0))
-    {
-      hi_cli_error ("-o", strerror (errno));
-      hi_model_free (m);
-      return status ? status : 1;
-    }
-  int r = hi_cli_report (&src, m, tables, opt);
+  int r = hi_cli_report (&src, m, tables, opt, written);
   hi_model_free (m);
   return status ? status : r;
 }

@@ -5,8 +5,6 @@
 #include "filter.h"
 #include "options.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +18,10 @@ static const char usage_text[] =
   "       heapinspect [OPTIONS] run [RUN-OPTIONS] [--] COMMAND [ARGS...]\n"
   "       heapinspect stat|modules SOURCE...\n"
   "       heapinspect block ADDRESS SOURCE...\n"
-  "options: -t bins,leaks,direct,graph,stat   --format=text|json   -o FILE\n"
+  "       heapinspect flamegraph [OPTIONS] -o FILE.svg SOURCE...\n"
+  "options: -t bins,leaks,direct,graph,stat   -o FILE (replaced when complete)\n"
+  "         --format=text|json|pprof|pprof-text|folded|svg\n"
+  "         --weight=inuse_space|inuse_objects|alloc_space|alloc_objects\n"
   "         --no-stop   -h, --help   --version\n"
   "report:  --depth=N   --offsets   --terse | --verbose   --threshold=PERCENT\n"
   "         --limit=ROWS   --bytes   --long-names   --no-lines\n"
@@ -41,6 +42,14 @@ bad_usage (const char *msg)
 {
   fprintf (stderr, "heapinspect: %s\n", msg);
   return usage (stderr, 2);
+}
+
+/* A usage error said in one line, without the usage after it. */
+static int
+usage_line (const char *msg)
+{
+  fprintf (stderr, "heapinspect: %s\n", msg);
+  return 2;
 }
 
 static int
@@ -179,20 +188,37 @@ check_filters (const struct hi_options *opt)
   return s == HI_E_REGEX ? 2 : 1;
 }
 
-/* Where the tables go: -o FILE, opened before anything runs so that a
-   bad name fails at once; -1 for stdout, -2 after an error. */
+/* pprof's gzip and an SVG are for a file or a pipe, not a terminal:
+   refused there unless -o names a file.  -1 to go on, else the exit
+   status. */
 static int
-open_report (const char *path)
+check_terminal (const struct settings *st)
 {
-  if (!path)
+  if (st->report || !isatty (STDOUT_FILENO))
     return -1;
-  int fd = open (path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-  if (fd < 0)
+  if (st->opt.format == HI_PPROF)
+    return usage_line ("--format=pprof is gzip-compressed binary: not "
+                       "written to a terminal; use -o FILE");
+  if (st->opt.format == HI_SVG)
+    return usage_line ("an SVG is not written to a terminal; use -o "
+                       "FILE.svg");
+  return -1;
+}
+
+/* A command's end with stdout going to OUT: the report replaces -o
+   FILE only if WRITTEN whole; else the temporary goes and FILE stays.
+   The exit status: STATUS, or 1 if it was 0 and the output failed. */
+static int
+finish_output (struct hi_out *out, int status, int written)
+{
+  if (!written)
     {
-      hi_cli_error (path, strerror (errno));
-      return -2;
+      hi_out_abort (out);
+      return status;
     }
-  return fd;
+  if (hi_out_commit (out) != 0)
+    return status ? status : 1;
+  return status;
 }
 
 /* `run [RUN-OPTIONS] [--] COMMAND ARGS...`: ARGV starts at "run".
@@ -216,13 +242,20 @@ main_run (int argc, char **argv, struct settings *st)
   argv += optind;
   if (!*argv)
     return bad_usage ("run needs a command");
-  if ((r = check_filters (&st->opt)) >= 0)
+  if ((r = check_filters (&st->opt)) >= 0 || (r = check_terminal (st)) >= 0)
     return r;
-  int fd = open_report (st->report);
-  if (fd == -2)
+  /* -o FILE is checked before the program runs, and written after. */
+  struct hi_out out;
+  if (hi_out_open (&out, st->report) != 0)
     return 1;
-  st->run.report_fd = fd;
-  return hi_cmd_run (argv, st->tables, &st->opt, &st->run);
+  if (hi_out_redirect (&out) != 0)
+    {
+      hi_out_abort (&out);
+      return 1;
+    }
+  int written;
+  r = hi_cmd_run (argv, st->tables, &st->opt, &st->run, &written);
+  return finish_output (&out, r, written);
 }
 
 int
@@ -230,7 +263,6 @@ main (int argc, char **argv)
 {
   struct settings st = { .opt = HI_OPTIONS_DEFAULT,
                          .tables = HI_OPT_TABLES_DEFAULT };
-  st.run.report_fd = -1;
   int c, r;
   /* Options may come anywhere before `run`; those after it are read
      by main_run.  Parse only up to `run`. */
@@ -270,6 +302,16 @@ main (int argc, char **argv)
 
   const char *cmd = argc > 0 ? argv[0] : NULL;
   int modules = 0, block = 0;
+  if (cmd && strcmp (cmd, "flamegraph") == 0)
+    {
+      /* The report as an SVG flame graph; --format may only agree. */
+      if (opt.format != HI_TEXT && opt.format != HI_SVG)
+        return usage_line ("flamegraph writes an SVG: --format does not go "
+                           "with it");
+      opt.format = st.opt.format = HI_SVG;
+      argv++;
+      argc--;
+    }
   uint64_t block_addr = 0;
   if (cmd && strcmp (cmd, "block") == 0)
     {
@@ -317,23 +359,32 @@ main (int argc, char **argv)
       src.exe = argc > 1 ? argv[1] : NULL;
       src.name = src.path;
     }
-  /* -o: the tables go to FILE in place of stdout. */
-  int fd = open_report (st.report);
-  if (fd == -2)
+  /* Binary and large formats are refused on a terminal; `modules` and
+     `block` print text whatever --format says. */
+  if (!modules && !block && (r = check_terminal (&st)) >= 0)
+    return r;
+  /* -o: the report goes to a temporary beside FILE, made before anything
+     is read so that a bad name fails at once. */
+  struct hi_out out;
+  if (hi_out_open (&out, st.report) != 0)
     return 1;
-  if (fd >= 0 && (fflush (stdout) != 0 || dup2 (fd, STDOUT_FILENO) < 0))
+  if (hi_out_redirect (&out) != 0)
     {
-      hi_cli_error (st.report, strerror (errno));
+      hi_out_abort (&out);
       return 1;
     }
+  int written = 0, status;
   if (modules)
-    return hi_cmd_modules (&src);
-  if (block)
-    return hi_cmd_block (&src, block_addr, &opt);
-  struct hi_model *m = hi_cli_load (&src, NULL);
-  if (!m)
-    return 1;
-  int status = hi_cli_report (&src, m, tables, &opt);
-  hi_model_free (m);
-  return status;
+    status = hi_cmd_modules (&src, &written);
+  else if (block)
+    status = hi_cmd_block (&src, block_addr, &opt, &written);
+  else
+    {
+      struct hi_model *m = hi_cli_load (&src, NULL);
+      status = 1;
+      if (m)
+        status = hi_cli_report (&src, m, tables, &opt, &written);
+      hi_model_free (m);
+    }
+  return finish_output (&out, status, written);
 }

@@ -99,30 +99,39 @@ say_module_problem (void *ctx, const char *path, enum hi_module_problem p,
 
 int
 hi_cli_report (const struct hi_source *src, struct hi_model *m,
-               const char *tables, const struct hi_options *opt)
+               const char *tables, const struct hi_options *opt,
+               int *written)
 {
   unsigned missing = 0;
+  *written = 0;
   hi_status s = hi_report (m, src->exe, src->name, tables, opt, stdout,
                            &missing);
   if (s != HI_OK)
     {
-      hi_cli_error (src->name, hi_strerror (s));
+      /* A failed write is said once, naming the output, by whoever
+         ends the output (hi_out_commit). */
+      if (!(s == HI_E_WRITE && ferror (stdout)))
+        hi_cli_error (src->name, hi_strerror (s));
       return 1;
     }
+  *written = 1;
   if (missing && opt->format != HI_JSON)
     hi_modules_check (m, src->exe, say_module_problem, (void *) src->name);
-  return fflush (stdout) != 0 || m->damaged ? 1 : 0;
+  return m->damaged ? 1 : 0;
 }
 
 int
 hi_cmd_block (const struct hi_source *src, uint64_t addr,
-              const struct hi_options *opt)
+              const struct hi_options *opt, int *written)
 {
   struct hi_target t;
+  *written = 0;
   struct hi_model *m = hi_cli_load (src, &t);
   if (!m)
     return 1;
   hi_status s = hi_block_report (&t, m, src->exe, addr, opt, stdout);
+  /* "Not ours" is an answer, written like a block. */
+  *written = s == HI_OK || s == HI_E_NOT_BLOCK;
   if (s != HI_OK && s != HI_E_NOT_BLOCK)
     hi_cli_error (src->name, hi_strerror (s));
   int status = s == HI_OK ? 0 : 1;

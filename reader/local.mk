@@ -41,3 +41,4 @@ CLEANFILES += %reldir%/profile.pb-c.c %reldir%/profile.pb-c.h
 	  $(srcdir)/%reldir%/profile.proto
 %reldir%/profile.pb-c.h: %reldir%/profile.pb-c.c
 	@test -f $@ || { rm -f $<; $(MAKE) $(AM_MAKEFLAGS) $<; }
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/outfile.h %reldir%/outfile.c
