@@ -399,8 +399,8 @@ put_title (struct text *scratch, const struct node *n, uint64_t total,
       hi_human_bytes (n->bytes, h, sizeof h);
       fprintf (f, " (%s)", h);
     }
-  fprintf (f, inuse ? " in use, %" PRIu64 " blocks, "
-                    : " allocated, %" PRIu64 " allocations, ", n->blocks);
+  fprintf (f, " %s, %" PRIu64 " %s%s, ", inuse ? "in use" : "allocated",
+           n->blocks, inuse ? "block" : "allocation", n->blocks == 1 ? "" : "s");
   put_pct (n->weight, total, f);
   fprintf (f, " of %s</title>", weight_title (w));
   return 0;
@@ -490,7 +490,7 @@ hi_emit_svg (const struct hi_rmodel *r, const struct hi_emit_options *o,
     min_weight = 1;
   uint32_t max_depth = 0;
   uint64_t omitted = 0, omitted_weight = 0;
-  for (size_t i = 0; i < t.len; i++)
+  for (size_t i = 0; i < t.len && total; i++)
     if (t.n[i].weight >= min_weight)
       max_depth = t.n[i].depth > max_depth ? t.n[i].depth : max_depth;
     else
@@ -521,8 +521,8 @@ hi_emit_svg (const struct hi_rmodel *r, const struct hi_emit_options *o,
       if (omitted)
         {
           fprintf (f, "<text id=\"note\" x=\"%d\" y=\"%" PRIu32 "\">%" PRIu64
-                   " frames under 0.01%% of the whole not drawn (", X0,
-                   height - 6, omitted);
+                   " frame%s under 0.01%% of the whole not drawn (", X0,
+                   height - 6, omitted, omitted == 1 ? "" : "s");
           put_pct (omitted_weight, total, f);
           fprintf (f, " of %s).</text>\n", weight_title (o->weight));
         }
