@@ -239,3 +239,18 @@ check_PROGRAMS += %reldir%/progs/names-cxx
 %canon_reldir%_progs_names_cxx_CXXFLAGS = $(AM_CXXFLAGS) -g -O2 -fno-optimize-sibling-calls
 check_PROGRAMS += %reldir%/progs/sample-chains
 %canon_reldir%_progs_sample_chains_CFLAGS = $(progs_cflags) -O2
+
+# Unit tests of the SVG flame graph emitter (heapinspect.cli/svg.exp runs
+# both builds).
+check_PROGRAMS += %reldir%/unit/svg-unit %reldir%/unit/svg-unit-asan
+%canon_reldir%_unit_svg_unit_SOURCES = %reldir%/unit/svg-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_svg_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_svg_unit_asan_SOURCES = %reldir%/unit/svg-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_svg_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_svg_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_svg_unit_asan_LDFLAGS = $(asan_ldflags)
+# svg.exp: a function whose symbol holds <&"'>.
+check_PROGRAMS += %reldir%/progs/svg-names
+%canon_reldir%_progs_svg_names_CFLAGS = $(progs_cflags) -O1
