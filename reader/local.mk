@@ -26,3 +26,4 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-pprof-text.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-folded.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-svg.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/outfile.h %reldir%/outfile.c

@@ -188,6 +188,17 @@ check_PROGRAMS += %reldir%/unit/options-unit %reldir%/unit/options-unit-asan
 %canon_reldir%_unit_options_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_options_unit_asan_LDFLAGS = $(asan_ldflags)
 
+# Unit tests of the atomic output file (outfile-unit.exp runs both builds).
+check_PROGRAMS += %reldir%/unit/outfile-unit %reldir%/unit/outfile-unit-asan
+%canon_reldir%_unit_outfile_unit_SOURCES = %reldir%/unit/outfile-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_outfile_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_outfile_unit_asan_SOURCES = %reldir%/unit/outfile-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_outfile_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_outfile_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_outfile_unit_asan_LDFLAGS = $(asan_ldflags)
+
 # procinfo.exp: the command line and run time the monitor records.
 check_PROGRAMS += %reldir%/progs/procinfo-wait %reldir%/progs/hip-procinfo
 %canon_reldir%_progs_procinfo_wait_CFLAGS = $(progs_cflags)
