@@ -19,6 +19,7 @@
 #include "filter.h"
 #include "gdb-cache.h"
 #include "options.h"
+#include "outfile.h"
 #include "protocol.h"
 
 #include <errno.h>
@@ -57,8 +58,42 @@ struct request
   int have_addr;
   uint64_t addr;
   struct hi_options opt;
+  int export;                /* heap export: FORMAT and FILE words */
+  int positional;            /* export's words given so far */
+  char file[4096];           /* export's FILE, as the user named it */
   char error[256];           /* set: say this instead */
 };
+
+/* heap export's words before its options: FORMAT, then FILE. */
+static void
+export_word (struct request *r, const char *w)
+{
+  char err[200], shown[80];
+  switch (r->positional++)
+    {
+    case 0:
+      /* The format list and the refusal come from the one option parser:
+         "--format takes ..., not 'x'" becomes "export FORMAT takes ...". */
+      if (hi_option_set (&r->opt, "format", w, err, sizeof err) != 0)
+        snprintf (r->error, sizeof r->error, "heap: export FORMAT%s",
+                  err + strlen ("--format"));
+      break;
+    case 1:
+      if (!*w)
+        snprintf (r->error, sizeof r->error, "heap: export needs a file "
+                  "name: heap export FORMAT FILE [OPTIONS]");
+      else if (strlen (w) >= sizeof r->file)
+        snprintf (r->error, sizeof r->error, "heap: the file name is "
+                  "too long");
+      else
+        strcpy (r->file, w);
+      break;
+    default:
+      hi_escape (w, shown, sizeof shown);
+      snprintf (r->error, sizeof r->error, "heap: unknown option '%.64s' "
+                "(see help heap export)", shown);
+    }
+}
 
 /* -t LIST: the tables to print. */
 static void
@@ -77,7 +112,10 @@ static void
 set_option (struct request *r, const char *name, const char *value)
 {
   char err[200];
-  if (hi_option_set (&r->opt, name, value, err, sizeof err) != 0)
+  if (r->export && strcmp (name, "format") == 0)
+    snprintf (r->error, sizeof r->error, "heap: export takes the format as "
+              "its first word: heap export FORMAT FILE [OPTIONS]");
+  else if (hi_option_set (&r->opt, name, value, err, sizeof err) != 0)
     snprintf (r->error, sizeof r->error, "heap: %s", err);
 }
 
@@ -164,6 +202,8 @@ parse_word (struct request *r, char *w, const char **pending)
     }
   if (strcmp (r->name, "leaks") == 0 && w[0] >= '0' && w[0] <= '9')
     set_option (r, "depth", w);       /* heap leaks N */
+  else if (r->export && (w[0] != '-' || !w[1]))
+    export_word (r, w);
   else
     {
       hi_escape (w, shown, sizeof shown);
@@ -197,7 +237,10 @@ parse_request (char *text, size_t len, struct request *r)
           snprintf (r->name, sizeof r->name, "%.15s", line + tag);
           for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
             known |= strcmp (commands[c].name, r->name) == 0;
-          snprintf (r->tables, sizeof r->tables, "%s", r->name);
+          r->export = strcmp (r->name, "export") == 0;
+          /* export's tables, in text and JSON, are heapinspect(1)'s. */
+          snprintf (r->tables, sizeof r->tables, "%s",
+                    r->export ? HI_OPT_TABLES_DEFAULT : r->name);
         }
       else if (strncmp (line, "# arg ", 6) == 0)
         parse_word (r, line + 6, &pending);
@@ -216,6 +259,18 @@ parse_request (char *text, size_t len, struct request *r)
     set_option (r, pending, NULL);     /* says what it needs */
   else if (strcmp (r->name, "block") == 0 && !r->have_addr && !r->error[0])
     snprintf (r->error, sizeof r->error, "heap: block needs an address");
+  else if (r->export && r->positional < 2 && !r->error[0])
+    {
+      char formats[100];
+      struct hi_options o = HI_OPTIONS_DEFAULT;
+      hi_option_set (&o, "format", "", formats, sizeof formats);
+      snprintf (r->error, sizeof r->error, "heap: export needs a format and "
+                "a file: heap export FORMAT FILE [OPTIONS]; FORMAT%s",
+                formats + strlen ("--format"));
+    }
+  else if (!r->export && r->opt.format == HI_PPROF && !r->error[0])
+    snprintf (r->error, sizeof r->error, "heap: --format=pprof is binary: "
+              "write it to a file with heap export pprof FILE");
   /* A regular expression or a suppressions file heapinspect(1) would
      refuse: the same line, before the inferior is read. */
   hi_status s;
@@ -260,6 +315,39 @@ static const struct hi_target_ops gdb_ops = {
   gdb_read, gdb_symbol, NULL, NULL, NULL
 };
 
+/* heap export: the report of M in R's format into R's file, whole or
+   not at all (an existing file is left as it was when anything fails);
+   one line on OUT says where it went, or why not. */
+static hi_status
+export (const struct hi_model *m, const struct request *r, FILE *out)
+{
+  struct hi_outfile o;
+  char shown[300];
+  hi_escape (r->file, shown, sizeof shown);
+  hi_status s = hi_outfile_open (&o, r->file);
+  if (s == HI_OK)
+    {
+      s = hi_report (m, NULL, "inferior", r->tables, &r->opt, o.f, NULL);
+      if (s == HI_OK)
+        {
+          struct stat st;
+          int sized = fflush (o.f) == 0 && fstat (o.fd, &st) == 0
+                      && S_ISREG (st.st_mode);
+          s = hi_outfile_commit (&o);
+          if (s == HI_OK && sized)
+            fprintf (out, "heap: wrote %s (%lld bytes)\n", shown,
+                     (long long) st.st_size);
+          else if (s == HI_OK)
+            fprintf (out, "heap: wrote %s\n", shown);
+        }
+      else
+        hi_outfile_abort (&o);
+    }
+  if (s != HI_OK)
+    fprintf (out, "heap: %s: %s\n", shown, hi_strerror (s));
+  return s;
+}
+
 /* Answer request R on the inferior, printing to OUT. */
 static void
 run (struct gdb_target *g, const struct request *r, FILE *out)
@@ -289,9 +377,11 @@ run (struct gdb_target *g, const struct request *r, FILE *out)
         }
       if (r->have_addr)
         s = hi_block_report (&t, m, NULL, r->addr, &r->opt, out);
+      else if (r->export)
+        s = export (m, r, out);
       else
         s = hi_report (m, NULL, "inferior", r->tables, &r->opt, out, NULL);
-      if (s != HI_OK && s != HI_E_NOT_BLOCK)
+      if (s != HI_OK && s != HI_E_NOT_BLOCK && !r->export)
         fprintf (out, "heap: %s\n", hi_strerror (s));
     }
   hi_model_free (m);

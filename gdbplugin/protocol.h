@@ -26,6 +26,6 @@
    in C, whose value is passed as an address). */
 #define HI_GDB_COMMANDS(X) \
   X (leaks, WORDS) X (bins, WORDS) X (direct, WORDS) X (graph, WORDS) \
-  X (stat, WORDS) X (block, EXPR)
+  X (stat, WORDS) X (block, EXPR) X (export, WORDS)
 
 #endif
