@@ -112,6 +112,7 @@ add_frames (struct hi_analysis *a, uint64_t ret)
       f.line = c->line > 0 ? (uint32_t) c->line : 0;
       f.inlined = (uint32_t) c->inlined;
       f.address = ret;
+      f.symbolized = c->function != NULL;
       f.system_name = HI_NONE;
       if (f.func == UINT32_MAX || f.label == UINT32_MAX
           || f.name == UINT32_MAX || f.long_name == UINT32_MAX

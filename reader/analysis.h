@@ -73,6 +73,7 @@ struct hi_frame
                                 suppressions match), HI_NONE as NAME */
   uint32_t system_name;      /* id in strs: the symbol as the module
                                 names it (mangled), HI_NONE if unknown */
+  uint32_t symbolized;       /* 1: named by a symbol (not module+0x...) */
   uint64_t address;          /* the return address this frame is for
                                 (every frame of one address has it); 0
                                 for the cut frame */

@@ -120,27 +120,3 @@ hi_rmodel_strdup (struct hi_rmodel *r, const char *s)
   r->owned[r->n_owned++] = copy;
   return copy;
 }
-
-const char *
-hi_weight_name (enum hi_weight w)
-{
-  switch (w)
-    {
-    case HI_WEIGHT_INUSE_OBJECTS:
-      return "inuse_objects";
-    case HI_WEIGHT_ALLOC_SPACE:
-      return "alloc_space";
-    case HI_WEIGHT_ALLOC_OBJECTS:
-      return "alloc_objects";
-    case HI_WEIGHT_INUSE_SPACE:
-    default:
-      return "inuse_space";
-    }
-}
-
-const char *
-hi_weight_unit (enum hi_weight w)
-{
-  return w == HI_WEIGHT_INUSE_SPACE || w == HI_WEIGHT_ALLOC_SPACE ? "bytes"
-                                                                  : "count";
-}

@@ -105,8 +105,19 @@ hi_sample_weight (const struct hi_rsample *s, enum hi_weight w)
 
 /* pprof's name of weight W: "inuse_space", ...; and its unit, "bytes"
    or "count". */
-const char *hi_weight_name (enum hi_weight w);
-const char *hi_weight_unit (enum hi_weight w);
+static inline const char *
+hi_weight_name (enum hi_weight w)
+{
+  return w == HI_WEIGHT_INUSE_OBJECTS ? "inuse_objects"
+         : w == HI_WEIGHT_ALLOC_SPACE ? "alloc_space"
+         : w == HI_WEIGHT_ALLOC_OBJECTS ? "alloc_objects" : "inuse_space";
+}
+static inline const char *
+hi_weight_unit (enum hi_weight w)
+{
+  return w == HI_WEIGHT_INUSE_SPACE || w == HI_WEIGHT_ALLOC_SPACE ? "bytes"
+                                                                  : "count";
+}
 
 /* What a cell holds.  Numbers are exact in the model; the text emitter
    writes bytes in human units unless told --bytes. */

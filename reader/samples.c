@@ -136,14 +136,9 @@ location_for (struct build *b, uint32_t i, uint32_t j)
   if (loc.mapping)
     {
       struct hi_rmapping *mp = &r->mappings[loc.mapping - 1];
-      int named = !(hf->module != HI_NONE && hf->name != HI_NONE
-                    && strchr (a->strs.strs[hf->name], '+')
-                    && strncmp (a->strs.strs[hf->name],
-                                a->strs.strs[hf->module],
-                                strlen (a->strs.strs[hf->module])) == 0);
-      /* A mapping has functions when its locations have names (not
-         "module+0x..."); has lines when one of them has a line. */
-      mp->symbolized |= named;
+      /* A mapping has functions when a frame of it was named by a
+         symbol (not "module+0x..."), lines when one has a line. */
+      mp->symbolized |= hf->symbolized;
       for (uint32_t k = i; k < j; k++)
         mp->lines |= hi_chain_frame (a, k)->line != 0;
     }

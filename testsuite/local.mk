@@ -225,3 +225,5 @@ check_LTLIBRARIES += %reldir%/progs/libnames2.la
 check_PROGRAMS += %reldir%/progs/names-cxx
 %canon_reldir%_progs_names_cxx_SOURCES = %reldir%/progs/names-cxx.cc
 %canon_reldir%_progs_names_cxx_CXXFLAGS = $(AM_CXXFLAGS) -g -O2 -fno-optimize-sibling-calls
+check_PROGRAMS += %reldir%/progs/sample-chains
+%canon_reldir%_progs_sample_chains_CFLAGS = $(progs_cflags) -O2
