@@ -4,3 +4,6 @@ EXTRA_PROGRAMS = %reldir%/many-sites %reldir%/threads-scaling
 %canon_reldir%_threads_scaling_LDADD = -lpthread
 %canon_reldir%_many_sites_CFLAGS = $(AM_CFLAGS) -g -O1 -fno-crossjumping -fno-ipa-icf
 CLEANFILES += %reldir%/many-sites %reldir%/threads-scaling
+EXTRA_PROGRAMS += %reldir%/many-funcs
+%canon_reldir%_many_funcs_CFLAGS = $(AM_CFLAGS) -g -O1 -fno-ipa-icf -fno-optimize-sibling-calls
+CLEANFILES += %reldir%/many-funcs
