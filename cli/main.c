@@ -19,7 +19,9 @@ static const char usage_text[] =
   "       heapinspect stat|modules SOURCE...\n"
   "       heapinspect block ADDRESS SOURCE...\n"
   "       heapinspect flamegraph [OPTIONS] -o FILE.svg SOURCE...\n"
-  "options: -t bins,leaks,direct,graph,stat   -o FILE (replaced when complete)\n"
+  "       heapinspect peak|timeline [OPTIONS] SOURCE...\n"
+  "options: -t bins,leaks,direct,graph,stat,peak,temporary,lifetimes,timeline\n"
+  "         -o FILE (replaced when complete)\n"
   "         --format=text|json|pprof|pprof-text|folded|svg\n"
   "         --weight=inuse_space|inuse_objects|alloc_space|alloc_objects\n"
   "         --no-stop   -h, --help   --version\n"
@@ -238,7 +240,7 @@ main_run (int argc, char **argv, struct settings *st)
     return bad_usage ("run reads the program it starts: -p, --raw and "
                       "--no-stop do not go with it");
   if (!hi_tables_valid (st->tables))
-    return bad_usage ("-t takes a list of: leaks, bins, direct, graph, stat");
+    return bad_usage ("-t takes a list of: " HI_TABLE_NAMES);
   argv += optind;
   if (!*argv)
     return bad_usage ("run needs a command");
@@ -296,7 +298,7 @@ main (int argc, char **argv)
   argv += optind;
   argc -= optind;
   if (!hi_tables_valid (tables))
-    return bad_usage ("-t takes a list of: leaks, bins, direct, graph, stat");
+    return bad_usage ("-t takes a list of: " HI_TABLE_NAMES);
   if ((r = check_filters (&opt)) >= 0)
     return r;
 
@@ -324,6 +326,14 @@ main (int argc, char **argv)
       block = 1;
       argv += 2;
       argc -= 2;
+    }
+  else if (cmd && (strcmp (cmd, "peak") == 0
+                   || strcmp (cmd, "timeline") == 0))
+    {
+      /* The time tables have commands of their own, as stat has. */
+      tables = cmd;
+      argv++;
+      argc--;
     }
   else if (cmd && (strcmp (cmd, "stat") == 0 || strcmp (cmd, "modules") == 0))
     {

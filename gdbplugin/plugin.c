@@ -101,7 +101,7 @@ set_tables (struct request *r, const char *list)
 {
   if (strlen (list) >= sizeof r->tables || !hi_tables_valid (list))
     snprintf (r->error, sizeof r->error, "heap: -t takes a list of: "
-              "leaks, bins, direct, graph, stat");
+              HI_TABLE_NAMES);
   else
     strcpy (r->tables, list);
 }

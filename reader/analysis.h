@@ -167,7 +167,10 @@ hi_status hi_block_report (const struct hi_target *t, const struct hi_model *m,
                            const char *exe, uint64_t addr,
                            const struct hi_options *opt, FILE *out);
 
-/* 1 if LIST names only known tables (leaks, bins, direct, graph, stat). */
+/* The tables -t takes, for messages. */
+#define HI_TABLE_NAMES \
+  "leaks, bins, direct, graph, stat, peak, temporary, lifetimes, timeline"
+/* 1 if LIST names only known tables (HI_TABLE_NAMES). */
 int hi_tables_valid (const char *list);
 /* Print the tables of LIST (comma-separated) of M to OUT; NAME names the
    source in JSON; EXE overrides the main executable's path.  *MISSING,
@@ -176,6 +179,17 @@ hi_status hi_report (const struct hi_model *m, const char *exe,
                      const char *name, const char *list,
                      const struct hi_options *opt, FILE *out,
                      unsigned *missing);
+
+/* `heapinspect diff OLD NEW` and gdb's `heap diff FILE`: what changed
+   from model OLD (its executable OLD_EXE, may be NULL; named OLD_NAME) to
+   model NEW, per chain and per function, matched by their symbolized
+   frames (so ASLR and a rebuilt binary do not break it), in OPT's format
+   (text or JSON) to OUT.  The one implementation both use (diff.c).
+   HI_OK, HI_E_NOMEM, or HI_E_USAGE for a format diff cannot write. */
+hi_status hi_diff_report (const struct hi_model *old, const char *old_exe,
+                          const char *old_name, const struct hi_model *new_m,
+                          const char *new_exe, const char *new_name,
+                          const struct hi_options *opt, FILE *out);
 
 /* Counter arithmetic that never wraps: a damaged input may claim
    anything, and a table must not print a wrapped-around number. */
@@ -218,6 +232,13 @@ hi_status hi_table_leaks (struct hi_analysis *a, struct hi_rmodel *r);
 hi_status hi_table_direct (struct hi_analysis *a, struct hi_rmodel *r);
 hi_status hi_table_graph (struct hi_analysis *a, struct hi_rmodel *r);
 hi_status hi_table_stat (struct hi_analysis *a, struct hi_rmodel *r);
+/* Time (format 4): the chains at the peak; temporary allocations per
+   chain; lifetimes per chain; the timeline.  An input without time data
+   gives a table that says so. */
+hi_status hi_table_peak (struct hi_analysis *a, struct hi_rmodel *r);
+hi_status hi_table_temporary (struct hi_analysis *a, struct hi_rmodel *r);
+hi_status hi_table_lifetimes (struct hi_analysis *a, struct hi_rmodel *r);
+hi_status hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r);
 
 /* The frames of site S's leak path (hi_path_span, "..." first when cut)
    appended to R: a PATH cell for them. */

@@ -27,7 +27,7 @@
   X (HI_E_NOMEM, "out of memory") \
   X (HI_E_NOT_CORE, "an ELF file, but not a core file") \
   X (HI_E_PROCESS, "cannot read the process (ptrace)") \
-  X (HI_E_USAGE, "unknown table: use leaks, bins, direct, graph or stat") \
+  X (HI_E_USAGE, "unknown table: use leaks, bins, direct, graph, stat, peak, temporary, lifetimes or timeline") \
   X (HI_E_NOT_BLOCK, "not in a block allocated through heapinspect") \
   X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)") \
   X (HI_E_REGEX, "not a valid regular expression") \
@@ -186,6 +186,7 @@ struct hi_model
     uint64_t threads;        /* thread records (or their parts) left out */
     uint64_t counters;       /* impossible counters corrected */
     uint64_t process;        /* process record fields out of range */
+    uint64_t time;           /* time arenas or timeline points unusable */
   } damage;
   /* The process, as the monitor recorded it (format 3 on).  NULL or 0:
      not recorded (format 2, a raw dump, fields out of range: the last
@@ -208,11 +209,65 @@ struct hi_model
                                 monotonic clocks' difference where both
                                 ends have one (snapshot, live process),
                                 else read_ns - start_realtime_ns */
+  /* Time (format 4 on; see format.h).  has_time 0: the input has none
+     (an older format, or its time arenas could not be used: damage), and
+     chain_time, timeline are NULL. */
+  int has_time;
+  int lifetimes;             /* the process recorded lifetimes
+                                (HEAPINSPECT_LIFETIMES=1) */
+  struct hi_chain_time *chain_time; /* n_sites entries, or NULL */
+  struct hi_tpoint *points;  /* the timeline's points, oldest first: time
+                                and clock never go back (points after one
+                                that does are left out, as damage) */
+  uint64_t n_points;
+  struct hi_tdetail *detailed; /* detailed points, oldest first, checked
+                                like the points; chains naming a site out
+                                of range are left out */
+  uint64_t n_detailed;
+  int peak_is_live;          /* the peak read was below the live figures
+                                (the threads' batches lag): the live
+                                figures stand for the peak's */
+  uint64_t peak_time_ns;     /* when the peak was reached, ns since the
+                                monitor started: the time of the point at
+                                or after the peak's clock (the points'
+                                last, or run time, if none is) */
+};
+
+/* Each chain's time figures (format 4 on), summed over its records. */
+struct hi_chain_time
+{
+  uint64_t peak_bytes;       /* live at the process's peak (the latest
+                                time live bytes were highest) */
+  uint64_t peak_blocks;
+  uint64_t temporaries;      /* heaptrack's temporary allocations */
+  /* With lifetimes (m->lifetimes), else 0: */
+  uint64_t life[HI_LIFE_BUCKETS]; /* freed blocks per lifetime bucket */
+  uint64_t freed;            /* freed blocks with a birth stamp */
+  uint64_t freed_ns;         /* the sum of their lifetimes, ns */
+  uint64_t live;             /* live blocks with a birth stamp */
+  uint64_t live_clock_sum;   /* the sum of their birth clocks */
+  uint64_t live_ns_sum;      /* the sum of their birth times */
 };
 
 /* Read and validate the model from T into *OUT (free with hi_model_free). */
 hi_status hi_model_load (const struct hi_target *t, struct hi_model **out);
 void hi_model_free (struct hi_model *m);
+
+/* For the model's loaders: copy the arena of KIND of root R (entries of
+   ENTRY_SIZE bytes; 0: the kind's own size) out of T into a new array
+   *OUT of *COUNT entries (none: NULL, 0).  HI_E_CORRUPT for an arena of
+   another entry size or a count beyond its capacity; HI_E_UNREADABLE,
+   HI_E_NOMEM.  hi_model_arena_entry_size: the entry size the arena of
+   KIND states, 0 if R lists none. */
+hi_status hi_model_read_arena (const struct hi_target *t,
+                               const struct hi_root *r, uint32_t kind,
+                               uint32_t entry_size, void **out,
+                               uint64_t *count);
+uint32_t hi_model_arena_entry_size (const struct hi_root *r, uint32_t kind);
+/* model-time.c: read M's time arenas (format 4) into its time fields,
+   after the rest is validated; what cannot be used is damage.time.
+   HI_E_NOMEM, else HI_OK. */
+hi_status hi_model_time_load (const struct hi_target *t, struct hi_model *m);
 
 /* For the model's loader (procinfo.c): set M's command and times from
    the process record P (NULL: none) and target T.  HI_E_NOMEM, or HI_OK

@@ -16,13 +16,25 @@ static const uint32_t entry_sizes[HI_NARENA_KINDS] = {
   [HI_ARENA_MODULES] = sizeof (struct hi_module),
   [HI_ARENA_HASH] = sizeof (uint32_t),
   [HI_ARENA_PROCESS] = sizeof (struct hi_process),
+  [HI_ARENA_SITE_TIME] = sizeof (struct hi_site_time),
+  [HI_ARENA_THREAD_TIME] = sizeof (struct hi_thread_time),
+  [HI_ARENA_TIMELINE] = sizeof (struct hi_timeline),
 };
+
+/* Arena descriptor I of root R: the first HI_MAX_ARENAS in arenas, the
+   rest (format 4) in more_arenas. */
+static const struct hi_arena_desc *
+arena_desc (const struct hi_root *r, uint32_t i)
+{
+  return i < HI_MAX_ARENAS ? &r->arenas[i] : &r->more_arenas[i - HI_MAX_ARENAS];
+}
 
 /* The size of the root of format VERSION; 0 for a version not read. */
 static uint32_t
 root_size_of (uint32_t version)
 {
   return version == HI_FORMAT_VERSION ? sizeof (struct hi_root)
+         : version == 3 ? HI_ROOT_SIZE_V3
          : version == 2 ? HI_ROOT_SIZE_V2 : 0;
 }
 
@@ -86,7 +98,8 @@ root_at (const struct hi_target *t, uint64_t addr, struct hi_root *r)
   if (t->ops->read_memory (t->ctx, addr, r, size) != 0)
     return HI_E_UNREADABLE;
   if (r->root_size != size || r->pointer_size != sizeof (void *)
-      || r->byte_order != HI_ORDER_LITTLE || r->n_arenas > HI_MAX_ARENAS
+      || r->byte_order != HI_ORDER_LITTLE
+      || r->n_arenas > HI_MAX_ARENAS + (version >= 4 ? HI_MAX_MORE_ARENAS : 0)
       || !r->ready)
     return HI_E_CORRUPT;
   return HI_OK;
@@ -111,19 +124,23 @@ read_root (const struct hi_target *t, struct hi_root *r)
 }
 
 /* Copy the arena of KIND into a new array; *COUNT entries.  A missing
-   arena yields an empty array. */
+   arena yields an empty array.  Its entries are ENTRY_SIZE bytes (0: the
+   kind's size). */
 static hi_status
-read_arena (const struct hi_target *t, const struct hi_root *r,
-            uint32_t kind, void **out, uint64_t *count)
+read_arena_sized (const struct hi_target *t, const struct hi_root *r,
+                  uint32_t kind, uint32_t entry_size, void **out,
+                  uint64_t *count)
 {
   *out = NULL;
   *count = 0;
+  if (entry_size == 0)
+    entry_size = entry_sizes[kind];
   for (uint32_t i = 0; i < r->n_arenas; i++)
     {
-      const struct hi_arena_desc *a = &r->arenas[i];
+      const struct hi_arena_desc *a = arena_desc (r, i);
       if (a->kind != kind)
         continue;
-      if (a->entry_size != entry_sizes[kind] || a->count > a->capacity
+      if (a->entry_size != entry_size || a->count > a->capacity
           || a->count > ARENA_BYTES_MAX / a->entry_size)
         return HI_E_CORRUPT;
       if (a->count == 0)
@@ -160,6 +177,30 @@ read_arena (const struct hi_target *t, const struct hi_root *r,
       return HI_OK;
     }
   return HI_OK;
+}
+
+static hi_status
+read_arena (const struct hi_target *t, const struct hi_root *r,
+            uint32_t kind, void **out, uint64_t *count)
+{
+  return read_arena_sized (t, r, kind, 0, out, count);
+}
+
+hi_status
+hi_model_read_arena (const struct hi_target *t, const struct hi_root *r,
+                     uint32_t kind, uint32_t entry_size, void **out,
+                     uint64_t *count)
+{
+  return read_arena_sized (t, r, kind, entry_size, out, count);
+}
+
+uint32_t
+hi_model_arena_entry_size (const struct hi_root *r, uint32_t kind)
+{
+  for (uint32_t i = 0; i < r->n_arenas; i++)
+    if (arena_desc (r, i)->kind == kind)
+      return arena_desc (r, i)->entry_size;
+  return 0;
 }
 
 /* The monitor caps chains at 256 frames (HEAPINSPECT_DEPTH); a root
@@ -320,7 +361,10 @@ validate_thread_counters (struct hi_model *m, char *bad)
      is then the best bound on the peak. */
   struct hi_totals *t = &m->root.totals;
   if (t->peak_bytes < ba - bf)
-    t->peak_bytes = ba - bf;
+    {
+      t->peak_bytes = ba - bf;
+      m->peak_is_live = 1;
+    }
   if (t->peak_blocks < a - f)
     t->peak_blocks = a - f;
   uint64_t bt[4] = { 0, 0, 0, 0 };
@@ -438,7 +482,7 @@ read_process (const struct hi_target *t, struct hi_model *m)
   int have = 0;
   for (uint32_t i = 0; m->root.version >= 3 && i < m->root.n_arenas; i++)
     {
-      const struct hi_arena_desc *a = &m->root.arenas[i];
+      const struct hi_arena_desc *a = arena_desc (&m->root, i);
       if (a->kind != HI_ARENA_PROCESS || a->count == 0)
         continue;
       if (have || a->count != 1 || a->capacity < 1
@@ -487,6 +531,8 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
     s = validate (m);
   if (s == HI_OK)
     s = read_process (t, m);
+  if (s == HI_OK)
+    s = hi_model_time_load (t, m);
   if (s != HI_OK)
     {
       hi_model_free (m);
@@ -510,6 +556,9 @@ hi_model_free (struct hi_model *m)
   free (m->bins);
   free (m->threads);
   free (m->modules);
+  free (m->chain_time);
+  free (m->points);
+  free (m->detailed);
   free ((char *) m->command);
   free (m);
 }
@@ -542,6 +591,10 @@ hi_model_damage_text (const struct hi_model *m, char *buf, size_t size)
     at += (size_t) snprintf (buf + at, size - at,
                              "%sa root field out of range", at ? ", " : "");
   if (m->damage.process && at < size)
-    snprintf (buf + at, size - at, "%sthe process record (command line, "
-              "times) out of range", at ? ", " : "");
+    at += (size_t) snprintf (buf + at, size - at, "%sthe process record "
+                             "(command line, times) out of range",
+                             at ? ", " : "");
+  if (m->damage.time && at < size)
+    snprintf (buf + at, size - at, "%stime data (peak, timeline, "
+              "lifetimes) partly unusable", at ? ", " : "");
 }

@@ -10,12 +10,18 @@ static const struct
 {
   const char *name;
   hi_status (*build) (struct hi_analysis *, struct hi_rmodel *);
+  int names;                 /* it needs the chains' names */
 } tables[] = {
-  { "leaks", hi_table_leaks }, { "bins", hi_table_bins },
-  { "direct", hi_table_direct }, { "graph", hi_table_graph },
-  { "stat", hi_table_stat },
+  { "leaks", hi_table_leaks, 1 }, { "bins", hi_table_bins, 1 },
+  { "direct", hi_table_direct, 1 }, { "graph", hi_table_graph, 1 },
+  { "stat", hi_table_stat, 0 },
+  { "peak", hi_table_peak, 1 },
+  { "temporary", hi_table_temporary, 1 },
+  { "lifetimes", hi_table_lifetimes, 1 },
+  { "timeline", hi_table_timeline, 1 },
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
+#define STAT 4                /* tables[STAT] is `stat` */
 
 /* Indexes into tables[] named by LIST, in its order; -1 if unknown. */
 static int
@@ -62,7 +68,7 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
   /* Only `stat` needs no names: no symbolizer, no chains for it. */
   int names = samples;
   for (int i = 0; i < n; i++)
-    names |= which[i] != (int) NTABLES - 1;
+    names |= tables[which[i]].names;
   struct hi_symbolizer *sym = NULL;
   struct hi_analysis a;
   memset (&a, 0, sizeof a);
@@ -90,7 +96,7 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
     s = hi_samples_build (&a, &r);
   unsigned nmissing = sym ? hi_symbolizer_missing (sym) : 0;
   /* `stat` alone in text: its key: value lines, for scripts. */
-  if (!json && n == 1 && which[0] == (int) NTABLES - 1 && r.n_tables == 1)
+  if (!json && n == 1 && which[0] == STAT && r.n_tables == 1)
     r.tables[0].title = NULL;
   else if (s == HI_OK)
     s = hi_summary_build (m, names ? &a : NULL, nmissing, &r);

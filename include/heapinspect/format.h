@@ -13,9 +13,16 @@
  * Version history: 1 first release; 2 counts, calls and bins per thread
  * (struct hi_thread), the bins arena unused; 3 the process's command
  * line and start time (struct hi_process, arena HI_ARENA_PROCESS) and,
- * in a snapshot's copy of the root, when the snapshot was taken.
- * Readers of version 3 read version 2 as well (HI_ROOT_SIZE_V2): its
- * root is the first bytes of this one, its arenas are these.
+ * in a snapshot's copy of the root, when the snapshot was taken; 4 time:
+ * the allocation clock and the peak's generation in the root, each
+ * chain's figures at the peak and its temporary allocations (arenas
+ * HI_ARENA_SITE_TIME, HI_ARENA_THREAD_TIME), the timeline (arena
+ * HI_ARENA_TIMELINE), lifetimes when the process asked for them
+ * (HI_TIME_LIFETIMES: a birth stamp before every block header), and room
+ * for 8 more arenas (root.more_arenas).
+ * Readers of version 4 read versions 2 and 3 as well (HI_ROOT_SIZE_V2,
+ * HI_ROOT_SIZE_V3): their roots are the first bytes of this one, their
+ * arenas are these but for the time arenas they lack.
  */
 #ifndef HEAPINSPECT_FORMAT_H
 #define HEAPINSPECT_FORMAT_H
@@ -24,7 +31,7 @@
 #include <stdint.h>
 
 #define HI_ROOT_MAGIC      UINT64_C(0x31544f4f52504948) /* "HIPROOT1" */
-#define HI_FORMAT_VERSION  3u
+#define HI_FORMAT_VERSION  4u
 #define HI_FORMAT_OLDEST   2u     /* the oldest version readers still read */
 #define HI_ORDER_LITTLE    1u
 #define HI_ORDER_BIG       2u
@@ -68,10 +75,18 @@ enum hi_arena_kind
   HI_ARENA_MODULES,     /* struct hi_module: loaded objects */
   HI_ARENA_HASH,        /* uint32_t slots: the monitor's own index; readers skip it */
   HI_ARENA_PROCESS,     /* struct hi_process: one entry (version 3 on) */
+  HI_ARENA_SITE_TIME,   /* struct hi_site_time or, with lifetimes, struct
+                           hi_site_life: entry i goes with site i (version
+                           4 on) */
+  HI_ARENA_THREAD_TIME, /* struct hi_thread_time: entry i goes with thread
+                           record i (version 4 on) */
+  HI_ARENA_TIMELINE,    /* struct hi_timeline: one entry (version 4 on) */
   HI_NARENA_KINDS
 };
 
-#define HI_MAX_ARENAS 8
+#define HI_MAX_ARENAS 8       /* in root.arenas */
+#define HI_MAX_MORE_ARENAS 8  /* in root.more_arenas (version 4 on); the
+                                 root's n_arenas counts both lists */
 
 struct hi_arena_desc
 {
@@ -121,10 +136,33 @@ struct hi_root
      says when it was written (CLOCK_REALTIME and CLOCK_MONOTONIC, ns). */
   uint64_t snapshot_realtime_ns;
   uint64_t snapshot_monotonic_ns;
+  /* Version 4 on: time. */
+  uint64_t alloc_clock;       /* the allocation clock: bytes allocated by
+                                 the process so far, flushed with
+                                 totals.live_bytes (exact while one thread
+                                 allocates, else within HI_PEAK_BATCH per
+                                 thread) */
+  uint64_t peak_gen;          /* how many times totals.peak_bytes rose: the
+                                 generation of the latest peak (struct
+                                 hi_peak_share) */
+  uint64_t peak_clock;        /* alloc_clock when the latest peak was
+                                 reached */
+  uint32_t time_flags;        /* HI_TIME_* */
+  uint32_t birth_size;        /* bytes of struct hi_block_birth before every
+                                 block header: sizeof (struct
+                                 hi_block_birth) with HI_TIME_LIFETIMES, 0
+                                 without */
+  struct hi_arena_desc more_arenas[HI_MAX_MORE_ARENAS];
 };
 
-/* The root of version 2: the fields up to `totals`. */
+/* The root of version 2: the fields up to `totals`; of version 3: up to
+   snapshot_monotonic_ns. */
 #define HI_ROOT_SIZE_V2 392u
+#define HI_ROOT_SIZE_V3 408u
+
+/* root.time_flags */
+#define HI_TIME_LIFETIMES 1u  /* HEAPINSPECT_LIFETIMES=1: birth stamps and
+                                 struct hi_site_life */
 
 /* What the monitor records about its process when it starts (version 3
    on): the command line and the time.  A child of fork() keeps the
@@ -231,6 +269,128 @@ struct hi_module
   char     path[HI_PATH_MAX]; /* NUL-terminated */
 };
 
+/* Time (version 4 on).
+
+   The peak and who made it.  Every record of a chain's counters (the
+   chain's shared counters, struct hi_site, and each thread's, struct
+   hi_thread_site) has a share beside it: the record's own live bytes and
+   blocks, and what they were at the latest peak.  When a record changes
+   and its peak_gen is older than root.peak_gen, the monitor first copies
+   live_* to peak_* and sets peak_gen to root.peak_gen; then it changes
+   live_*.  So a reader finds the record's figures at the latest peak in
+   peak_* if peak_gen == root.peak_gen (it changed since), else in live_*
+   (it has not).  The chain's figures at the peak are the sum over its
+   records.  A record's live figures are modulo 2^64: a thread that frees
+   blocks another allocated goes below zero; the sums are right. */
+struct hi_peak_share
+{
+  uint64_t live_bytes;
+  uint64_t live_blocks;
+  uint64_t peak_bytes;
+  uint64_t peak_blocks;
+  uint64_t peak_gen;
+  uint64_t temporaries;     /* blocks freed by the thread that allocated
+                               them with no allocation by that thread in
+                               between (heaptrack's temporary allocations) */
+};
+
+/* HI_ARENA_SITE_TIME without lifetimes: entry i is site i's share. */
+struct hi_site_time
+{
+  struct hi_peak_share share;
+};
+
+/* Lifetimes on the allocation clock: a freed block's lifetime is the
+   bytes the process allocated after it and before its free.  Bucket 0
+   holds lifetime 0; bucket k > 0 lifetimes in [2^(k-1), 2^k); the last
+   bucket everything from 2^(HI_LIFE_BUCKETS-2) on. */
+#define HI_LIFE_BUCKETS 48u
+
+static inline unsigned
+hi_life_bucket (uint64_t lifetime)
+{
+  unsigned k = lifetime ? 64u - (unsigned) __builtin_clzll (lifetime) : 0u;
+  return k < HI_LIFE_BUCKETS ? k : HI_LIFE_BUCKETS - 1u;
+}
+
+/* HI_ARENA_SITE_TIME with HI_TIME_LIFETIMES: entry i is site i's share
+   and its blocks' lifetimes (shared by all threads). */
+struct hi_site_life
+{
+  struct hi_peak_share share;
+  uint64_t life[HI_LIFE_BUCKETS]; /* freed blocks per lifetime bucket */
+  uint64_t freed;           /* freed blocks with a birth stamp */
+  uint64_t freed_ns;        /* the sum of their lifetimes in ns */
+  uint64_t live;            /* live blocks with a birth stamp */
+  uint64_t live_clock_sum;  /* the sum of their birth clocks (alloc_clock
+                               after their own allocation) */
+  uint64_t live_ns_sum;     /* the sum of their birth times (ns since the
+                               monitor started) */
+};
+
+/* HI_ARENA_THREAD_TIME: entry i goes with thread record i; share k with
+   that record's sites[k]. */
+struct hi_thread_time
+{
+  struct hi_peak_share sites[HI_THREAD_SITES];
+};
+
+/* With HI_TIME_LIFETIMES, right before every block header (and, for an
+   aligned block, right after the offset word): when the block was
+   allocated. */
+struct hi_block_birth
+{
+  uint64_t clock;           /* alloc_clock after this block's allocation */
+  uint64_t time_ns;         /* CLOCK_MONOTONIC ns since the monitor started */
+};
+
+/* The timeline: points of (time, clock, live bytes, live blocks) spread
+   over the whole run, massif's way: a point every `interval` bytes of the
+   allocation clock (every allocation at first); when the points are all
+   used, every other one is dropped and the interval doubles.  Every
+   HI_TIMELINE_DETAIL_EVERY-th point is also a detailed one, holding the
+   chains with the most live bytes then; the detailed points are thinned
+   the same way.  The peak's own figures are in the root and the shares. */
+#define HI_TIMELINE_POINTS       1024u
+#define HI_TIMELINE_DETAILED     64u
+#define HI_TIMELINE_TOP          32u
+#define HI_TIMELINE_DETAIL_EVERY 10u
+
+struct hi_tpoint
+{
+  uint64_t time_ns;         /* CLOCK_MONOTONIC ns since the monitor started */
+  uint64_t clock;           /* alloc_clock */
+  uint64_t live_bytes;
+  uint64_t live_blocks;
+};
+
+struct hi_tchain
+{
+  uint32_t site;
+  uint32_t unused;
+  uint64_t live_bytes;
+  uint64_t live_blocks;
+};
+
+struct hi_tdetail
+{
+  struct hi_tpoint at;
+  uint32_t n_chains;        /* entries of chains in use, largest first */
+  uint32_t unused;
+  struct hi_tchain chains[HI_TIMELINE_TOP];
+};
+
+struct hi_timeline
+{
+  uint64_t interval;        /* clock bytes between points */
+  uint64_t next_clock;      /* the clock of the next point */
+  uint32_t n_points;        /* points in use, oldest first */
+  uint32_t n_detailed;      /* detailed points in use, oldest first */
+  uint64_t points_taken;    /* points ever taken (for DETAIL_EVERY) */
+  struct hi_tpoint points[HI_TIMELINE_POINTS];
+  struct hi_tdetail detailed[HI_TIMELINE_DETAILED];
+};
+
 /* Block header, 16 bytes right before every user pointer.  For blocks
    aligned beyond 16 bytes HI_BLOCK_ALIGNED is set in size_flags and the
    8 bytes before the header hold the distance from the underlying
@@ -297,7 +457,7 @@ struct hi_snap_region
   uint64_t offset;          /* file offset of the bytes */
 };
 
-/* The layout of version 3, locked: a change here without a new
+/* The layout of version 4, locked: a change here without a new
    HI_FORMAT_VERSION (and new values below) does not compile. */
 #ifdef __cplusplus
 # define HI_LAYOUT(cond) static_assert (cond, #cond)
@@ -305,13 +465,17 @@ struct hi_snap_region
 # define HI_LAYOUT(cond) _Static_assert (cond, #cond)
 #endif
 #define HI_AT(type, field, off) HI_LAYOUT (offsetof (struct type, field) == (off))
-HI_LAYOUT (HI_FORMAT_VERSION == 3u && HI_FORMAT_OLDEST == 2u);
+HI_LAYOUT (HI_FORMAT_VERSION == 4u && HI_FORMAT_OLDEST == 2u);
 HI_LAYOUT (HI_NCALLS == 11 && HI_NBINS == 1026 && HI_THREAD_SITES == 64
            && HI_MAX_ARENAS == 8 && HI_NSIZE_CLASSES == 4
            && HI_PATH_MAX == 440 && HI_BUILD_ID_MAX == 32
            && HI_CMDLINE_MAX == 4096);
 HI_LAYOUT (HI_ARENA_NODES == 1 && HI_ARENA_HASH == 6
-           && HI_ARENA_PROCESS == 7);
+           && HI_ARENA_PROCESS == 7 && HI_ARENA_SITE_TIME == 8
+           && HI_ARENA_THREAD_TIME == 9 && HI_ARENA_TIMELINE == 10);
+HI_LAYOUT (HI_MAX_MORE_ARENAS == 8 && HI_LIFE_BUCKETS == 48
+           && HI_TIMELINE_POINTS == 1024 && HI_TIMELINE_DETAILED == 64
+           && HI_TIMELINE_TOP == 32);
 
 HI_LAYOUT (sizeof (struct hi_arena_desc) == 32);
 HI_AT (hi_arena_desc, addr, 0);
@@ -334,7 +498,7 @@ HI_AT (hi_totals, unwind_fallbacks, 72);
 HI_AT (hi_totals, unwind_checked, 80);
 HI_AT (hi_totals, unwind_mismatches, 88);
 
-HI_LAYOUT (sizeof (struct hi_root) == 408);
+HI_LAYOUT (sizeof (struct hi_root) == 696);
 HI_AT (hi_root, magic, 0);
 HI_AT (hi_root, version, 8);
 HI_AT (hi_root, root_size, 12);
@@ -349,7 +513,55 @@ HI_AT (hi_root, arenas, 40);
 HI_AT (hi_root, totals, 296);
 HI_AT (hi_root, snapshot_realtime_ns, 392);
 HI_AT (hi_root, snapshot_monotonic_ns, 400);
+HI_AT (hi_root, alloc_clock, 408);
+HI_AT (hi_root, peak_gen, 416);
+HI_AT (hi_root, peak_clock, 424);
+HI_AT (hi_root, time_flags, 432);
+HI_AT (hi_root, birth_size, 436);
+HI_AT (hi_root, more_arenas, 440);
 HI_LAYOUT (offsetof (struct hi_root, snapshot_realtime_ns) == HI_ROOT_SIZE_V2);
+HI_LAYOUT (offsetof (struct hi_root, alloc_clock) == HI_ROOT_SIZE_V3);
+
+HI_LAYOUT (sizeof (struct hi_peak_share) == 48);
+HI_AT (hi_peak_share, live_bytes, 0);
+HI_AT (hi_peak_share, live_blocks, 8);
+HI_AT (hi_peak_share, peak_bytes, 16);
+HI_AT (hi_peak_share, peak_blocks, 24);
+HI_AT (hi_peak_share, peak_gen, 32);
+HI_AT (hi_peak_share, temporaries, 40);
+HI_LAYOUT (sizeof (struct hi_site_time) == 48);
+HI_LAYOUT (sizeof (struct hi_site_life) == 48 + 48 * 8 + 40);
+HI_AT (hi_site_life, life, 48);
+HI_AT (hi_site_life, freed, 432);
+HI_AT (hi_site_life, freed_ns, 440);
+HI_AT (hi_site_life, live, 448);
+HI_AT (hi_site_life, live_clock_sum, 456);
+HI_AT (hi_site_life, live_ns_sum, 464);
+HI_LAYOUT (sizeof (struct hi_thread_time) == 64 * 48);
+HI_LAYOUT (sizeof (struct hi_block_birth) == 16);
+HI_AT (hi_block_birth, clock, 0);
+HI_AT (hi_block_birth, time_ns, 8);
+HI_LAYOUT (sizeof (struct hi_tpoint) == 32);
+HI_AT (hi_tpoint, time_ns, 0);
+HI_AT (hi_tpoint, clock, 8);
+HI_AT (hi_tpoint, live_bytes, 16);
+HI_AT (hi_tpoint, live_blocks, 24);
+HI_LAYOUT (sizeof (struct hi_tchain) == 24);
+HI_AT (hi_tchain, site, 0);
+HI_AT (hi_tchain, live_bytes, 8);
+HI_AT (hi_tchain, live_blocks, 16);
+HI_LAYOUT (sizeof (struct hi_tdetail) == 40 + 32 * 24);
+HI_AT (hi_tdetail, at, 0);
+HI_AT (hi_tdetail, n_chains, 32);
+HI_AT (hi_tdetail, chains, 40);
+HI_LAYOUT (sizeof (struct hi_timeline) == 32 + 1024 * 32 + 64 * 808);
+HI_AT (hi_timeline, interval, 0);
+HI_AT (hi_timeline, next_clock, 8);
+HI_AT (hi_timeline, n_points, 16);
+HI_AT (hi_timeline, n_detailed, 20);
+HI_AT (hi_timeline, points_taken, 24);
+HI_AT (hi_timeline, points, 32);
+HI_AT (hi_timeline, detailed, 32 + 1024 * 32);
 
 HI_LAYOUT (sizeof (struct hi_process) == 24 + 4096);
 HI_AT (hi_process, start_realtime_ns, 0);

@@ -376,12 +376,16 @@ test_versions (void)
   const struct { const char *name; uint32_t version, size; hi_status s; }
   bad[] = {
     { "version 2 with a root of version 3's size: damaged", 2,
-      sizeof (struct hi_root), HI_E_CORRUPT },
+      HI_ROOT_SIZE_V3, HI_E_CORRUPT },
     { "version 3 with a root of version 2's size: damaged", 3,
       HI_ROOT_SIZE_V2, HI_E_CORRUPT },
+    { "version 3 with a root of version 4's size: damaged", 3,
+      sizeof (struct hi_root), HI_E_CORRUPT },
+    { "version 4 with a root of version 3's size: damaged", 4,
+      HI_ROOT_SIZE_V3, HI_E_CORRUPT },
     { "version 1: a format this reader does not know", 1, HI_ROOT_SIZE_V2,
       HI_E_VERSION },
-    { "version 4: a format this reader does not know", 4,
+    { "version 5: a format this reader does not know", 5,
       sizeof (struct hi_root), HI_E_VERSION },
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
