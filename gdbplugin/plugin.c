@@ -59,8 +59,10 @@ struct request
   uint64_t addr;
   struct hi_options opt;
   int export;                /* heap export: FORMAT and FILE words */
-  int positional;            /* export's words given so far */
-  char file[4096];           /* export's FILE, as the user named it */
+  int diff;                  /* heap diff: a FILE word, the snapshot */
+  int positional;            /* export's or diff's words given so far */
+  char file[4096];           /* export's or diff's FILE, as the user
+                                named it */
   char error[256];           /* set: say this instead */
 };
 
@@ -95,11 +97,36 @@ export_word (struct request *r, const char *w)
     }
 }
 
+/* heap diff's word before its options: FILE, the snapshot. */
+static void
+diff_word (struct request *r, const char *w)
+{
+  char shown[80];
+  if (r->positional++ == 0)
+    {
+      if (!*w)
+        snprintf (r->error, sizeof r->error, "heap: diff needs a snapshot "
+                  "file: heap diff FILE [OPTIONS]");
+      else if (strlen (w) >= sizeof r->file)
+        snprintf (r->error, sizeof r->error, "heap: the file name is "
+                  "too long");
+      else
+        strcpy (r->file, w);
+      return;
+    }
+  hi_escape (w, shown, sizeof shown);
+  snprintf (r->error, sizeof r->error, "heap: unknown option '%.64s' "
+            "(see help heap diff)", shown);
+}
+
 /* -t LIST: the tables to print. */
 static void
 set_tables (struct request *r, const char *list)
 {
-  if (strlen (list) >= sizeof r->tables || !hi_tables_valid (list))
+  if (r->diff)
+    snprintf (r->error, sizeof r->error, "heap: diff prints its own "
+              "tables: -t does not go with it");
+  else if (strlen (list) >= sizeof r->tables || !hi_tables_valid (list))
     snprintf (r->error, sizeof r->error, "heap: -t takes a list of: "
               HI_TABLE_NAMES);
   else
@@ -204,6 +231,8 @@ parse_word (struct request *r, char *w, const char **pending)
     set_option (r, "depth", w);       /* heap leaks N */
   else if (r->export && (w[0] != '-' || !w[1]))
     export_word (r, w);
+  else if (r->diff && (w[0] != '-' || !w[1]))
+    diff_word (r, w);
   else
     {
       hi_escape (w, shown, sizeof shown);
@@ -238,9 +267,12 @@ parse_request (char *text, size_t len, struct request *r)
           for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
             known |= strcmp (commands[c].name, r->name) == 0;
           r->export = strcmp (r->name, "export") == 0;
-          /* export's tables, in text and JSON, are heapinspect(1)'s. */
+          r->diff = strcmp (r->name, "diff") == 0;
+          /* export's tables, in text and JSON, are heapinspect(1)'s;
+             diff has tables of its own (hi_diff_report). */
           snprintf (r->tables, sizeof r->tables, "%s",
-                    r->export ? HI_OPT_TABLES_DEFAULT : r->name);
+                    r->export ? HI_OPT_TABLES_DEFAULT
+                    : r->diff ? "" : r->name);
         }
       else if (strncmp (line, "# arg ", 6) == 0)
         parse_word (r, line + 6, &pending);
@@ -268,6 +300,13 @@ parse_request (char *text, size_t len, struct request *r)
                 "a file: heap export FORMAT FILE [OPTIONS]; FORMAT%s",
                 formats + strlen ("--format"));
     }
+  else if (r->diff && r->positional < 1 && !r->error[0])
+    snprintf (r->error, sizeof r->error, "heap: diff needs a snapshot file:"
+              " heap diff FILE [OPTIONS]");
+  else if (r->diff && r->opt.format != HI_TEXT && r->opt.format != HI_JSON
+           && !r->error[0])
+    snprintf (r->error, sizeof r->error, "heap: diff prints text or json: "
+              "--format=text or --format=json");
   else if (!r->export && r->opt.format == HI_PPROF && !r->error[0])
     snprintf (r->error, sizeof r->error, "heap: --format=pprof is binary: "
               "write it to a file with heap export pprof FILE");
@@ -348,6 +387,57 @@ export (const struct hi_model *m, const struct request *r, FILE *out)
   return s;
 }
 
+/* heap diff's OLD: the model of snapshot file PATH (named as the user
+   named it, from gdb's working directory), or NULL with one line on OUT
+   saying why not.  A note on OUT when it is incomplete. */
+static struct hi_model *
+load_snapshot (const char *path, FILE *out)
+{
+  char shown[300], why[600];
+  struct hi_target t;
+  struct hi_model *m = NULL;
+  hi_escape (path, shown, sizeof shown);
+  hi_status s = hi_target_open_snapshot (path, &t);
+  if (s == HI_OK)
+    {
+      s = hi_model_load (&t, &m);
+      /* The message before the close, which may fail on its own. */
+      snprintf (why, sizeof why, "%s", hi_strerror (s));
+      hi_target_close (&t);
+    }
+  else
+    snprintf (why, sizeof why, "%s", hi_strerror (s));
+  if (s == HI_E_NOT_SNAPSHOT)
+    {
+      /* A core is the likeliest mistake: say what it is, and what reads
+         it. */
+      char head[4] = { 0 };
+      int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+      int elf = fd >= 0 && read (fd, head, sizeof head) == sizeof head
+                && memcmp (head, "\177ELF", 4) == 0;
+      if (fd >= 0)
+        close (fd);
+      fprintf (out, "heap: %s: %s: heap diff compares a snapshot (.hip) "
+               "with the inferior\n", shown,
+               elf ? "an ELF file (a core or a program), not a heapinspect "
+                     "snapshot" : hi_strerror (s));
+      return NULL;
+    }
+  if (s != HI_OK)
+    {
+      fprintf (out, "heap: %s: %s\n", shown, why);
+      hi_model_free (m);
+      return NULL;
+    }
+  if (m->damaged)
+    {
+      char damage[512];
+      hi_model_damage_text (m, damage, sizeof damage);
+      fprintf (out, "heap: %s: incomplete report: %s\n", shown, damage);
+    }
+  return m;
+}
+
 /* Answer request R on the inferior, printing to OUT. */
 static void
 run (struct gdb_target *g, const struct request *r, FILE *out)
@@ -357,6 +447,11 @@ run (struct gdb_target *g, const struct request *r, FILE *out)
       fprintf (out, "%s\n", r->error);
       return;
     }
+  /* heap diff's snapshot first: a wrong file is said before the inferior
+     is read. */
+  struct hi_model *old = NULL;
+  if (r->diff && !(old = load_snapshot (r->file, out)))
+    return;
   struct hi_target direct = { &gdb_ops, g }, t;
   struct hi_gdb_cache *cache = hi_gdb_cache_open (&direct, g->root, &t);
   struct hi_model *m = NULL;
@@ -379,12 +474,18 @@ run (struct gdb_target *g, const struct request *r, FILE *out)
         s = hi_block_report (&t, m, NULL, r->addr, &r->opt, out);
       else if (r->export)
         s = export (m, r, out);
+      else if (r->diff)
+        s = hi_diff_report (old, NULL, r->file, m, NULL, "inferior", &r->opt,
+                            out);
       else
         s = hi_report (m, NULL, "inferior", r->tables, &r->opt, out, NULL);
-      if (s != HI_OK && s != HI_E_NOT_BLOCK && !r->export)
+      if (s == HI_E_USAGE && r->diff)
+        fprintf (out, "heap: diff cannot write this format\n");
+      else if (s != HI_OK && s != HI_E_NOT_BLOCK && !r->export)
         fprintf (out, "heap: %s\n", hi_strerror (s));
     }
   hi_model_free (m);
+  hi_model_free (old);
   hi_gdb_cache_close (cache, out);
 }
 

@@ -23,9 +23,11 @@
 
 /* The commands: name, and how the words after it are taken (WORDS:
    options passed as they are; EXPR: one gdb expression, evaluated by gdb
-   in C, whose value is passed as an address). */
+   in C, whose value is passed as an address).  A name is at most 15
+   characters (the plugin's request keeps 15). */
 #define HI_GDB_COMMANDS(X) \
   X (leaks, WORDS) X (bins, WORDS) X (direct, WORDS) X (graph, WORDS) \
-  X (stat, WORDS) X (block, EXPR) X (export, WORDS)
+  X (stat, WORDS) X (block, EXPR) X (export, WORDS) X (peak, WORDS) \
+  X (timeline, WORDS) X (diff, WORDS)
 
 #endif

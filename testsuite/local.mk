@@ -254,3 +254,8 @@ check_PROGRAMS += %reldir%/unit/svg-unit %reldir%/unit/svg-unit-asan
 # svg.exp: a function whose symbol holds <&"'>.
 check_PROGRAMS += %reldir%/progs/svg-names
 %canon_reldir%_progs_svg_names_CFLAGS = $(progs_cflags) -O1
+
+# heapinspect.gdb/time.exp: phases, a snapshot between them, for heap
+# peak, heap timeline and heap diff.
+check_PROGRAMS += %reldir%/progs/gdb-time
+%canon_reldir%_progs_gdb_time_CFLAGS = $(progs_cflags)
