@@ -25,6 +25,10 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/inlined %reldir%/progs/run-ends \
 	%reldir%/progs/no-ptrace
 %canon_reldir%_progs_inlined_CFLAGS = $(progs_cflags) -O2
+# heapinspect.gdb/time.exp: phases, a snapshot between them, for heap
+# peak, heap timeline and heap diff.
+check_PROGRAMS += %reldir%/progs/gdb-time
+%canon_reldir%_progs_gdb_time_CFLAGS = $(progs_cflags)
 check_PROGRAMS += %reldir%/progs/output-name
 %canon_reldir%_progs_output_name_SOURCES = %reldir%/progs/output-name.c \
 	lib/output-name.c lib/output-name.h
@@ -255,7 +259,13 @@ check_PROGRAMS += %reldir%/unit/svg-unit %reldir%/unit/svg-unit-asan
 check_PROGRAMS += %reldir%/progs/svg-names
 %canon_reldir%_progs_svg_names_CFLAGS = $(progs_cflags) -O1
 
-# heapinspect.gdb/time.exp: phases, a snapshot between them, for heap
-# peak, heap timeline and heap diff.
-check_PROGRAMS += %reldir%/progs/gdb-time
-%canon_reldir%_progs_gdb_time_CFLAGS = $(progs_cflags)
+# Unit tests of the reader's time data, format 4 (time-unit.exp runs both).
+check_PROGRAMS += %reldir%/unit/time-unit %reldir%/unit/time-unit-asan
+%canon_reldir%_unit_time_unit_SOURCES = %reldir%/unit/time-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_time_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_time_unit_asan_SOURCES = %reldir%/unit/time-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_time_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_time_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_time_unit_asan_LDFLAGS = $(asan_ldflags)
