@@ -254,3 +254,9 @@ check_PROGRAMS += %reldir%/unit/svg-unit %reldir%/unit/svg-unit-asan
 # svg.exp: a function whose symbol holds <&"'>.
 check_PROGRAMS += %reldir%/progs/svg-names
 %canon_reldir%_progs_svg_names_CFLAGS = $(progs_cflags) -O1
+
+# time.exp: the monitor's time data (format 4, issue 13).
+check_PROGRAMS += %reldir%/progs/time-phases %reldir%/progs/hip-time
+%canon_reldir%_progs_time_phases_CFLAGS = $(progs_cflags) -O0
+%canon_reldir%_progs_time_phases_LDADD = -lpthread
+%canon_reldir%_progs_hip_time_LDADD = reader/libhireader.la
