@@ -1,7 +1,8 @@
 /* time-phases.c - for time.exp: programs whose heap over time is known.
    Each mode says what it expects as "expect ..." lines (computed here,
    from what it did), writes snapshot "time.hip" (report.h's snap) and
-   exits.
+   exits.  With TIME_NO_SNAPSHOT set it writes none (for another
+   profiler to run it).
 
    time-phases phases      phase A allocates and frees 1000 x 100 B,
                            B 500 x 2000 B (the peak), half of B is freed,
@@ -23,6 +24,15 @@
 #define NOINLINE __attribute__ ((noinline, noipa))
 
 static void *volatile sink;
+
+/* The snapshot, unless TIME_NO_SNAPSHOT is set (under another profiler,
+   without the monitor). */
+static void
+time_snap (void)
+{
+  if (!getenv ("TIME_NO_SNAPSHOT"))
+    snap ("time.hip");
+}
 
 NOINLINE static void *
 phase_a (size_t n)
@@ -68,7 +78,7 @@ phases (int wait)
   say ("expect chain phase_c: peak_bytes 0 peak_blocks 0 temporaries 0\n");
   say ("expect live phase_b: %d\n", 250 * 2000);
   say ("expect live phase_c: %d\n", 2000 * 50);
-  snap ("time.hip");
+  time_snap ();
   if (wait)
     {
       say ("ready\n");
@@ -113,7 +123,7 @@ churn (long n)
   say ("expect chain churn_one: temporaries %ld\n", n);
   say ("expect chain keep_one: temporaries 0\n");
   say ("expect chains_temporaries: %ld\n", n);
-  snap ("time.hip");
+  time_snap ();
 }
 
 NOINLINE static void *
@@ -148,7 +158,7 @@ long_run (long n)
       clock += size;
     }
   say ("expect allocated at least: %llu\n", (unsigned long long) clock);
-  snap ("time.hip");
+  time_snap ();
 }
 
 /* The bucket of a lifetime: 0 for 0, k for [2^(k-1), 2^k). */
@@ -223,7 +233,7 @@ lifetimes (void)
     if (long_b[k])
       n += snprintf (line + n, sizeof line - (size_t) n, " %d:%d", k, long_b[k]);
   say ("%s\n", line);
-  snap ("time.hip");
+  time_snap ();
 }
 
 static pthread_barrier_t barrier;
@@ -268,7 +278,7 @@ threads (long m, size_t s)
     pthread_join (t[i], NULL);
   say ("expect true peak thread_alloc: bytes %llu blocks %ld\n",
        (unsigned long long) (4 * (uint64_t) m * s), 4 * m);
-  snap ("time.hip");
+  time_snap ();
 }
 
 int
