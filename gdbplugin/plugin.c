@@ -305,7 +305,7 @@ parse_request (char *text, size_t len, struct request *r)
               " heap diff FILE [OPTIONS]");
   else if (r->diff && r->opt.format != HI_TEXT && r->opt.format != HI_JSON
            && !r->error[0])
-    snprintf (r->error, sizeof r->error, "heap: diff prints text or json: "
+    snprintf (r->error, sizeof r->error, "heap: diff writes text or JSON: "
               "--format=text or --format=json");
   else if (!r->export && r->opt.format == HI_PPROF && !r->error[0])
     snprintf (r->error, sizeof r->error, "heap: --format=pprof is binary: "
