@@ -254,3 +254,12 @@ check_PROGRAMS += %reldir%/unit/svg-unit %reldir%/unit/svg-unit-asan
 # svg.exp: a function whose symbol holds <&"'>.
 check_PROGRAMS += %reldir%/progs/svg-names
 %canon_reldir%_progs_svg_names_CFLAGS = $(progs_cflags) -O1
+
+# diff.exp: a heap at two moments, and the same program rebuilt with
+# other flags and its functions moved.
+check_PROGRAMS += %reldir%/progs/diff-points %reldir%/progs/diff-points-pad
+# (The user's CFLAGS come last: DIFF_PAD turns to -O0 by a pragma.)
+%canon_reldir%_progs_diff_points_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_diff_points_pad_SOURCES = %reldir%/progs/diff-points.c
+%canon_reldir%_progs_diff_points_pad_CFLAGS = $(progs_cflags) -DDIFF_PAD \
+	-fno-toplevel-reorder
