@@ -1,9 +1,10 @@
 /* diff-points.c - a heap at two moments for `heapinspect diff`: snapshot
-   point1.hip, known allocations and frees, snapshot point2.hip.  Before
-   each snapshot it prints, per chain of its own, "POINT PATH LIVE_BYTES
-   LIVE_BLOCKS ALLOCS BYTES" (PATH as main>f>g; ALLOCS, BYTES: allocated
-   so far), then "ready POINT"; after point2 it waits for its input to
-   end (a core can be taken, or the process read, at that moment).
+   point1.hip, known allocations and frees, snapshot point2.hip.  It
+   prints "pid PID" first; before each snapshot, per chain of its own,
+   "POINT PATH LIVE_BYTES LIVE_BLOCKS ALLOCS BYTES" (PATH as main>f>g;
+   ALLOCS, BYTES: allocated so far), then "ready POINT"; after point2 it
+   waits for its input to end (a core can be taken, or the process read,
+   at that moment).
    Built twice (diff-points-pad: other flags, and code before the
    functions that moves their addresses) to show that chains match by
    name. */
@@ -162,6 +163,7 @@ point (const char *name)
 int
 main (void)
 {
+  say ("pid %d\n", (int) getpid ());
   keep ();
   shrink (20);
   vanish (8);
