@@ -255,6 +255,17 @@ check_PROGRAMS += %reldir%/unit/svg-unit %reldir%/unit/svg-unit-asan
 check_PROGRAMS += %reldir%/progs/svg-names
 %canon_reldir%_progs_svg_names_CFLAGS = $(progs_cflags) -O1
 
+# Unit tests of the reader's time data, format 4 (time-unit.exp runs both).
+check_PROGRAMS += %reldir%/unit/time-unit %reldir%/unit/time-unit-asan
+%canon_reldir%_unit_time_unit_SOURCES = %reldir%/unit/time-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_time_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_time_unit_asan_SOURCES = %reldir%/unit/time-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_time_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_time_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_time_unit_asan_LDFLAGS = $(asan_ldflags)
+
 # diff.exp: a heap at two moments, and the same program rebuilt with
 # other flags and its functions moved.
 check_PROGRAMS += %reldir%/progs/diff-points %reldir%/progs/diff-points-pad
