@@ -43,3 +43,4 @@ CLEANFILES += %reldir%/profile.pb-c.c %reldir%/profile.pb-c.h
 	@test -f $@ || { rm -f $<; $(MAKE) $(AM_MAKEFLAGS) $<; }
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/outfile.h %reldir%/outfile.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/svg-script.h %reldir%/svg-script.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/dwscopes.h %reldir%/dwscopes.c
