@@ -30,6 +30,15 @@ hi_prim_alloc (size_t size)
 }
 
 void *
+hi_prim_alloc_nodump (size_t size)
+{
+  void *p = hi_prim_alloc (size);
+  if (p)
+    madvise (p, size, MADV_DONTDUMP);
+  return p;
+}
+
+void *
 hi_prim_reserve (size_t size)
 {
   void *p = mmap (NULL, size, PROT_NONE,

@@ -13,6 +13,8 @@
 /* SIZE bytes of zeroed, readable and writable memory, committed as it is
    touched; NULL on failure. */
 void *hi_prim_alloc (size_t size);
+/* The same, for the monitor's own work: left out of core dumps. */
+void *hi_prim_alloc_nodump (size_t size);
 /* Reserve SIZE bytes of address space, inaccessible (so core dumps and
    gcore skip it) until committed; NULL on failure. */
 void *hi_prim_reserve (size_t size);
