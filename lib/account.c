@@ -58,7 +58,11 @@ live_changed (int64_t delta, int block, uint64_t allocated)
   hi_tls.live_unflushed = 0;
   hi_tls.blocks_unflushed = 0;
   hi_tls.clock_unflushed = 0;
-  uint64_t clock = HI_ADD (r->alloc_clock, clock_pending) + clock_pending;
+  /* A free does not move the clock: no atomic addition for it. */
+  uint64_t clock = clock_pending
+    ? HI_ADD (r->alloc_clock, clock_pending) + clock_pending
+    : atomic_load_explicit ((_Atomic uint64_t *) &r->alloc_clock,
+                            memory_order_relaxed);
   uint64_t live = HI_ADD (t->live_bytes, (uint64_t) pending) + (uint64_t) pending;
   uint64_t nblocks = HI_ADD (t->live_blocks, (uint64_t) blocks) + (uint64_t) blocks;
   if (blocks > 0)
