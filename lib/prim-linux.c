@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/resource.h>
+#include <linux/membarrier.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -99,6 +101,31 @@ hi_lock_release (hi_lock *l)
 {
   if (atomic_exchange ((_Atomic int *) &l->word, 0) == 2)
     syscall (SYS_futex, &l->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+int
+hi_prim_barrier_setup (void)
+{
+  int saved = errno;
+  long r = syscall (SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED,
+                    0, 0);
+  errno = saved;
+  return r == 0 ? 0 : -1;
+}
+
+int
+hi_prim_barrier_all (void)
+{
+  int saved = errno;
+  long r = syscall (SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  errno = saved;
+  return r == 0 ? 0 : -1;
+}
+
+void
+hi_prim_yield (void)
+{
+  sched_yield ();
 }
 
 uint64_t

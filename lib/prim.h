@@ -30,6 +30,14 @@ void hi_lock_acquire (hi_lock *l);
 int  hi_lock_try (hi_lock *l);      /* 1 if acquired */
 void hi_lock_release (hi_lock *l);
 
+/* An asymmetric barrier (membarrier(2)): after hi_prim_barrier_setup
+   succeeds, hi_prim_barrier_all makes every running thread of the
+   process execute a full memory barrier before it returns.  0, or -1. */
+int hi_prim_barrier_setup (void);
+int hi_prim_barrier_all (void);
+/* Let another thread run. */
+void hi_prim_yield (void);
+
 uint64_t hi_prim_tid (void);
 /* The clocks now, in ns: CLOCK_REALTIME (since 1970) and CLOCK_MONOTONIC;
    0 for a clock that cannot be read.  Async-signal-safe. */
