@@ -6,7 +6,9 @@
 
    time-phases phases      phase A allocates and frees 1000 x 100 B,
                            B 500 x 2000 B (the peak), half of B is freed,
-                           C allocates 2000 x 50 B; with "wait" after it,
+                           C allocates 2000 x 50 B; it says what the
+                           timeline's points must show ("expect segment"
+                           lines); with "wait" after it,
                            it says "ready" after the snapshot and waits
                            for a line on standard input
    time-phases churn N     N malloc/free pairs, between blocks kept
@@ -58,26 +60,45 @@ phase_c (size_t n)
   return p;
 }
 
+/* Say the live bytes every timeline point taken in [LO, HI] of the
+   clock must show: BASE at LO, then growing with the clock (SLOPE 1) or
+   not (SLOPE 0).  Points are taken at allocations only. */
+static void
+segment (uint64_t lo, uint64_t hi, uint64_t base, int slope)
+{
+  say ("expect segment: %llu %llu %llu %d\n", (unsigned long long) lo,
+       (unsigned long long) hi, (unsigned long long) base, slope);
+}
+
 static void
 phases (int wait)
 {
   static void *b[500];
-  void **c = calloc (2000, sizeof *c);   /* freed at the end: not at the peak */
+  uint64_t clock = 0, live = 0;   /* the program's own view */
+  /* Live from here on, at the peak too (main's chain). */
+  void **c = calloc (2000, sizeof *c);
+  clock = live = 2000 * sizeof *c;
+  segment (clock, clock, live, 0);
   for (int i = 0; i < 1000; i++)
     free (phase_a (100));
+  segment (clock + 100, clock + 100 * 1000, live + 100, 0);
+  clock += 100 * 1000;
   for (int i = 0; i < 500; i++)
     b[i] = phase_b (2000);
+  segment (clock + 2000, clock + 2000 * 500, live + 2000, 1);
+  clock += 2000 * 500;
+  live += 2000 * 500;
   for (int i = 0; i < 500; i += 2)
     free (b[i]);
+  live -= 250 * 2000;
   for (int i = 0; i < 2000; i++)
     c[i] = phase_c (50);
+  segment (clock + 50, clock + 50 * 2000, live + 50, 1);
   /* At the peak (the last block of B): all of B, nothing of A or C. */
   say ("expect chain phase_a: peak_bytes 0 peak_blocks 0 temporaries 1000\n");
   say ("expect chain phase_b: peak_bytes %d peak_blocks %d temporaries 0\n",
        500 * 2000, 500);
   say ("expect chain phase_c: peak_bytes 0 peak_blocks 0 temporaries 0\n");
-  say ("expect live phase_b: %d\n", 250 * 2000);
-  say ("expect live phase_c: %d\n", 2000 * 50);
   time_snap ();
   if (wait)
     {
