@@ -126,6 +126,22 @@ keep_one (size_t n)
   return p;
 }
 
+NOINLINE static void *
+realloc_first (size_t n)
+{
+  void *p = malloc (n);
+  sink = p;
+  return p;
+}
+
+NOINLINE static void *
+realloc_grow (void *p, size_t n)
+{
+  void *q = realloc (p, n);
+  sink = q;
+  return q;
+}
+
 static void
 churn (long n)
 {
@@ -141,9 +157,21 @@ churn (long n)
     }
   for (long i = 0; i < k; i++)
     free (kept[i]);
+  /* realloc: the block it frees is never a temporary, the block it
+     makes is the last one (freed next: a temporary); realloc to 0 is a
+     free. */
+  void *r = realloc_first (10);
+  r = realloc_grow (r, 20);
+  free (r);
+  r = realloc_first (10);
+  realloc_grow (r, 0);
   say ("expect chain churn_one: temporaries %ld\n", n);
   say ("expect chain keep_one: temporaries 0\n");
-  say ("expect chains_temporaries: %ld\n", n);
+  /* realloc_first: the free of realloc to 0 only (the realloc that
+     grew its block counts none). */
+  say ("expect chain realloc_first: temporaries 1\n");
+  say ("expect chain realloc_grow: temporaries 1\n");
+  say ("expect chains_temporaries: %ld\n", n + 2);
   time_snap ();
 }
 
@@ -209,6 +237,14 @@ life_long (size_t n)
 }
 
 NOINLINE static void *
+life_aligned (size_t align, size_t n)
+{
+  void *p = aligned_alloc (align, n);
+  sink = p;
+  return p;
+}
+
+NOINLINE static void *
 filler (size_t n)
 {
   void *p = malloc (n);
@@ -243,6 +279,14 @@ lifetimes (void)
   long_b[bucket ((1000000 - 20) + 4000000)]++;
   void *live = life_long (30);
   sink = live;
+  /* The clock after it: every byte allocated so far. */
+  uint64_t clock = 4 * 10 + 100 + 3000 + 100 + 2 * 20 + (1000000 - 20)
+                   + 4000000 + 30;
+  /* Aligned blocks (the birth stamp and the offset in their padding),
+     freed at once: lifetime 0. */
+  free (life_aligned (32, 32));
+  free (life_aligned (4096, 100));
+  clock += 32 + 100;
   char line[400];
   int n = snprintf (line, sizeof line, "expect life life_short: freed 4 live 0 buckets");
   for (int k = 0; k < 64; k++)
@@ -254,6 +298,11 @@ lifetimes (void)
     if (long_b[k])
       n += snprintf (line + n, sizeof line - (size_t) n, " %d:%d", k, long_b[k]);
   say ("%s\n", line);
+  say ("expect life life_aligned: freed 2 live 0 buckets 0:2\n");
+  /* The live block of life_long was born at the clock after it. */
+  say ("expect life_sums life_long: live_clock_sum %llu\n",
+       (unsigned long long) (clock - 32 - 100));
+  say ("expect alloc_clock: %llu\n", (unsigned long long) clock);
   time_snap ();
 }
 
