@@ -157,11 +157,21 @@ json_table (const struct hi_rmodel *r, const struct hi_table *t, FILE *f)
            ", \"over_limit\": %" PRIu64 ", \"filtered\": %" PRIu64
            ", \"suppressed\": %" PRIu64 ", \"suppressed_bytes\": %" PRIu64
            ", \"suppressed_default\": %" PRIu64
-           ", \"suppressed_default_bytes\": %" PRIu64 "}",
+           ", \"suppressed_default_bytes\": %" PRIu64,
            t->threshold < 0 ? 0.0 : t->threshold / 1000.0,
            t->below_threshold, t->over_limit, t->filtered, t->suppressed,
            t->suppressed_bytes, t->suppressed_default,
            t->suppressed_default_bytes);
+  for (size_t i = 0; i < t->n_facts && i < HI_TABLE_FACTS; i++)
+    {
+      const struct hi_fact *x = &t->facts[i];
+      fprintf (f, ", \"%s\": ", x->key);
+      if (x->boolean)
+        fputs (x->cell.v ? "true" : "false", f);
+      else
+        json_cell (r, &x->cell, f);
+    }
+  fputc ('}', f);
 }
 
 static void

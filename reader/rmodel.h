@@ -185,6 +185,18 @@ struct hi_row
   struct hi_cell *cells;     /* one per column */
 };
 
+/* A figure of a whole table (the peak's bytes and when, a table's
+   totals, whether the input had the data): JSON writes it as a key of
+   the table's object beside "rows"; text shows it only as the table's
+   legend says it. */
+struct hi_fact
+{
+  const char *key;           /* JSON key */
+  struct hi_cell cell;       /* COUNT, BYTES, TEXT; EMPTY: null */
+  int boolean;               /* true or false (cell.v != 0), not a number */
+};
+#define HI_TABLE_FACTS 16
+
 struct hi_table
 {
   const char *name;          /* "leaks": the JSON key and -t name */
@@ -203,7 +215,25 @@ struct hi_table
   /* Text: "key: value" lines, not a grid; JSON: an object of the KEY
      column's texts to the VALUE column's numbers (stat). */
   int keyvalue;
+  struct hi_fact facts[HI_TABLE_FACTS];
+  size_t n_facts;
 };
+
+/* Add fact KEY of value C to table T (ignored past HI_TABLE_FACTS);
+   hi_table_flag a boolean one. */
+static inline void
+hi_table_fact (struct hi_table *t, const char *key, struct hi_cell c)
+{
+  if (t && t->n_facts < HI_TABLE_FACTS)
+    t->facts[t->n_facts++] = (struct hi_fact) { key, c, 0 };
+}
+static inline void
+hi_table_flag (struct hi_table *t, const char *key, int value)
+{
+  if (t && t->n_facts < HI_TABLE_FACTS)
+    t->facts[t->n_facts++] = (struct hi_fact) {
+      key, { HI_CELL_COUNT, NULL, value != 0, 0 }, 1 };
+}
 
 /* The summary that opens every report: stat's figures and the problems. */
 struct hi_summary
