@@ -254,3 +254,14 @@ check_PROGRAMS += %reldir%/unit/svg-unit %reldir%/unit/svg-unit-asan
 # svg.exp: a function whose symbol holds <&"'>.
 check_PROGRAMS += %reldir%/progs/svg-names
 %canon_reldir%_progs_svg_names_CFLAGS = $(progs_cflags) -O1
+
+# Unit tests of the time tables (time-tables-unit.exp runs both builds).
+check_PROGRAMS += %reldir%/unit/time-tables-unit %reldir%/unit/time-tables-unit-asan
+%canon_reldir%_unit_time_tables_unit_SOURCES = %reldir%/unit/time-tables-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_time_tables_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_time_tables_unit_asan_SOURCES = %reldir%/unit/time-tables-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_time_tables_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_time_tables_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_time_tables_unit_asan_LDFLAGS = $(asan_ldflags)
