@@ -54,6 +54,9 @@ json_cell (const struct hi_rmodel *r, const struct hi_cell *c, FILE *f)
     case HI_CELL_TEXT:
       hi_json_string (f, c->text);
       return;
+    case HI_CELL_JSON:
+      fputs (c->text ? c->text : "null", f);
+      return;
     case HI_CELL_PATH:
       fputc ('[', f);
       for (uint64_t i = c->v; i < c->v + c->whole && i < r->n_frames; i++)

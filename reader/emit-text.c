@@ -123,6 +123,7 @@ cell_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
   switch (c->type)
     {
     case HI_CELL_EMPTY:
+    case HI_CELL_JSON:
       return;
     case HI_CELL_COUNT:
       snprintf (t, sizeof t, "%" PRIu64, c->v);

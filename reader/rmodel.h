@@ -135,6 +135,8 @@ enum hi_cell_type
                                 call chain, outermost first */
   HI_CELL_REF,               /* v: a graph entry's index, "[v]" */
   HI_CELL_RATE,              /* v / whole as a fraction, 4 decimals */
+  HI_CELL_JSON,              /* text: a JSON value written as it is (an
+                                array of counts); JSON only, blank in text */
 };
 
 struct hi_cell

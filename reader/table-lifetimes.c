@@ -5,6 +5,8 @@
 #include "analysis.h"
 #include "timetab.h"
 
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,7 +35,7 @@ enum
 {
   C_FREES, C_MEDIAN, C_P90, C_MEAN, C_LIVE, C_AGE, C_AGE_TIME, C_PATH,
   C_MEDIAN_LO, C_MEDIAN_HI, C_P90_LO, C_P90_HI, C_MEAN_NS, C_AGE_NS,
-  N_COLUMNS
+  C_HISTOGRAM, N_COLUMNS
 };
 
 static const struct hi_column columns[N_COLUMNS] = {
@@ -54,7 +56,26 @@ static const struct hi_column columns[N_COLUMNS] = {
   [C_P90_HI] = { .key = "p90_hi", .type = HI_CELL_BYTES },
   [C_MEAN_NS] = { .key = "mean_lifetime_ns", .type = HI_CELL_COUNT },
   [C_AGE_NS] = { .key = "mean_age_ns", .type = HI_CELL_COUNT },
+  [C_HISTOGRAM] = { .key = "histogram", .type = HI_CELL_JSON },
 };
+
+/* X's histogram as a JSON array, bucket k at index k, up to its last
+   bucket in use: a string R owns. */
+static struct hi_cell
+histogram (struct hi_rmodel *r, const struct life *x)
+{
+  char buf[HI_LIFE_BUCKETS * 22 + 4];
+  unsigned last = 0;
+  for (unsigned k = 0; k < HI_LIFE_BUCKETS; k++)
+    if (x->hist[k])
+      last = k + 1;
+  size_t at = (size_t) snprintf (buf, sizeof buf, "[");
+  for (unsigned k = 0; k < last; k++)
+    at += (size_t) snprintf (buf + at, sizeof buf - at, "%s%" PRIu64,
+                             k ? ", " : "", x->hist[k]);
+  snprintf (buf + at, sizeof buf - at, "]");
+  return (struct hi_cell) { HI_CELL_JSON, hi_rmodel_strdup (r, buf), 0, 0 };
+}
 
 /* The quantile PERMILLE of X's histogram: its text in C[TEXT], its
    bounds in C[LO] and C[HI] (the last bucket's HI empty). */
@@ -86,6 +107,7 @@ cells (struct hi_analysis *a, struct hi_rmodel *r, const struct life *x,
   c[C_FREES] = hi_cell_count (x->freed);
   c[C_LIVE] = hi_cell_count (x->live);
   c[C_PATH] = path;
+  c[C_HISTOGRAM] = histogram (r, x);
   if (x->freed)
     {
       quantile (a, r, x, 500, c, C_MEDIAN, C_MEDIAN_LO, C_MEDIAN_HI);
@@ -138,7 +160,7 @@ facts (struct hi_table *t, const struct hi_cell *c)
     { C_MEDIAN_LO, "median_lo" }, { C_MEDIAN_HI, "median_hi" },
     { C_P90_LO, "p90_lo" }, { C_P90_HI, "p90_hi" },
     { C_MEAN_NS, "mean_lifetime_ns" }, { C_AGE, "mean_age_bytes" },
-    { C_AGE_NS, "mean_age_ns" },
+    { C_AGE_NS, "mean_age_ns" }, { C_HISTOGRAM, "histogram" },
   };
   for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
     if (c[keys[i].column].type != HI_CELL_EMPTY)

@@ -1,7 +1,8 @@
 /* table-temporary.c - the temporary allocation table (format 4 on): per
    chain, its allocations and how many were temporary (heaptrack's: freed
-   by the thread that allocated them with no other allocation by that
-   thread in between), most temporaries first. */
+   by the thread that allocated them with no other allocation or free by
+   that thread in between, as the monitor counts them), most temporaries
+   first. */
 #include "analysis.h"
 #include "timetab.h"
 
@@ -63,8 +64,8 @@ hi_table_temporary (struct hi_analysis *a, struct hi_rmodel *r)
     }
   t->threshold = hi_threshold (&a->opt);
   t->legend = "temporary: blocks freed by the thread that allocated them "
-              "with no allocation by that thread in between, (%) of the "
-              "chain's allocs; (**) 100%, ( .) under 1%";
+              "with no other allocation or free by it in between, (%) of "
+              "the chain's allocs; (**) 100%, ( .) under 1%";
   uint32_t *row_of;
   uint64_t *first_site;
   size_t n;

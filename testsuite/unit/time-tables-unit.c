@@ -804,11 +804,28 @@ test_lifetimes (void)
   snprintf (jtail, sizeof jtail, "], \"median_lo\": %" PRIu64
             ", \"median_hi\": %" PRIu64 ", \"p90_lo\": %" PRIu64
             ", \"p90_hi\": %" PRIu64 ", \"mean_lifetime_ns\": %" PRIu64
-            ", \"mean_age_ns\": %" PRIu64 "}", mlo, mhi, plo, phi,
-            x.ct[sa].freed_ns / 10, age_ns);
+            ", \"mean_age_ns\": %" PRIu64 ", \"histogram\": [", mlo, mhi,
+            plo, phi, x.ct[sa].freed_ns / 10, age_ns);
   check (has (j, jrow) && has (j, jtail),
          "lifetimes: the JSON row has the figures of the text", "%s",
          j ? j : "");
+  /* The histogram: each lifetime counted in its bucket, up to the last. */
+  uint64_t h[HI_LIFE_BUCKETS] = { 0 };
+  unsigned top = 0;
+  for (size_t i = 0; i < 10; i++)
+    {
+      unsigned k = hi_life_bucket (life_a[i]);
+      h[k]++;
+      top = k + 1 > top ? k + 1 : top;
+    }
+  char hist[1024];
+  size_t at = (size_t) snprintf (hist, sizeof hist, "\"histogram\": [");
+  for (unsigned k = 0; k < top; k++)
+    at += (size_t) snprintf (hist + at, sizeof hist - at, "%s%" PRIu64,
+                             k ? ", " : "", h[k]);
+  snprintf (hist + at, sizeof hist - at, "]}");
+  check (has (j, hist), "lifetimes: JSON has the histogram by bucket", "%s",
+         hist);
   char agebytes[32];
   hi_human_bytes (age_clock, agebytes, sizeof agebytes);
   check (HAS_ROW (t, "10", mtext, ptext, mean, "2", agebytes, age,
