@@ -45,9 +45,20 @@ hi_table_no_time (const struct hi_model *m, struct hi_table *t)
   hi_table_fact (t, "note", hi_cell_text (t->legend));
 }
 
+/* The blocks live at the peak: the chains' (stat's peak_blocks is the
+   most blocks ever live, which may be another moment's). */
+static uint64_t
+blocks_at_peak (const struct hi_model *m)
+{
+  uint64_t n = 0;
+  for (uint64_t s = 0; s < m->n_sites; s++)
+    n = hi_add_sat (n, m->chain_time[s].peak_blocks);
+  return n;
+}
+
 /* The legend: what the peak was and when, into a string R owns. */
 static const char *
-legend (struct hi_analysis *a, struct hi_rmodel *r)
+legend (struct hi_analysis *a, struct hi_rmodel *r, uint64_t blocks)
 {
   const struct hi_model *m = a->m;
   char bytes[32], clock[32], when[32], text[512];
@@ -66,8 +77,7 @@ legend (struct hi_analysis *a, struct hi_rmodel *r)
             "the peak: %s in %" PRIu64 " block%s, %s%s into the run, after "
             "%s allocated; bytes, blocks: live then, (%%) of the peak; "
             "(**) 100%%, ( .) under 1%%%s",
-            bytes, m->root.totals.peak_blocks,
-            m->root.totals.peak_blocks == 1 ? "" : "s",
+            bytes, blocks, blocks == 1 ? "" : "s",
             m->peak_is_live ? "about " : "", when, clock,
             m->peak_is_live ? "; the peak read lagged the live figures, "
             "which stand for it" : "");
@@ -88,11 +98,11 @@ hi_table_peak (struct hi_analysis *a, struct hi_rmodel *r)
       return r->nomem ? HI_E_NOMEM : HI_OK;
     }
   t->threshold = hi_threshold (&a->opt);
-  t->legend = legend (a, r);
+  uint64_t blocks = blocks_at_peak (m);
+  t->legend = legend (a, r, blocks);
   hi_table_flag (t, "time_data", 1);
   hi_table_fact (t, "peak_bytes", hi_cell_bytes (m->root.totals.peak_bytes));
-  hi_table_fact (t, "peak_blocks",
-                 hi_cell_count (m->root.totals.peak_blocks));
+  hi_table_fact (t, "peak_blocks", hi_cell_count (blocks));
   hi_table_fact (t, "peak_time_ns", hi_cell_count (m->peak_time_ns));
   hi_table_fact (t, "peak_clock", hi_cell_bytes (m->root.peak_clock));
   hi_table_flag (t, "peak_is_live", m->peak_is_live);
