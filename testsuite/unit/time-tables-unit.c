@@ -846,6 +846,55 @@ test_lifetimes (void)
   free (x.thread);
 }
 
+/* Figures near 2^64 (a damaged input the model let through): sums
+   saturate, nothing wraps, every table is still made. */
+static void
+test_saturation (void)
+{
+  struct model x;
+  model_init (&x);
+  uint32_t m_ = node (&x, 0, 0x1000);
+  uint32_t a = node (&x, m_, 0xa000), b = node (&x, 1, 0xa000);
+  uint32_t sa = site (&x, a, 2, UINT64_MAX / 2, 1, 0);
+  uint32_t sb = site (&x, b, 2, UINT64_MAX / 2, 1, 0);  /* ... > 0xa000 */
+  for (uint32_t s = sa; s <= sb; s++)
+    {
+      x.ct[s].peak_bytes = UINT64_MAX - 1;
+      x.ct[s].peak_blocks = UINT64_MAX - 1;
+      x.ct[s].temporaries = UINT64_MAX - 1;
+      x.ct[s].life[3] = UINT64_MAX - 1;
+      x.ct[s].freed = UINT64_MAX - 1;
+      x.ct[s].freed_ns = UINT64_MAX;
+      x.ct[s].live = 1;
+      x.ct[s].live_clock_sum = UINT64_MAX;
+      x.ct[s].live_ns_sum = UINT64_MAX;
+    }
+  x.m.lifetimes = 1;
+  x.m.root.totals.peak_bytes = UINT64_MAX;
+  x.m.root.alloc_clock = 10;
+  x.m.run_ns = 10;
+  struct built g;
+  build (&g, &x, hi_table_peak, options (HI_VERBOSE, 1, 0, 0));
+  check (g.t && g.t->n_rows == 1 && val (g.t, 0, "bytes") == UINT64_MAX
+         && fact (g.t, "peak_blocks") == UINT64_MAX,
+         "saturation: peak rows and blocks at the peak stop at 2^64 - 1",
+         "wrong");
+  built_free (&g);
+  build (&g, &x, hi_table_temporary, options (HI_VERBOSE, 1, 0, 0));
+  check (g.t && val (g.t, 0, "temporaries") == UINT64_MAX
+         && fact (g.t, "allocs") == UINT64_MAX - 1,
+         "saturation: temporary totals stop at 2^64 - 1", "wrong");
+  built_free (&g);
+  build (&g, &x, hi_table_lifetimes, options (HI_VERBOSE, 1, 0, 0));
+  check (g.t && val (g.t, 0, "frees") == UINT64_MAX
+         && val (g.t, 1, "median_lo") == 4 && val (g.t, 1, "p90_hi") == 8
+         && val (g.t, 1, "mean_age_bytes") == 0
+         && val (g.t, 1, "mean_age_ns") == 0,
+         "saturation: lifetimes stop at 2^64 - 1, ages at 0", "wrong");
+  built_free (&g);
+  free (x.thread);
+}
+
 int
 main (void)
 {
@@ -856,5 +905,6 @@ main (void)
   test_peak ();
   test_temporary ();
   test_lifetimes ();
+  test_saturation ();
   return failed;
 }
