@@ -253,6 +253,17 @@ hi_status hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r);
    appended to R: a PATH cell for them. */
 struct hi_cell hi_path_cell (struct hi_analysis *a, uint64_t s,
                              struct hi_rmodel *r);
+/* The rows of a per-chain table (leaks, peak, temporary, lifetimes):
+   A's sites grouped by the path they show (hi_path_span, and with
+   opt.lines the line that allocated), sites whose flags differ in SPLIT
+   (HI_SITE_* bits; 0: none) kept apart.  Sites with no allocation or
+   free are in no row; sites HI_SITE_FILTERED are in none and counted in
+   *FILTERED.  *ROW_OF gets a new array, per site its row or UINT32_MAX;
+   *FIRST_SITE a new array, per row its first site (the row's path); *N
+   the rows.  The caller frees both.  HI_OK or HI_E_NOMEM. */
+hi_status hi_path_rows (const struct hi_analysis *a, unsigned split,
+                        uint32_t **row_of, uint64_t **first_site, size_t *n,
+                        uint64_t *filtered);
 /* Frame F of A as a report frame, its label as the function's name. */
 struct hi_rframe hi_report_frame (const struct hi_analysis *a, uint32_t f);
 

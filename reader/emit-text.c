@@ -140,6 +140,7 @@ cell_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
   switch (c->type)
     {
     case HI_CELL_EMPTY:
+    case HI_CELL_JSON:
       return;
     case HI_CELL_COUNT:
       snprintf (t, sizeof t, "%" PRIu64, c->v);
@@ -277,7 +278,9 @@ emit_table (const struct hi_rmodel *r, const struct hi_emit_options *o,
       fprintf (f, "--------- %s ---------\n", t->title);
       if (t->legend)
         fprintf (f, "%s\n", t->legend);
-      fputc ('\n', f);
+      /* A table of no columns is its legend alone (no time data). */
+      if (t->n_columns > 0 || t->keyvalue)
+        fputc ('\n', f);
     }
   if (t->keyvalue)
     {

@@ -135,6 +135,8 @@ enum hi_cell_type
                                 call chain, outermost first */
   HI_CELL_REF,               /* v: a graph entry's index, "[v]" */
   HI_CELL_RATE,              /* v / whole as a fraction, 4 decimals */
+  HI_CELL_JSON,              /* text: a JSON value written as it is (an
+                                array of counts); JSON only, blank in text */
   HI_CELL_DELTA,             /* v: a signed count (int64_t stored in v):
                                 "+500", "-3", "0" (diff) */
   HI_CELL_DELTA_BYTES,       /* v: signed bytes, "+1.2K", "-512B", "0";
@@ -189,6 +191,18 @@ struct hi_row
   struct hi_cell *cells;     /* one per column */
 };
 
+/* A figure of a whole table (the peak's bytes and when, a table's
+   totals, whether the input had the data): JSON writes it as a key of
+   the table's object beside "rows"; text shows it only as the table's
+   legend says it. */
+struct hi_fact
+{
+  const char *key;           /* JSON key */
+  struct hi_cell cell;       /* COUNT, BYTES, TEXT; EMPTY: null */
+  int boolean;               /* true or false (cell.v != 0), not a number */
+};
+#define HI_TABLE_FACTS 16
+
 struct hi_table
 {
   const char *name;          /* "leaks": the JSON key and -t name */
@@ -207,7 +221,25 @@ struct hi_table
   /* Text: "key: value" lines, not a grid; JSON: an object of the KEY
      column's texts to the VALUE column's numbers (stat). */
   int keyvalue;
+  struct hi_fact facts[HI_TABLE_FACTS];
+  size_t n_facts;
 };
+
+/* Add fact KEY of value C to table T (ignored past HI_TABLE_FACTS);
+   hi_table_flag a boolean one. */
+static inline void
+hi_table_fact (struct hi_table *t, const char *key, struct hi_cell c)
+{
+  if (t && t->n_facts < HI_TABLE_FACTS)
+    t->facts[t->n_facts++] = (struct hi_fact) { key, c, 0 };
+}
+static inline void
+hi_table_flag (struct hi_table *t, const char *key, int value)
+{
+  if (t && t->n_facts < HI_TABLE_FACTS)
+    t->facts[t->n_facts++] = (struct hi_fact) {
+      key, { HI_CELL_COUNT, NULL, value != 0, 0 }, 1 };
+}
 
 /* The summary that opens every report: stat's figures and the problems. */
 struct hi_summary
