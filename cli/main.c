@@ -22,7 +22,7 @@ static const char usage_text[] =
   "       heapinspect peak|timeline [OPTIONS] SOURCE...\n"
   "options: -t bins,leaks,direct,graph,stat,peak,temporary,lifetimes,timeline\n"
   "         -o FILE (replaced when complete)\n"
-  "         --format=text|json|pprof|pprof-text|folded|svg\n"
+  "         --format=text|json|pprof|pprof-text|folded|svg|massif\n"
   "         --weight=inuse_space|inuse_objects|alloc_space|alloc_objects\n"
   "         --no-stop   -h, --help   --version\n"
   "report:  --depth=N   --offsets   --terse | --verbose   --threshold=PERCENT\n"

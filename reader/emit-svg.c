@@ -304,6 +304,15 @@ put_name (struct text *scratch, const char *s, FILE *f)
   return 0;
 }
 
+int
+hi_svg_put_text (const char *s, FILE *f)
+{
+  struct text scratch = { NULL, 0, 0 };
+  int rc = put_name (&scratch, s, f);
+  free (scratch.s);
+  return rc;
+}
+
 /* The label a frame WIDTH pixels wide shows of clean name S: all of it,
    its first code points and "..", or nothing; the script's fit(). */
 static void

@@ -158,7 +158,7 @@ hi_option_set (struct hi_options *o, const char *name, const char *value,
         static const char *const formats[] = {
           [HI_TEXT] = "text", [HI_JSON] = "json", [HI_PPROF] = "pprof",
           [HI_PPROF_TEXT] = "pprof-text", [HI_FOLDED] = "folded",
-          [HI_SVG] = "svg",
+          [HI_SVG] = "svg", [HI_MASSIF] = "massif",
         };
         size_t i = 0;
         while (i < sizeof formats / sizeof *formats
@@ -166,7 +166,7 @@ hi_option_set (struct hi_options *o, const char *name, const char *value,
           i++;
         if (i == sizeof formats / sizeof *formats)
           return refuse (err, errsize, name,
-                         "text, json, pprof, pprof-text, folded or svg",
+                         "text, json, pprof, pprof-text, folded, svg or massif",
                          value);
         o->format = (enum hi_format) i;
       }

@@ -34,6 +34,8 @@ struct hi_rframe
                                 name, folded and SVG frames) */
   const char *system_name;   /* the symbol as the module names it
                                 (mangled for C++), or GROUP if unknown */
+  uint64_t address;          /* the return address the frame is for (every
+                                frame of one address has it); 0 if none */
 };
 
 /* The profile formats' view of a report (hi_samples_build): every call
@@ -135,6 +137,8 @@ enum hi_cell_type
                                 call chain, outermost first */
   HI_CELL_REF,               /* v: a graph entry's index, "[v]" */
   HI_CELL_RATE,              /* v / whole as a fraction, 4 decimals */
+  HI_CELL_MS,                /* v nanoseconds: text in milliseconds with
+                                3 decimals, JSON the nanoseconds */
 };
 
 struct hi_cell
@@ -203,6 +207,65 @@ struct hi_table
   /* Text: "key: value" lines, not a grid; JSON: an object of the KEY
      column's texts to the VALUE column's numbers (stat). */
   int keyvalue;
+  /* Text: the report's timeline drawn as a chart before the rows, as
+     ms_print draws massif's (JSON leaves it out: the rows hold its
+     figures). */
+  int chart;
+};
+
+/* The timeline of a report (format 4's time data; hi_timeline_build):
+   the points of live bytes over the allocation clock, oldest first, the
+   peak and "now" among them, and for the detailed ones (the monitor's
+   detailed points, the peak, now) their chains, most bytes first.  The
+   timeline table, the chart, massif.out and the stacked SVG show it. */
+enum hi_rpoint_kind
+{
+  HI_RPOINT_PLAIN,
+  HI_RPOINT_DETAILED,        /* a detailed point: its top chains */
+  HI_RPOINT_PEAK,            /* the peak: every chain's bytes then */
+  HI_RPOINT_NOW,             /* when the data was read: the live totals
+                                and every live chain */
+};
+
+struct hi_rpoint
+{
+  uint64_t time_ns;          /* since the monitor started */
+  uint64_t clock;            /* the allocation clock: bytes allocated */
+  uint64_t bytes, blocks;    /* live */
+  enum hi_rpoint_kind kind;
+  uint64_t first, n;         /* the timeline's at[first, first + n): its
+                                chains (none for a plain point) */
+};
+
+/* A chain's figures at a point. */
+struct hi_rtchain
+{
+  uint64_t chain;            /* index in the timeline's chains */
+  uint64_t bytes, blocks;
+};
+
+/* A chain the timeline names: its site, its leak path (--depth, as a
+   PATH cell) and all its frames (for massif's trees), in the report's
+   frames, outermost first. */
+struct hi_rchain
+{
+  uint64_t site;
+  uint64_t path_first, path_n;
+  uint64_t full_first, full_n;
+};
+
+struct hi_rtimeline
+{
+  int has;                   /* the input has time data (else: now alone) */
+  struct hi_rpoint *points;
+  size_t n_points;
+  size_t peak;               /* the peak's index in points; SIZE_MAX:
+                                none (no time data) */
+  struct hi_rtchain *at;
+  size_t n_at;
+  struct hi_rchain *chains;
+  size_t n_chains;
+  uint32_t top;              /* chains a detailed point keeps at most */
 };
 
 /* The summary that opens every report: stat's figures and the problems. */
@@ -244,6 +307,9 @@ struct hi_rmodel
   size_t n_sample_locs;
   struct hi_rsample *samples;
   size_t n_samples;
+  /* The timeline (hi_timeline_build), for the timeline table and the
+     formats that draw it. */
+  struct hi_rtimeline timeline;
   /* Text the report owns (cell texts, problem lines). */
   char **owned;
   size_t n_owned, cap_owned;
@@ -326,6 +392,20 @@ hi_status hi_emit_folded (const struct hi_rmodel *r,
 /* A self-contained interactive SVG flame graph of O->weight. */
 hi_status hi_emit_svg (const struct hi_rmodel *r,
                        const struct hi_emit_options *o, FILE *f);
+
+/* The timeline formats: they need R's timeline (timeline.has may be 0:
+   an input without time data gives a file that says so where the format
+   allows, massif's an empty run).  HI_OK, HI_E_NOMEM or HI_E_WRITE. */
+/* valgrind massif's massif.out (time_unit: B, the allocation clock):
+   a snapshot per point, detailed ones with their heap trees, the peak's
+   from every chain's bytes at the peak; what ms_print and
+   massif-visualizer read. */
+hi_status hi_emit_massif (const struct hi_rmodel *r,
+                          const struct hi_emit_options *o, FILE *f);
+/* A self-contained SVG of the live bytes over the allocation clock, the
+   chains of the detailed points stacked, with hover titles. */
+hi_status hi_emit_svg_timeline (const struct hi_rmodel *r,
+                                const struct hi_emit_options *o, FILE *f);
 
 /* BYTES in human units into OUT (at least 16 bytes): "0", "512", "1.0K",
    "55.3M", "2.0G" (powers of 1024, one decimal). */

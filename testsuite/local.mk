@@ -254,3 +254,7 @@ check_PROGRAMS += %reldir%/unit/svg-unit %reldir%/unit/svg-unit-asan
 # svg.exp: a function whose symbol holds <&"'>.
 check_PROGRAMS += %reldir%/progs/svg-names
 %canon_reldir%_progs_svg_names_CFLAGS = $(progs_cflags) -O1
+
+# timeline.exp: a synthetic snapshot with time data (phases A, B, C).
+check_PROGRAMS += %reldir%/progs/mktimeline
+%canon_reldir%_progs_mktimeline_CFLAGS = $(progs_cflags)

@@ -67,6 +67,7 @@ test_accept (void)
           want.format = HI_PPROF_TEXT);
   ACCEPT ("--format=folded", "format", "folded", want.format = HI_FOLDED);
   ACCEPT ("--format=svg", "format", "svg", want.format = HI_SVG);
+  ACCEPT ("--format=massif", "format", "massif", want.format = HI_MASSIF);
   ACCEPT ("--weight=inuse_space", "weight", "inuse_space",
           want.weight = HI_WEIGHT_INUSE_SPACE);
   ACCEPT ("--weight=inuse_objects", "weight", "inuse_objects",
@@ -158,10 +159,10 @@ test_refuse (void)
   refuse ("--limit=1.5", "limit", "1.5",
           "--limit takes a number of rows (0: no limit), not '1.5'");
   refuse ("--format=xml", "format", "xml",
-          "--format takes text, json, pprof, pprof-text, folded or svg, not 'xml'");
+          "--format takes text, json, pprof, pprof-text, folded, svg or massif, not 'xml'");
   refuse ("--format=JSON", "format", "JSON",
-          "--format takes text, json, pprof, pprof-text, folded or svg, "
-          "not 'JSON'");
+          "--format takes text, json, pprof, pprof-text, folded, svg or "
+          "massif, not 'JSON'");
   refuse ("--weight=inuse", "weight", "inuse",
           "--weight takes inuse_space, inuse_objects, alloc_space or "
           "alloc_objects, not 'inuse'");
