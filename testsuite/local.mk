@@ -258,3 +258,14 @@ check_PROGRAMS += %reldir%/progs/svg-names
 # timeline.exp: a synthetic snapshot with time data (phases A, B, C).
 check_PROGRAMS += %reldir%/progs/mktimeline
 %canon_reldir%_progs_mktimeline_CFLAGS = $(progs_cflags)
+
+# Unit tests of the reader's time data, format 4 (time-unit.exp runs both).
+check_PROGRAMS += %reldir%/unit/time-unit %reldir%/unit/time-unit-asan
+%canon_reldir%_unit_time_unit_SOURCES = %reldir%/unit/time-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_time_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_time_unit_asan_SOURCES = %reldir%/unit/time-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_time_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_time_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_time_unit_asan_LDFLAGS = $(asan_ldflags)
