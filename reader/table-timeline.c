@@ -232,8 +232,11 @@ add_now (struct build *b, const struct hi_stat *st)
 {
   const struct hi_model *m = b->a->m;
   struct hi_rtimeline *tl = b->tl;
-  struct hi_tpoint now = { m->run_ns, m->root.alloc_clock, st->live_bytes,
-                           st->live_blocks };
+  /* Without time data the clock is the bytes allocated, which it
+     counts. */
+  struct hi_tpoint now = { m->run_ns, m->has_time ? m->root.alloc_clock
+                                                  : st->bytes_allocated,
+                           st->live_bytes, st->live_blocks };
   if (tl->n_points)
     {
       const struct hi_rpoint *last = &tl->points[tl->n_points - 1];

@@ -2,7 +2,8 @@
 DEJATOOL = heapinspect
 RUNTESTDEFAULTFLAGS = --tool heapinspect --srcdir $(abs_top_srcdir)/testsuite
 AM_RUNTESTFLAGS = HI_BUILDDIR=$(abs_top_builddir) HI_SRCDIR=$(abs_top_srcdir) \
-	PPROF=$(PPROF) PROTOC=$(PROTOC) XMLLINT=$(XMLLINT) CHROMIUM=$(CHROMIUM)
+	PPROF=$(PPROF) PROTOC=$(PROTOC) XMLLINT=$(XMLLINT) CHROMIUM=$(CHROMIUM) \
+	VALGRIND=$(VALGRIND) MS_PRINT=$(MS_PRINT)
 # The .exp files by wildcard, from the source tree: a VPATH build (make
 # distcheck) has none in its own directory.  Automake strips $(srcdir).
 EXTRA_DIST += $(wildcard $(srcdir)/%reldir%/config/*.exp \
@@ -269,3 +270,5 @@ check_PROGRAMS += %reldir%/unit/time-unit %reldir%/unit/time-unit-asan
 %canon_reldir%_unit_time_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_time_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_time_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/progs/time-series
+%canon_reldir%_progs_time_series_CFLAGS = $(progs_cflags)
