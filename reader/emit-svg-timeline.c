@@ -37,17 +37,6 @@ py (uint64_t bytes, uint64_t ymax)
   return TOP + PH - (ymax ? (double) ((long double) bytes * PH / ymax) : 0);
 }
 
-/* Chain C's bytes at point P (0 if not among its chains). */
-static uint64_t
-bytes_at (const struct hi_rtimeline *tl, const struct hi_rpoint *p,
-          uint64_t c)
-{
-  for (uint64_t k = 0; k < p->n; k++)
-    if (tl->at[p->first + k].chain == c)
-      return tl->at[p->first + k].bytes;
-  return 0;
-}
-
 /* Chain C's leak path, "a > b > c". */
 static void
 put_path (const struct hi_rmodel *r, const struct hi_rchain *c, FILE *f)
@@ -137,6 +126,34 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
         }
       pick[j] = c;
     }
+  /* The picked chains' bytes at each detailed point: VAL[d * NCOLOURS +
+     b] for pick b. */
+  uint64_t *val = calloc (nd * NCOLOURS + 1, sizeof *val);
+  size_t *pick_of = malloc ((tl->n_chains + 1) * sizeof *pick_of);
+  if (!val || !pick_of)
+    {
+      free (val);
+      free (pick_of);
+      free (best);
+      free (pick);
+      free (det);
+      return HI_E_NOMEM;
+    }
+  for (uint64_t c = 0; c < tl->n_chains; c++)
+    pick_of[c] = NCOLOURS;
+  for (size_t b = 0; b < npick; b++)
+    pick_of[pick[b]] = b;
+  for (size_t d = 0; d < nd; d++)
+    {
+      const struct hi_rpoint *p = &tl->points[det[d]];
+      for (uint64_t k = 0; k < p->n; k++)
+        {
+          const struct hi_rtchain *c = &tl->at[p->first + k];
+          if (pick_of[c->chain] < NCOLOURS)
+            val[d * NCOLOURS + pick_of[c->chain]] += c->bytes;
+        }
+    }
+  free (pick_of);
   /* A chain's sum could pass the point's own bytes (threads' lag): the
      scale takes the larger. */
   for (size_t d = 0; d < nd; d++)
@@ -255,7 +272,7 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
           for (size_t d = 0; d < nd; d++)
             {
               const struct hi_rpoint *p = &tl->points[det[d]];
-              uint64_t v = c != UINT64_MAX ? bytes_at (tl, p, c)
+              uint64_t v = c != UINT64_MAX ? val[d * NCOLOURS + b]
                                            : hi_sub0 (p->bytes, base[d]);
               top[d] = base[d] + v;
               fprintf (f, "%s%.2f,%.2f", d ? " " : "", px (p->clock, xmax),
@@ -282,7 +299,7 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
                    "\" data-stack=\"", i, kind_keys[p->kind], p->time_ns,
                    p->clock, p->bytes, p->blocks);
           for (size_t b = 0; b < npick; b++)
-            fprintf (f, "%s%" PRIu64, b ? " " : "", bytes_at (tl, p, pick[b]));
+            fprintf (f, "%s%" PRIu64, b ? " " : "", val[d * NCOLOURS + b]);
           fprintf (f, "\"><title>%s %zu: ", kind_names[p->kind], i);
           put_bytes (p->bytes, f);
           fprintf (f, " live in %" PRIu64 " blocks\nat %" PRIu64 ".%03" PRIu64
@@ -290,7 +307,7 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
                    p->time_ns / 1000000, p->time_ns / 1000 % 1000, p->clock);
           for (size_t b = 0; b < npick; b++)
             {
-              uint64_t v = bytes_at (tl, p, pick[b]);
+              uint64_t v = val[d * NCOLOURS + b];
               if (!v)
                 continue;
               fputs ("\n", f);
@@ -331,11 +348,13 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
       y += LEGEND_LINE;
     }
   fputs ("</g>\n</svg>\n", f);
+  free (val);
   free (best);
   free (pick);
   free (det);
   return fflush (f) != 0 || ferror (f) ? HI_E_WRITE : HI_OK;
 nomem:
+  free (val);
   free (best);
   free (pick);
   free (det);

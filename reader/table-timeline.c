@@ -108,7 +108,8 @@ static void
 sort_last (struct build *b)
 {
   const struct hi_rpoint *p = &b->tl->points[b->tl->n_points - 1];
-  qsort (b->tl->at + p->first, p->n, sizeof *b->tl->at, by_bytes);
+  if (p->n > 1)
+    qsort (b->tl->at + p->first, p->n, sizeof *b->tl->at, by_bytes);
 }
 
 static int
@@ -222,7 +223,8 @@ add_peak (struct build *b, const struct hi_stat *st)
   p = &tl->points[at];
   p->first = first;
   p->n = tl->n_at - first;
-  qsort (tl->at + first, p->n, sizeof *tl->at, by_bytes);
+  if (p->n > 1)
+    qsort (tl->at + first, p->n, sizeof *tl->at, by_bytes);
   return 0;
 }
 
