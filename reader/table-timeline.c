@@ -176,6 +176,8 @@ add_peak (struct build *b, const struct hi_stat *st)
       /* The live figures stand for the peak's: it is now. */
       peak.live_bytes = st->live_bytes;
       peak.live_blocks = st->live_blocks;
+      peak.clock = m->root.alloc_clock;
+      peak.time_ns = m->run_ns;
       at = tl->n_points;
       if (at && tl->points[at - 1].clock > peak.clock)
         peak.clock = tl->points[at - 1].clock;

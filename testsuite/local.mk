@@ -272,3 +272,15 @@ check_PROGRAMS += %reldir%/unit/time-unit %reldir%/unit/time-unit-asan
 %canon_reldir%_unit_time_unit_asan_LDFLAGS = $(asan_ldflags)
 check_PROGRAMS += %reldir%/progs/time-series
 %canon_reldir%_progs_time_series_CFLAGS = $(progs_cflags)
+
+# Unit tests of the timeline, massif.out and the stacked SVG on hand-built
+# models (heapinspect.cli/timeline-unit.exp runs both builds).
+check_PROGRAMS += %reldir%/unit/timeline-unit %reldir%/unit/timeline-unit-asan
+%canon_reldir%_unit_timeline_unit_SOURCES = %reldir%/unit/timeline-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_timeline_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_timeline_unit_asan_SOURCES = %reldir%/unit/timeline-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_timeline_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_timeline_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_timeline_unit_asan_LDFLAGS = $(asan_ldflags)
