@@ -26,7 +26,7 @@
 
 #define CACHE_NAME "heapinspect-gdb-cache"
 #define CACHE_MAGIC UINT64_C(0x0145484341434948) /* "HICACHE\1" */
-#define MAX_RANGES HI_MAX_ARENAS
+#define MAX_RANGES (HI_MAX_ARENAS + HI_MAX_MORE_ARENAS)
 /* Per thread, the key: the record's start up to the end of calls[]. */
 #define THREAD_KEY (offsetof (struct hi_thread, calls) \
                     + sizeof ((struct hi_thread *) 0)->calls)
@@ -70,9 +70,11 @@ direct_read (struct hi_gdb_cache *c, uint64_t addr, void *buf, size_t len)
 static int
 in_arena (const struct hi_root *r, uint64_t addr, uint64_t len)
 {
-  for (uint32_t i = 0; i < r->n_arenas && i < HI_MAX_ARENAS; i++)
+  for (uint32_t i = 0; i < r->n_arenas
+                       && i < HI_MAX_ARENAS + HI_MAX_MORE_ARENAS; i++)
     {
-      const struct hi_arena_desc *a = &r->arenas[i];
+      const struct hi_arena_desc *a = i < HI_MAX_ARENAS ? &r->arenas[i]
+                                      : &r->more_arenas[i - HI_MAX_ARENAS];
       uint64_t size = a->count * a->entry_size;
       if (a->entry_size && a->count <= UINT64_MAX / a->entry_size
           && addr >= a->addr && len <= size && addr - a->addr <= size - len)
@@ -166,10 +168,11 @@ static int
 read_key (struct hi_gdb_cache *c, uint64_t root)
 {
   if (direct_read (c, root, &c->root, sizeof c->root) != 0
-      || c->root.magic != HI_ROOT_MAGIC || c->root.n_arenas > HI_MAX_ARENAS)
+      || c->root.magic != HI_ROOT_MAGIC
+      || c->root.n_arenas > HI_MAX_ARENAS + HI_MAX_MORE_ARENAS)
     return -1;
   const struct hi_arena_desc *threads = NULL;
-  for (uint32_t i = 0; i < c->root.n_arenas; i++)
+  for (uint32_t i = 0; i < c->root.n_arenas && i < HI_MAX_ARENAS; i++)
     if (c->root.arenas[i].kind == HI_ARENA_THREADS)
       threads = &c->root.arenas[i];
   if (!threads || threads->entry_size != sizeof (struct hi_thread)

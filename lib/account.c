@@ -14,28 +14,35 @@
       HI_OWN_ADD (f, v); \
   while (0)
 
-static void
+/* Raise *FIELD to LIVE if it is below; 1 if this call raised it. */
+static int
 raise_peak (uint64_t *field, uint64_t live)
 {
   _Atomic uint64_t *peak = (_Atomic uint64_t *) field;
   uint64_t old = atomic_load_explicit (peak, memory_order_relaxed);
-  while (old < live
-         && !atomic_compare_exchange_weak_explicit (peak, &old, live,
-                                                    memory_order_relaxed,
-                                                    memory_order_relaxed))
-    ;
+  while (old < live)
+    if (atomic_compare_exchange_weak_explicit (peak, &old, live,
+                                               memory_order_relaxed,
+                                               memory_order_relaxed))
+      return 1;
+  return 0;
 }
 
-/* Live bytes changed by DELTA (one block more or less) in this thread.
-   While one thread allocates, every change reaches the shared counts (an
-   exact peak); with more, changes are batched to keep threads off one
-   cache line. */
-static void
-live_changed (int64_t delta, int block)
+/* Live bytes changed by DELTA (one block more or less) in this thread,
+   and the allocation clock by ALLOCATED.  While one thread allocates,
+   every change reaches the shared counts (an exact peak, an exact
+   clock); with more, changes are batched to keep threads off one cache
+   line.  A new peak starts a new generation of the shares (format.h):
+   every share changed from now on first saves its figures.  The clock
+   as this thread knows it. */
+static uint64_t
+live_changed (int64_t delta, int block, uint64_t allocated)
 {
   int64_t pending = hi_tls.live_unflushed + delta;
   int64_t blocks = hi_tls.blocks_unflushed + block;
-  int one_thread = HI_LOAD_ACQ (heapinspect_root.arenas[HI_A_THREADS].count) <= 1;
+  uint64_t clock_pending = hi_tls.clock_unflushed + allocated;
+  struct hi_root *r = &heapinspect_root;
+  int one_thread = HI_LOAD_ACQ (r->arenas[HI_A_THREADS].count) <= 1;
   if (!one_thread && pending < (int64_t) HI_PEAK_BATCH
       && pending > -(int64_t) HI_PEAK_BATCH
       && blocks < (int64_t) HI_PEAK_BATCH_BLOCKS
@@ -43,17 +50,107 @@ live_changed (int64_t delta, int block)
     {
       hi_tls.live_unflushed = pending;
       hi_tls.blocks_unflushed = blocks;
-      return;
+      hi_tls.clock_unflushed = clock_pending;
+      return atomic_load_explicit ((_Atomic uint64_t *) &r->alloc_clock,
+                                   memory_order_relaxed) + clock_pending;
     }
-  struct hi_totals *t = &heapinspect_root.totals;
+  struct hi_totals *t = &r->totals;
   hi_tls.live_unflushed = 0;
   hi_tls.blocks_unflushed = 0;
+  hi_tls.clock_unflushed = 0;
+  uint64_t clock = HI_ADD (r->alloc_clock, clock_pending) + clock_pending;
   uint64_t live = HI_ADD (t->live_bytes, (uint64_t) pending) + (uint64_t) pending;
   uint64_t nblocks = HI_ADD (t->live_blocks, (uint64_t) blocks) + (uint64_t) blocks;
-  if (pending > 0)
-    raise_peak (&t->peak_bytes, live);
   if (blocks > 0)
     raise_peak (&t->peak_blocks, nblocks);
+  if (pending > 0 && raise_peak (&t->peak_bytes, live))
+    {
+      atomic_store_explicit ((_Atomic uint64_t *) &r->peak_clock, clock,
+                             memory_order_relaxed);
+      HI_ADD (r->peak_gen, 1);
+    }
+  if (HI_UNLIKELY (clock_pending
+                   && clock >= atomic_load_explicit
+                        ((_Atomic uint64_t *) &hi_state.timeline->next_clock,
+                         memory_order_relaxed)))
+    hi_timeline_point (clock);
+  return clock;
+}
+
+/* The clock as this thread knows it: the shared one and its batch. */
+static uint64_t
+clock_now (void)
+{
+  return atomic_load_explicit ((_Atomic uint64_t *)
+                               &heapinspect_root.alloc_clock,
+                               memory_order_relaxed)
+         + hi_tls.clock_unflushed;
+}
+
+/* Change share SH, written by this thread only (OWN) or by any, by
+   BYTES and BLOCKS; a TEMPORARY free counts too.  format.h's rule:
+   first save the figures of the latest peak if they are not saved yet,
+   then change the live ones. */
+static inline void
+share_change (struct hi_peak_share *sh, int own, int64_t bytes,
+              int64_t blocks, int temporary)
+{
+  uint64_t gen = atomic_load_explicit ((_Atomic uint64_t *)
+                                       &heapinspect_root.peak_gen,
+                                       memory_order_relaxed);
+  if (own)
+    {
+      if (sh->peak_gen != gen)
+        {
+          HI_OWN_ADD (sh->peak_bytes, sh->live_bytes - sh->peak_bytes);
+          HI_OWN_ADD (sh->peak_blocks, sh->live_blocks - sh->peak_blocks);
+          HI_STORE_REL (sh->peak_gen, gen);
+        }
+      HI_OWN_ADD (sh->live_bytes, (uint64_t) bytes);
+      HI_OWN_ADD (sh->live_blocks, (uint64_t) blocks);
+      if (temporary)
+        HI_OWN_ADD (sh->temporaries, 1);
+      return;
+    }
+  /* Shared by threads: the first to see the new generation saves.  A
+     change another thread makes meanwhile may be saved with it: one
+     block per thread, within the documented bound. */
+  uint64_t seen = HI_LOAD_ACQ (sh->peak_gen);
+  if (seen != gen
+      && atomic_compare_exchange_strong ((_Atomic uint64_t *) &sh->peak_gen,
+                                         &seen, gen))
+    {
+      atomic_store_explicit ((_Atomic uint64_t *) &sh->peak_bytes,
+                             HI_LOAD_ACQ (sh->live_bytes),
+                             memory_order_relaxed);
+      atomic_store_explicit ((_Atomic uint64_t *) &sh->peak_blocks,
+                             HI_LOAD_ACQ (sh->live_blocks),
+                             memory_order_relaxed);
+    }
+  HI_ADD (sh->live_bytes, (uint64_t) bytes);
+  HI_ADD (sh->live_blocks, (uint64_t) blocks);
+  if (temporary)
+    HI_ADD (sh->temporaries, 1);
+}
+
+static inline struct hi_peak_share *
+site_share (uint32_t site)
+{
+  return (struct hi_peak_share *) (hi_state.site_time
+                                   + site * hi_state.site_time_size);
+}
+
+static inline struct hi_peak_share *
+thread_share (const struct hi_thread *t, const struct hi_thread_site *ts)
+{
+  return &hi_state.thread_time[t - hi_state.threads].sites[ts - t->sites];
+}
+
+uint64_t
+hi_time_now (void)
+{
+  uint64_t now = hi_prim_monotonic_ns ();
+  return now > hi_state.start_ns ? now - hi_state.start_ns : 0;
 }
 
 /* This thread's counters for SITE, or NULL if it has no room for it. */
@@ -88,7 +185,7 @@ hi_account_call (int call)
 }
 
 void
-hi_account_alloc (uint32_t site, uint64_t size)
+hi_account_alloc (uint32_t site, uint64_t size, struct hi_block_birth *birth)
 {
   if (site == HI_SITE_INTERNAL)
     {
@@ -102,24 +199,36 @@ hi_account_alloc (uint32_t site, uint64_t size)
     {
       HI_OWN_ADD (ts->allocs[sc], 1);
       HI_OWN_ADD (ts->bytes[sc], size);
+      share_change (thread_share (t, ts), 1, (int64_t) size, 1, 0);
     }
   else
     {
       HI_ADD (hi_state.sites[site].allocs[sc], 1);
       HI_ADD (hi_state.sites[site].bytes[sc], size);
+      share_change (site_share (site), 0, (int64_t) size, 1, 0);
     }
   struct hi_bin *b = &t->bins[hi_bin_of (size)];
   THREAD_ADD (b->allocs, 1);
   THREAD_ADD (b->bytes, size);
   THREAD_ADD (t->allocations, 1);
   THREAD_ADD (t->bytes_allocated, size);
-  live_changed ((int64_t) size, 1);
+  uint64_t clock = live_changed ((int64_t) size, 1, size);
+  if (birth)
+    {
+      struct hi_site_life *l = (struct hi_site_life *) site_share (site);
+      birth->clock = clock;
+      birth->time_ns = hi_time_now ();
+      HI_ADD (l->live, 1);
+      HI_ADD (l->live_clock_sum, birth->clock);
+      HI_ADD (l->live_ns_sum, birth->time_ns);
+    }
   if (HI_UNLIKELY (hi_tls.exit_writer))
     hi_exit_changed ();
 }
 
 void
-hi_account_free (uint32_t site, uint64_t size)
+hi_account_free (uint32_t site, uint64_t size,
+                 const struct hi_block_birth *birth, int temporary)
 {
   if (site == HI_SITE_INTERNAL)
     return;
@@ -130,18 +239,33 @@ hi_account_free (uint32_t site, uint64_t size)
     {
       HI_OWN_ADD (ts->frees[sc], 1);
       HI_OWN_ADD (ts->bytes_freed[sc], size);
+      share_change (thread_share (t, ts), 1, -(int64_t) size, -1, temporary);
     }
   else
     {
       HI_ADD (hi_state.sites[site].frees[sc], 1);
       HI_ADD (hi_state.sites[site].bytes_freed[sc], size);
+      share_change (site_share (site), 0, -(int64_t) size, -1, temporary);
+    }
+  if (birth)
+    {
+      /* Frees do not move the clock: the bytes allocated since. */
+      struct hi_site_life *l = (struct hi_site_life *) site_share (site);
+      uint64_t now = clock_now (), ns = hi_time_now ();
+      HI_ADD (l->life[hi_life_bucket (now > birth->clock
+                                      ? now - birth->clock : 0)], 1);
+      HI_ADD (l->freed, 1);
+      HI_ADD (l->freed_ns, ns > birth->time_ns ? ns - birth->time_ns : 0);
+      HI_ADD (l->live, (uint64_t) -1);
+      HI_ADD (l->live_clock_sum, -birth->clock);
+      HI_ADD (l->live_ns_sum, -birth->time_ns);
     }
   struct hi_bin *b = &t->bins[hi_bin_of (size)];
   THREAD_ADD (b->frees, 1);
   THREAD_ADD (b->bytes_freed, size);
   THREAD_ADD (t->frees, 1);
   THREAD_ADD (t->bytes_freed, size);
-  live_changed (-(int64_t) size, -1);
+  live_changed (-(int64_t) size, -1, 0);
   if (HI_UNLIKELY (hi_tls.exit_writer))
     hi_exit_changed ();
 }

@@ -118,18 +118,33 @@ site_of (uint32_t node, uint32_t depth)
   if (!site)
     {
       struct hi_arena_desc *a = &heapinspect_root.arenas[HI_A_SITES];
+      /* The site's time entry is readable, and counted, before the
+         site is. */
+      struct hi_arena_desc *at = hi_arena_at (HI_A_SITE_TIME);
       if (a->count < HI_CAP_SITES
-          && hi_arena_commit (HI_A_SITES, a->count + 1) == 0)
+          && hi_arena_commit (HI_A_SITES, a->count + 1) == 0
+          && hi_arena_commit (HI_A_SITE_TIME, a->count + 1) == 0)
         {
           site = (uint32_t) a->count;
           hi_state.sites[site].node = node;
           hi_state.sites[site].depth = depth;
+          HI_STORE_REL (at->count, a->count + 1);
           HI_STORE_REL (a->count, a->count + 1);
           HI_STORE_REL (hi_state.nodes[node].site, site);
         }
     }
   hi_lock_release (&hi_state.table_lock);
   return site;
+}
+
+/* Raise arena INDEX's count to N if it is below. */
+static void
+raise_count (int index, uint64_t n)
+{
+  _Atomic uint64_t *count = (_Atomic uint64_t *) &hi_arena_at (index)->count;
+  uint64_t c = atomic_load (count);
+  while (c < n && !atomic_compare_exchange_weak (count, &c, n))
+    ;
 }
 
 struct hi_thread *
@@ -147,8 +162,10 @@ hi_this_thread (void)
         {
           if (i >= HI_CAP_THREADS)
             break;
-          /* The record is readable before count covers it. */
-          if (hi_arena_commit (HI_A_THREADS, i + 1) != 0)
+          /* The record and its time entry are readable before count
+             covers them; the time arena's count never lags behind. */
+          if (hi_arena_commit (HI_A_THREADS, i + 1) != 0
+              || hi_arena_commit (HI_A_THREAD_TIME, i + 1) != 0)
             {
               /* No memory for it: counted nowhere, but never a crash. */
               static struct hi_thread lost;
@@ -156,7 +173,8 @@ hi_this_thread (void)
               return &lost;
             }
         }
-      while (!atomic_compare_exchange_weak (count, &i, i + 1));
+      while ((raise_count (HI_A_THREAD_TIME, i + 1),
+              !atomic_compare_exchange_weak (count, &i, i + 1)));
       if (i >= HI_CAP_THREADS)
         {
           i = HI_CAP_THREADS - 1;

@@ -4,7 +4,8 @@ monitor_sources = %reldir%/prim.h %reldir%/prim-linux.c %reldir%/monitor.h \
 	%reldir%/state.c %reldir%/chain.c %reldir%/account.c \
 	%reldir%/malloc.c %reldir%/modules.c %reldir%/snapshot.c \
 	%reldir%/output-name.h %reldir%/output-name.c \
-	%reldir%/jit.c %reldir%/unwind.c %reldir%/process.c
+	%reldir%/jit.c %reldir%/unwind.c %reldir%/process.c \
+	%reldir%/timeline.c
 monitor_cflags = $(AM_CFLAGS) -fvisibility=hidden -ftls-model=initial-exec \
 	-fno-omit-frame-pointer \
 	-fno-builtin-malloc -fno-builtin-free -fno-builtin-calloc \

@@ -10,6 +10,11 @@
 
 #define HDR ((size_t) sizeof (struct hi_block_header))
 _Static_assert (sizeof (struct hi_block_header) == 16, "16-byte header");
+/* Bytes before a plain block's user pointer: the header and, with
+   lifetimes, the birth stamp before it.  Fixed before the first block. */
+#define PRE ((size_t) (HDR + hi_state.birth))
+/* Room kept below SIZE_MAX for what goes before a block. */
+#define PRE_MAX ((size_t) 64)
 
 #ifdef HI_WRAP
 # define ENTRY(name) __wrap_##name
@@ -36,6 +41,7 @@ struct block
 {
   struct hi_block_header *h;
   void *base;          /* what glibc's allocator returned */
+  struct hi_block_birth *birth;  /* with lifetimes, else NULL */
   uint32_t site;
   uint64_t size;
   int aligned;
@@ -55,22 +61,27 @@ site_for (const struct hi_frame *caller)
   return site;
 }
 
-/* Write the header at BASE + OFFSET and account for the new block. */
+/* Write the header at BASE + OFFSET (the birth stamp before it, and
+   for an aligned block the offset before that) and account for the new
+   block, the last one this thread allocated. */
 static void *
 finish (void *base, size_t offset, uint32_t site, uint64_t size)
 {
   struct hi_block_header *h = (void *) ((char *) base + offset);
+  struct hi_block_birth *birth = hi_state.birth ? (void *) (h - 1) : NULL;
   uint64_t sf = size;
-  if (offset)
+  if (offset > hi_state.birth)
     {
       sf |= HI_BLOCK_ALIGNED;
-      ((uint64_t *) h)[-1] = offset;
+      ((uint64_t *) ((char *) h - hi_state.birth))[-1] = offset;
     }
   h->site = site;
   h->size_flags = sf;
   h->check = hi_block_check (heapinspect_root.header_salt,
                              (uint64_t) (uintptr_t) h, site, sf);
-  hi_account_alloc (site, size);
+  if (site != HI_SITE_INTERNAL)
+    hi_tls.last_block = h + 1;
+  hi_account_alloc (site, size, birth);
   return h + 1;
 }
 
@@ -90,11 +101,13 @@ lookup (void *p, struct block *b)
   b->site = h->site;
   b->size = sf & HI_BLOCK_SIZE_MASK;
   b->aligned = (sf & HI_BLOCK_ALIGNED) != 0;
-  b->base = h;
+  b->birth = hi_state.birth ? (void *) (h - 1) : NULL;
+  b->base = (char *) h - hi_state.birth;
   if (b->aligned)
     {
-      uint64_t off = ((uint64_t *) h)[-1];
-      if (off == 0 || (off & 15) != 0 || off > (uint64_t) a - 4096)
+      uint64_t off = ((uint64_t *) b->base)[-1];
+      if (off <= hi_state.birth || (off & 15) != 0
+          || off > (uint64_t) a - 4096)
         return 0;
       b->base = (char *) h - off;
     }
@@ -102,29 +115,42 @@ lookup (void *p, struct block *b)
          || b->site < heapinspect_root.arenas[HI_A_SITES].count;
 }
 
+/* 1 if the program frees B in the thread that allocated it with no
+   allocation or free in between (a temporary, as heaptrack counts them:
+   its last allocation is forgotten at every free). */
+static int
+temporary (const struct block *b)
+{
+  int is = b->h + 1 == hi_tls.last_block;
+  hi_tls.last_block = NULL;
+  return is;
+}
+
 static void
 release (struct block *b)
 {
   b->h->check = ~b->h->check;   /* a second free finds no header */
-  hi_account_free (b->site, b->size);
+  hi_account_free (b->site, b->size, b->site == HI_SITE_INTERNAL ? NULL
+                   : b->birth, temporary (b));
   __libc_free (b->base);
 }
 
 static void *
 alloc_plain (size_t n, const struct hi_frame *caller)
 {
-  if (n > SIZE_MAX - HDR)
+  if (n > SIZE_MAX - PRE_MAX)
     {
       errno = ENOMEM;
       return NULL;
     }
   uint32_t site = site_for (caller);
-  void *base = __libc_malloc (n + HDR);
-  return base ? finish (base, 0, site, n) : NULL;
+  void *base = __libc_malloc (n + PRE);
+  return base ? finish (base, hi_state.birth, site, n) : NULL;
 }
 
-/* ALIGN is a power of two.  Above 16 the header sits in the ALIGN bytes
-   of padding before the user pointer.  USABLE bytes are handed out and
+/* ALIGN is a power of two.  Above 16 the header sits in the padding
+   before the user pointer (ALIGN bytes, or a multiple of ALIGN to hold
+   the birth stamp and the offset too).  USABLE bytes are handed out and
    RECORDED counted (they differ for pvalloc only). */
 static void *
 alloc_aligned_sized (size_t align, size_t usable, uint64_t recorded,
@@ -134,14 +160,17 @@ alloc_aligned_sized (size_t align, size_t usable, uint64_t recorded,
     return alloc_plain (usable, caller);
   if (align < HDR)
     align = HDR;
-  if (usable > SIZE_MAX - align)
+  if (usable > SIZE_MAX - align - PRE_MAX)
     {
       errno = ENOMEM;
       return NULL;
     }
   uint32_t site = site_for (caller);
-  void *base = __libc_memalign (align, usable + align);
-  return base ? finish (base, align - HDR, site, recorded) : NULL;
+  size_t pad = align;
+  while (pad < PRE + sizeof (uint64_t))
+    pad += align;
+  void *base = __libc_memalign (align, usable + pad);
+  return base ? finish (base, pad - HDR, site, recorded) : NULL;
 }
 
 static void *
@@ -181,7 +210,7 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
       release (&b);      /* glibc: realloc (p, 0) frees p, returns NULL */
       return NULL;
     }
-  if (n > SIZE_MAX - HDR)
+  if (n > SIZE_MAX - PRE_MAX)
     {
       errno = ENOMEM;
       return NULL;
@@ -196,12 +225,15 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
         }
       return q;
     }
+  /* Not a temporary: the block lives on, moved (libheapinspect(7)). */
   uint32_t site = site_for (caller);
-  void *nb = __libc_realloc (b.base, n + HDR);
+  struct hi_block_birth born = b.birth ? *b.birth : (struct hi_block_birth) { 0, 0 };
+  void *nb = __libc_realloc (b.base, n + PRE);
   if (!nb)
     return NULL;         /* the old block is untouched */
-  hi_account_free (b.site, b.size);
-  return finish (nb, 0, site, n);
+  hi_account_free (b.site, b.size, b.birth && b.site != HI_SITE_INTERNAL
+                   ? &born : NULL, 0);
+  return finish (nb, hi_state.birth, site, n);
 }
 
 static size_t
@@ -234,14 +266,14 @@ ENTRY (calloc) (size_t k, size_t n)
   HI_CALLER_FRAME (caller);
   COUNT_CALL (calloc);
   size_t total;
-  if (__builtin_mul_overflow (k, n, &total) || total > SIZE_MAX - HDR)
+  if (__builtin_mul_overflow (k, n, &total) || total > SIZE_MAX - PRE_MAX)
     {
       errno = ENOMEM;
       return NULL;
     }
   uint32_t site = site_for (&caller);
-  void *base = __libc_calloc (1, total + HDR);
-  return base ? finish (base, 0, site, total) : NULL;
+  void *base = __libc_calloc (1, total + PRE);
+  return base ? finish (base, hi_state.birth, site, total) : NULL;
 }
 
 PUBLIC void *

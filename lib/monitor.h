@@ -10,6 +10,8 @@
 #include "prim.h"
 
 #define HI_HIDDEN __attribute__ ((visibility ("hidden")))
+
+extern struct hi_root heapinspect_root;
 #define HI_LIKELY(x) __builtin_expect (!!(x), 1)
 #define HI_UNLIKELY(x) __builtin_expect (!!(x), 0)
 
@@ -43,9 +45,18 @@
   atomic_store_explicit ((_Atomic __typeof__ (field) *) &(field), (v), \
                          memory_order_release)
 
-/* Indexes of the arenas in the root's list. */
+/* Indexes of the arenas in the root's list: the first HI_MAX_ARENAS in
+   root.arenas, the rest in root.more_arenas (hi_arena_at). */
 enum { HI_A_NODES, HI_A_SITES, HI_A_THREADS, HI_A_MODULES, HI_A_HASH,
-       HI_A_PROCESS, HI_A_COUNT };
+       HI_A_PROCESS, HI_A_SITE_TIME, HI_A_THREAD_TIME, HI_A_TIMELINE,
+       HI_A_COUNT };
+
+static inline struct hi_arena_desc *
+hi_arena_at (int index)
+{
+  return index < HI_MAX_ARENAS ? &heapinspect_root.arenas[index]
+         : &heapinspect_root.more_arenas[index - HI_MAX_ARENAS];
+}
 
 struct hi_hash
 {
@@ -61,6 +72,21 @@ struct hi_state
   struct hi_thread *threads;
   struct hi_module *modules;
   struct hi_process *process;   /* NULL if its arena could not be made */
+  /* Time (format 4): the shares of the sites (entries of site_time_size
+     bytes: struct hi_site_time, or hi_site_life with lifetimes) and of
+     the threads' sites, and the timeline. */
+  char *site_time;
+  struct hi_thread_time *thread_time;
+  struct hi_timeline *timeline;
+  uint64_t site_time_size;
+  uint64_t birth;          /* sizeof (struct hi_block_birth) with
+                              lifetimes, else 0: set before the first
+                              block is handed out, never changed */
+  uint64_t start_ns;       /* CLOCK_MONOTONIC at the start (the process
+                              record's), for times since the start */
+  hi_lock timeline_lock;   /* taken with trylock: one point at a time */
+  /* The detailed points' scratch: live bytes and blocks per site. */
+  int64_t (*scratch)[2];
   /* The pair index: open addressing over node ids (0 = empty).  It grows
      under table_lock into a new table; lock-free readers of an older one
      stay correct (a miss falls through to the locked path). */
@@ -78,7 +104,6 @@ struct hi_state
   char output[512];        /* HEAPINSPECT_OUTPUT template; "" = none */
 };
 
-extern struct hi_root heapinspect_root;
 extern HI_HIDDEN struct hi_state hi_state;
 
 /* state.c: make entries [0, N) of arena INDEX readable (its capacity in
@@ -109,6 +134,9 @@ struct hi_tls
   int exit_writer;         /* this thread wrote the exit snapshot */
   int64_t live_unflushed;  /* live bytes not yet added to totals */
   int64_t blocks_unflushed; /* live blocks likewise */
+  uint64_t clock_unflushed; /* allocated bytes not yet added to alloc_clock */
+  void *last_block;        /* the last block this thread allocated, for
+                              temporaries; NULL after it is freed */
   int prev_n;              /* previous chain, root first, and its nodes */
   int prev_cut;
   uint64_t prev_ret[HI_MAX_DEPTH];
@@ -149,10 +177,22 @@ HI_HIDDEN uint32_t hi_chain_site (const struct hi_frame *caller);
 /* chain.c: this thread's record in the threads arena. */
 HI_HIDDEN struct hi_thread *hi_this_thread (void);
 
-/* account.c: count a call of entry point CALL, an allocation, a free. */
+/* account.c: count a call of entry point CALL, an allocation, a free.
+   BIRTH: the block's birth stamp with lifetimes (hi_state.birth), else
+   NULL; hi_account_alloc fills it.  TEMPORARY: the block is freed by the
+   thread that allocated it, with no allocation in between. */
 HI_HIDDEN void hi_account_call (int call);
-HI_HIDDEN void hi_account_alloc (uint32_t site, uint64_t size);
-HI_HIDDEN void hi_account_free (uint32_t site, uint64_t size);
+HI_HIDDEN void hi_account_alloc (uint32_t site, uint64_t size,
+                                 struct hi_block_birth *birth);
+HI_HIDDEN void hi_account_free (uint32_t site, uint64_t size,
+                                const struct hi_block_birth *birth,
+                                int temporary);
+/* timeline.c: take a point of the timeline if none is being taken (the
+   clock reached next_clock); reset it in a forked child. */
+HI_HIDDEN void hi_timeline_point (uint64_t clock);
+HI_HIDDEN void hi_timeline_forked (void);
+/* Nanoseconds since the monitor started (CLOCK_MONOTONIC). */
+HI_HIDDEN uint64_t hi_time_now (void);
 
 /* modules.c: refresh the module list (skipped if another refresh runs);
    hi_modules_cover: 1 if ADDR lies in a known loaded module. */

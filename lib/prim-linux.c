@@ -113,6 +113,15 @@ hi_prim_clocks (uint64_t *realtime_ns, uint64_t *monotonic_ns)
 }
 
 uint64_t
+hi_prim_monotonic_ns (void)
+{
+  int saved = errno;
+  uint64_t ns = clock_ns (CLOCK_MONOTONIC);
+  errno = saved;
+  return ns;
+}
+
+uint64_t
 hi_prim_pid (void)
 {
   return (uint64_t) getpid ();

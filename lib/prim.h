@@ -32,6 +32,8 @@ uint64_t hi_prim_tid (void);
 /* The clocks now, in ns: CLOCK_REALTIME (since 1970) and CLOCK_MONOTONIC;
    0 for a clock that cannot be read.  Async-signal-safe. */
 void hi_prim_clocks (uint64_t *realtime_ns, uint64_t *monotonic_ns);
+/* CLOCK_MONOTONIC now, in ns; 0 if it cannot be read. */
+uint64_t hi_prim_monotonic_ns (void);
 uint64_t hi_prim_pid (void);
 uint32_t hi_prim_random32 (void);
 

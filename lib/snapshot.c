@@ -91,13 +91,15 @@ hi_snapshot_write (const char *template, int warn)
      file is consistent with itself even while threads keep allocating. */
   struct hi_root root = heapinspect_root;
   hi_prim_clocks (&root.snapshot_realtime_ns, &root.snapshot_monotonic_ns);
-  struct hi_snap_region reg[HI_MAX_ARENAS + 1];
+  struct hi_snap_region reg[HI_MAX_ARENAS + HI_MAX_MORE_ARENAS + 1];
   uint32_t nreg = 0;
   reg[nreg++] = (struct hi_snap_region) {
     (uint64_t) (uintptr_t) &heapinspect_root, sizeof root, 0 };
-  for (uint32_t i = 0; i < root.n_arenas && i < HI_MAX_ARENAS; i++)
+  for (uint32_t i = 0; i < root.n_arenas
+                       && i < HI_MAX_ARENAS + HI_MAX_MORE_ARENAS; i++)
     {
-      const struct hi_arena_desc *a = &root.arenas[i];
+      const struct hi_arena_desc *a = i < HI_MAX_ARENAS ? &root.arenas[i]
+                                      : &root.more_arenas[i - HI_MAX_ARENAS];
       uint64_t count = a->count < a->capacity ? a->count : a->capacity;
       if (a->kind == HI_ARENA_HASH || !a->addr || count == 0)
         continue;

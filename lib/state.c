@@ -43,7 +43,7 @@ add_arena (int index, uint32_t kind, uint64_t capacity, uint32_t entry_size)
 {
   uint64_t bytes = round_up (capacity * entry_size, hi_prim_page_size ());
   void *p = hi_prim_reserve ((size_t) bytes);
-  struct hi_arena_desc *a = &heapinspect_root.arenas[index];
+  struct hi_arena_desc *a = hi_arena_at (index);
   a->addr = (uint64_t) (uintptr_t) p;
   a->capacity = 0;
   a->count = 0;
@@ -57,7 +57,7 @@ add_arena (int index, uint32_t kind, uint64_t capacity, uint32_t entry_size)
 int
 hi_arena_commit (int index, uint64_t n)
 {
-  struct hi_arena_desc *a = &heapinspect_root.arenas[index];
+  struct hi_arena_desc *a = hi_arena_at (index);
   if (HI_LIKELY (n <= HI_LOAD_ACQ (a->capacity)))
     return 0;
   hi_lock_acquire (&hi_state.commit_lock);
@@ -256,7 +256,13 @@ fork_child (void)
   hi_state.commit_lock.word = 0;
   heapinspect_root.pid = hi_prim_pid ();
   if (hi_state.process)
-    hi_process_forked (hi_state.process);
+    {
+      hi_process_forked (hi_state.process);
+      hi_state.start_ns = hi_state.process->start_monotonic_ns;
+    }
+  else
+    hi_state.start_ns = hi_prim_monotonic_ns ();
+  hi_timeline_forked ();
 }
 
 static void
@@ -312,6 +318,20 @@ static int
 init_once (void)
 {
   struct hi_root *r = &heapinspect_root;
+  /* First, before anything here may allocate: every block from now on
+     has a birth stamp, or none does. */
+  const char *life = hi_prim_getenv ("HEAPINSPECT_LIFETIMES");
+  if (life && strcmp (life, "1") == 0)
+    {
+      hi_state.birth = sizeof (struct hi_block_birth);
+      r->time_flags = HI_TIME_LIFETIMES;
+      r->birth_size = (uint32_t) hi_state.birth;
+    }
+  else if (life && *life && strcmp (life, "0") != 0)
+    warn_value ("HEAPINSPECT_LIFETIMES", life, "the values are 1 and 0; "
+                "no lifetimes");
+  hi_state.site_time_size = hi_state.birth ? sizeof (struct hi_site_life)
+                                           : sizeof (struct hi_site_time);
   r->header_salt = hi_prim_random32 ();
   r->pointer_size = sizeof (void *);
   r->byte_order = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -333,12 +353,25 @@ init_once (void)
   /* The pair index is used whole from the start: readable at once. */
   struct hi_hash *h = add_arena (HI_A_HASH, HI_ARENA_HASH,
                                  HI_HASH_FIRST + 2, sizeof (uint32_t));
+  hi_state.site_time = add_arena (HI_A_SITE_TIME, HI_ARENA_SITE_TIME,
+                                  HI_CAP_SITES,
+                                  (uint32_t) hi_state.site_time_size);
+  hi_state.thread_time = add_arena (HI_A_THREAD_TIME, HI_ARENA_THREAD_TIME,
+                                    HI_CAP_THREADS,
+                                    sizeof (struct hi_thread_time));
+  hi_state.timeline = add_arena (HI_A_TIMELINE, HI_ARENA_TIMELINE, 1,
+                                 sizeof (struct hi_timeline));
   r->n_arenas = HI_A_COUNT;
   if (!hi_state.nodes || !hi_state.sites || !hi_state.threads || !hi_state.modules || !h
+      || !hi_state.site_time || !hi_state.thread_time || !hi_state.timeline
       || hi_arena_commit (HI_A_HASH, HI_HASH_FIRST + 2) != 0
       || hi_arena_commit (HI_A_NODES, 2) != 0
-      || hi_arena_commit (HI_A_SITES, 1) != 0)
+      || hi_arena_commit (HI_A_SITES, 1) != 0
+      || hi_arena_commit (HI_A_SITE_TIME, 1) != 0
+      || hi_arena_commit (HI_A_TIMELINE, 1) != 0)
     return -1;
+  hi_arena_at (HI_A_SITE_TIME)->count = 1;
+  hi_arena_at (HI_A_TIMELINE)->count = 1;
   h->mask = HI_HASH_FIRST - 1;
   atomic_store (&hi_state.hash, h);
   /* Node 0 is the root, node 1 the parent of cut chains; site 0 gathers
@@ -356,7 +389,10 @@ init_once (void)
       hi_process_record (p);
       hi_state.process = p;
       r->arenas[HI_A_PROCESS].count = 1;
+      hi_state.start_ns = p->start_monotonic_ns;
     }
+  else
+    hi_state.start_ns = hi_prim_monotonic_ns ();
   return 0;
 }
 

@@ -60,15 +60,12 @@ grow_array (void **v, size_t n, size_t *cap, size_t size)
   return 0;
 }
 
-/* The mapping index + 1 for the module holding ADDR (added on first
-   use), 0 if none; UINT32_MAX if out of memory. */
+/* The mapping index + 1 for module MOD of the model (added on first
+   use); UINT32_MAX if out of memory. */
 static uint32_t
-mapping_for (struct build *b, uint64_t addr)
+mapping_of_module (struct build *b, uint64_t mod)
 {
   const struct hi_model *m = b->a->m;
-  int64_t mod = module_of (m, addr);
-  if (mod < 0)
-    return 0;
   if (b->mapping_of[mod])
     return b->mapping_of[mod];
   struct hi_rmodel *r = b->r;
@@ -97,6 +94,15 @@ mapping_for (struct build *b, uint64_t addr)
   r->n_mappings++;
   b->mapping_of[mod] = (uint32_t) r->n_mappings;
   return b->mapping_of[mod];
+}
+
+/* The mapping index + 1 for the module holding ADDR, 0 if none;
+   UINT32_MAX if out of memory. */
+static uint32_t
+mapping_for (struct build *b, uint64_t addr)
+{
+  int64_t mod = module_of (b->a->m, addr);
+  return mod < 0 ? 0 : mapping_of_module (b, (uint64_t) mod);
 }
 
 /* The location of chain frames [I, J): found by its head frame, or made.
@@ -244,6 +250,14 @@ hi_samples_build (struct hi_analysis *a, struct hi_rmodel *r)
   r->sample_locs = malloc ((total ? total : 1) * sizeof *r->sample_locs);
   hi_status st = b.loc_of_frame && b.mapping_of && locs && r->samples
                  && r->sample_locs ? HI_OK : HI_E_NOMEM;
+  /* The main executable (the monitor records it first) is the first
+     mapping: pprof takes the first one for the program (its "File:"
+     line, and which file it symbolizes as the binary), and gperftools
+     lists it first too.  The others follow in their order of use. */
+  if (st == HI_OK && m->n_modules > 0
+      && (m->modules[0].flags & HI_MODULE_LOADED)
+      && mapping_of_module (&b, 0) == UINT32_MAX)
+    st = HI_E_NOMEM;
   for (uint64_t s = 0; s < m->n_sites && st == HI_OK; s++)
     if (a->sum[s].allocs > 0 && !(hi_site_flags (a, s) & HI_SITE_FILTERED))
       st = add_sample (&b, s, locs);    /* (a chain may have no frame) */

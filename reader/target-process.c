@@ -37,7 +37,7 @@ struct process
 struct digest
 {
   struct hi_totals totals;
-  uint64_t counts[HI_MAX_ARENAS];
+  uint64_t counts[HI_MAX_ARENAS + HI_MAX_MORE_ARENAS];
   uint64_t threads[8 + HI_NCALLS];
 };
 
@@ -66,12 +66,15 @@ take_digest (struct process *p, struct digest *d)
 {
   struct hi_root r;
   memset (d, 0, sizeof *d);
-  if (proc_read (p, p->root, &r, sizeof r) != 0 || r.n_arenas > HI_MAX_ARENAS)
+  if (proc_read (p, p->root, &r, sizeof r) != 0
+      || r.n_arenas > HI_MAX_ARENAS + HI_MAX_MORE_ARENAS)
     return -1;
   d->totals = r.totals;
   for (uint32_t i = 0; i < r.n_arenas; i++)
     {
-      const struct hi_arena_desc *a = &r.arenas[i];
+      /* Format 4 lists arenas beyond the first 8 in more_arenas. */
+      const struct hi_arena_desc *a = i < HI_MAX_ARENAS ? &r.arenas[i]
+                                      : &r.more_arenas[i - HI_MAX_ARENAS];
       d->counts[i] = a->count;
       if (a->kind != HI_ARENA_THREADS || a->entry_size != sizeof (struct hi_thread)
           || a->count > 65536)

@@ -284,3 +284,9 @@ check_PROGRAMS += %reldir%/unit/timeline-unit %reldir%/unit/timeline-unit-asan
 %canon_reldir%_unit_timeline_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_timeline_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_timeline_unit_asan_LDFLAGS = $(asan_ldflags)
+
+# time.exp: the monitor's time data (format 4, issue 13).
+check_PROGRAMS += %reldir%/progs/time-phases %reldir%/progs/hip-time
+%canon_reldir%_progs_time_phases_CFLAGS = $(progs_cflags) -O0
+%canon_reldir%_progs_time_phases_LDADD = -lpthread
+%canon_reldir%_progs_hip_time_LDADD = reader/libhireader.la

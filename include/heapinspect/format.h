@@ -290,8 +290,9 @@ struct hi_peak_share
   uint64_t peak_blocks;
   uint64_t peak_gen;
   uint64_t temporaries;     /* blocks freed by the thread that allocated
-                               them with no allocation by that thread in
-                               between (heaptrack's temporary allocations) */
+                               them with no other allocation or free by
+                               that thread in between (heaptrack's
+                               temporary allocations) */
 };
 
 /* HI_ARENA_SITE_TIME without lifetimes: entry i is site i's share. */

@@ -1,7 +1,6 @@
 /* hip-tool.c - a test helper that knows the snapshot format: where each
-   field of the root, a thread, a site, a node, a module and the process
-   record lies in a
-   snapshot file (for the systematic damage test), and the same memory
+   field of the root, a thread, a site, a node, a module, the process
+   record and the time arenas (format 4) lies in a snapshot file (for the systematic damage test), and the same memory
    as a minimal ELF core or as raw dumps (seeds and regression inputs of
    the fuzz targets).
 
@@ -102,14 +101,132 @@ field (const char *record, const char *name, uint64_t base, size_t off,
               + (size_t) (i) * sizeof ((type *) 0)->member[0], \
               sizeof ((type *) 0)->member[0]); } while (0)
 
+/* Arena descriptor I of R: root.arenas, then (format 4) more_arenas. */
+static const struct hi_arena_desc *
+arena_at (const struct hi_root *r, uint32_t i)
+{
+  return i < HI_MAX_ARENAS ? &r->arenas[i] : &r->more_arenas[i - HI_MAX_ARENAS];
+}
+
+static const struct hi_arena_desc *
+find_arena (const struct hi_root *r, uint32_t kind)
+{
+  for (uint32_t i = 0; i < r->n_arenas && i < HI_MAX_ARENAS + HI_MAX_MORE_ARENAS;
+       i++)
+    if (arena_at (r, i)->kind == kind)
+      return arena_at (r, i);
+  return NULL;
+}
+
 static const struct hi_arena_desc *
 arena (const struct hi_root *r, uint32_t kind)
 {
-  for (uint32_t i = 0; i < r->n_arenas && i < HI_MAX_ARENAS; i++)
-    if (r->arenas[i].kind == kind)
-      return &r->arenas[i];
-  die ("an arena is missing");
-  return NULL;
+  const struct hi_arena_desc *a = find_arena (r, kind);
+  if (!a)
+    die ("an arena is missing");
+  return a;
+}
+
+/* The fields of a peak share at A. */
+static void
+share_fields (const char *rec, uint64_t a)
+{
+  F (rec, a, struct hi_peak_share, live_bytes);
+  F (rec, a, struct hi_peak_share, live_blocks);
+  F (rec, a, struct hi_peak_share, peak_bytes);
+  F (rec, a, struct hi_peak_share, peak_blocks);
+  F (rec, a, struct hi_peak_share, peak_gen);
+  F (rec, a, struct hi_peak_share, temporaries);
+}
+
+static void
+point_fields (const char *rec, uint64_t a)
+{
+  F (rec, a, struct hi_tpoint, time_ns);
+  F (rec, a, struct hi_tpoint, clock);
+  F (rec, a, struct hi_tpoint, live_bytes);
+  F (rec, a, struct hi_tpoint, live_blocks);
+}
+
+/* Format 4's time: the root's fields, site 1's time entry, thread 0's
+   first site share, the timeline's head, its first and last points and
+   its first detailed point. */
+static void
+time_fields (const struct hi_root *r, uint64_t ra)
+{
+  if (r->version < 4)
+    return;
+  F ("root", ra, struct hi_root, alloc_clock);
+  F ("root", ra, struct hi_root, peak_gen);
+  F ("root", ra, struct hi_root, peak_clock);
+  F ("root", ra, struct hi_root, time_flags);
+  F ("root", ra, struct hi_root, birth_size);
+  for (uint32_t i = HI_MAX_ARENAS;
+       i < r->n_arenas && i < HI_MAX_ARENAS + HI_MAX_MORE_ARENAS; i++)
+    {
+      char rec[40];
+      uint64_t a = ra + offsetof (struct hi_root, more_arenas[0])
+                   + (i - HI_MAX_ARENAS) * sizeof (struct hi_arena_desc);
+      snprintf (rec, sizeof rec, "root.more_arenas[%u]", i - HI_MAX_ARENAS);
+      F (rec, a, struct hi_arena_desc, addr);
+      F (rec, a, struct hi_arena_desc, capacity);
+      F (rec, a, struct hi_arena_desc, count);
+      F (rec, a, struct hi_arena_desc, kind);
+      F (rec, a, struct hi_arena_desc, entry_size);
+    }
+  const struct hi_arena_desc *st = find_arena (r, HI_ARENA_SITE_TIME);
+  if (st && st->count > 1)
+    {
+      uint64_t a = st->addr + st->entry_size;
+      share_fields ("site_time", a);
+      if (st->entry_size == sizeof (struct hi_site_life))
+        {
+          FI ("site_time", a, struct hi_site_life, life, 0);
+          FI ("site_time", a, struct hi_site_life, life, HI_LIFE_BUCKETS - 1);
+          F ("site_time", a, struct hi_site_life, freed);
+          F ("site_time", a, struct hi_site_life, freed_ns);
+          F ("site_time", a, struct hi_site_life, live);
+          F ("site_time", a, struct hi_site_life, live_clock_sum);
+          F ("site_time", a, struct hi_site_life, live_ns_sum);
+        }
+    }
+  const struct hi_arena_desc *tt = find_arena (r, HI_ARENA_THREAD_TIME);
+  if (tt && tt->count > 0)
+    share_fields ("thread_time.sites[0]", tt->addr);
+  const struct hi_arena_desc *tl = find_arena (r, HI_ARENA_TIMELINE);
+  if (tl && tl->count > 0)
+    {
+      uint64_t a = tl->addr;
+      const struct hi_timeline *t = at (a, sizeof *t);
+      F ("timeline", a, struct hi_timeline, interval);
+      F ("timeline", a, struct hi_timeline, next_clock);
+      F ("timeline", a, struct hi_timeline, n_points);
+      F ("timeline", a, struct hi_timeline, n_detailed);
+      F ("timeline", a, struct hi_timeline, points_taken);
+      if (t->n_points > 0 && t->n_points <= HI_TIMELINE_POINTS)
+        {
+          point_fields ("timeline.points[0]", a + offsetof (struct hi_timeline,
+                                                           points[0]));
+          point_fields ("timeline.points[last]",
+                        a + offsetof (struct hi_timeline, points[0])
+                        + (t->n_points - 1) * sizeof (struct hi_tpoint));
+        }
+      if (t->n_detailed > 0 && t->n_detailed <= HI_TIMELINE_DETAILED)
+        {
+          uint64_t d = a + offsetof (struct hi_timeline, detailed[0]);
+          point_fields ("timeline.detailed[0].at", d);
+          F ("timeline.detailed[0]", d, struct hi_tdetail, n_chains);
+          if (t->detailed[0].n_chains > 0)
+            {
+              uint64_t c = d + offsetof (struct hi_tdetail, chains[0]);
+              F ("timeline.detailed[0].chains[0]", c, struct hi_tchain, site);
+              F ("timeline.detailed[0].chains[0]", c, struct hi_tchain,
+                 live_bytes);
+              F ("timeline.detailed[0].chains[0]", c, struct hi_tchain,
+                 live_blocks);
+            }
+        }
+    }
 }
 
 static void
@@ -148,6 +265,7 @@ fields (void)
 #undef T
   F ("root", ra, struct hi_root, snapshot_realtime_ns);
   F ("root", ra, struct hi_root, snapshot_monotonic_ns);
+  time_fields (r, ra);
 
   /* Thread 0; its bins of size 0, the first size it used and >1024;
      its first site slot. */
