@@ -166,7 +166,8 @@ put_frame (const struct hi_rframe *fr, FILE *f)
       fputs ("0x0: ... (callers past the monitor's depth cap)", f);
       return;
     }
-  fprintf (f, "0x%" PRIX64 ": ", fr->address);
+  /* The call instruction, as massif shows it: the return address - 1. */
+  fprintf (f, "0x%" PRIX64 ": ", fr->address ? fr->address - 1 : 0);
   put_clean (fr->function, f);
   if (fr->file && fr->line)
     {

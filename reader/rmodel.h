@@ -84,6 +84,8 @@ struct hi_rsample
                                 them), the outermost last; n may be 0
                                 (the monitor recorded no frame) */
   uint64_t alloc_objects, alloc_space, inuse_objects, inuse_space;
+  uint64_t peak_objects, peak_space; /* live at the peak (the report's
+                                has_peak), else 0 */
 };
 
 /* Which figure of a sample a one-number format shows (--weight). */
@@ -307,6 +309,8 @@ struct hi_rmodel
   size_t n_sample_locs;
   struct hi_rsample *samples;
   size_t n_samples;
+  int has_peak;              /* the samples carry the chains' figures at
+                                the peak (the input has time data) */
   /* The timeline (hi_timeline_build), for the timeline table and the
      formats that draw it. */
   struct hi_rtimeline timeline;
@@ -378,7 +382,8 @@ void hi_emit_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
 void hi_emit_json (const struct hi_rmodel *r, const struct hi_emit_options *o,
                    FILE *f);
 /* pprof's profile.proto, gzip-compressed: sample types alloc_objects/
-   count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes. */
+   count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes, and
+   with R's has_peak peak_objects/count, peak_space/bytes. */
 hi_status hi_emit_pprof (const struct hi_rmodel *r,
                          const struct hi_emit_options *o, FILE *f);
 /* gperftools' heap profile text: "heap profile: ... @ heapprofile", a
