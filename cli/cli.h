@@ -35,7 +35,24 @@ int hi_cli_report (const struct hi_source *src, struct hi_model *m,
                    const char *tables, const struct hi_options *opt,
                    int *written);
 
+/* One warning line on stderr per module of M (read from SRC) whose code
+   is shown as module+offset, saying why. */
+void hi_cli_module_problems (const struct hi_source *src,
+                             const struct hi_model *m);
+
+/* `diff`'s operands (cmd-diff.c): ARGV[0..ARGC) after the word diff,
+   as OLD [EXE] NEW [EXE], or OLD [EXE] [EXE] when BASE has -p PID (the
+   newer source; the second executable is the process's).  An operand
+   after a source is its executable if it is an ELF file other than a
+   core.  Fills OUT[0] (OLD) and OUT[1] (NEW): 0, or -1 with a one-line
+   usage message in *ERR. */
+int hi_diff_parse (int argc, char **argv, const struct hi_source *base,
+                   struct hi_source out[2], const char **err);
+
 /* The commands below set *WRITTEN like hi_cli_report. */
+/* `diff`: the changes from SRC[0] to SRC[1] (text or JSON). */
+int hi_cmd_diff (const struct hi_source src[2], const struct hi_options *opt,
+                 int *written);
 int hi_cmd_modules (const struct hi_source *src, int *written);
 /* `block ADDR SOURCE`: the block of ours holding ADDR; 1 if none. */
 int hi_cmd_block (const struct hi_source *src, uint64_t addr,

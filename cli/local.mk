@@ -20,3 +20,4 @@ CLEANFILES += %reldir%/paths.h
 FORCE:
 .PHONY: FORCE
 %canon_reldir%_heapinspect_LDADD = reader/libhireader.la
+%canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-diff.c

@@ -20,6 +20,7 @@ static const char usage_text[] =
   "       heapinspect block ADDRESS SOURCE...\n"
   "       heapinspect flamegraph [OPTIONS] -o FILE.svg SOURCE...\n"
   "       heapinspect peak|timeline [OPTIONS] SOURCE...\n"
+  "       heapinspect diff [OPTIONS] OLD [EXE] NEW [EXE]   NEW may be -p PID\n"
   "options: -t bins,leaks,direct,graph,stat,peak,temporary,lifetimes,timeline\n"
   "         -o FILE (replaced when complete)\n"
   "         --format=text|json|pprof|pprof-text|folded|svg|massif\n"
@@ -260,6 +261,32 @@ main_run (int argc, char **argv, struct settings *st)
   return finish_output (&out, r, written);
 }
 
+/* `diff OLD [EXE] NEW [EXE]`: ARGV is what follows the word diff. */
+static int
+main_diff (int argc, char **argv, struct settings *st)
+{
+  if (strcmp (st->tables, HI_OPT_TABLES_DEFAULT) != 0)
+    return usage_line ("diff prints its own tables: -t does not go with it");
+  if (st->opt.format != HI_TEXT && st->opt.format != HI_JSON)
+    return usage_line ("diff writes text or JSON: --format=text or "
+                       "--format=json");
+  struct hi_source src[2];
+  const char *err;
+  if (hi_diff_parse (argc, argv, &st->src, src, &err) != 0)
+    return usage_line (err);
+  struct hi_out out;
+  if (hi_out_open (&out, st->report) != 0)
+    return 1;
+  if (hi_out_redirect (&out) != 0)
+    {
+      hi_out_abort (&out);
+      return 1;
+    }
+  int written = 0;
+  int status = hi_cmd_diff (src, &st->opt, &written);
+  return finish_output (&out, status, written);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -303,6 +330,8 @@ main (int argc, char **argv)
     return r;
 
   const char *cmd = argc > 0 ? argv[0] : NULL;
+  if (cmd && strcmp (cmd, "diff") == 0)
+    return main_diff (argc - 1, argv + 1, &st);
   int modules = 0, block = 0;
   if (cmd && strcmp (cmd, "flamegraph") == 0)
     {

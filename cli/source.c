@@ -97,6 +97,13 @@ say_module_problem (void *ctx, const char *path, enum hi_module_problem p,
            "module+offset\n", (const char *) ctx, safe, why);
 }
 
+void
+hi_cli_module_problems (const struct hi_source *src,
+                        const struct hi_model *m)
+{
+  hi_modules_check (m, src->exe, say_module_problem, (void *) src->name);
+}
+
 int
 hi_cli_report (const struct hi_source *src, struct hi_model *m,
                const char *tables, const struct hi_options *opt,

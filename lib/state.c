@@ -75,6 +75,11 @@ hi_arena_commit (int index, uint64_t n)
           && hi_prim_commit ((char *) (uintptr_t) a->addr + have,
                              (size_t) (want - have)) == 0)
         {
+          /* Write to it once: the kernel leaves out of a core dump an
+             anonymous mapping never written to, and a reader would find
+             an arena of zeros (a time arena nobody changed yet)
+             unreadable. */
+          *(volatile char *) (uintptr_t) (a->addr + have) = 0;
           hi_state.committed[index] = want;
           HI_STORE_REL (a->capacity, want / a->entry_size);
         }

@@ -188,7 +188,16 @@ hi_status hi_report (const struct hi_model *m, const char *exe,
    model NEW, per chain and per function, matched by their symbolized
    frames (so ASLR and a rebuilt binary do not break it), in OPT's format
    (text or JSON) to OUT.  The one implementation both use (diff.c).
-   HI_OK, HI_E_NOMEM, or HI_E_USAGE for a format diff cannot write. */
+   The report is three tables: diff_totals (key: value), diff_chains and
+   diff_functions (rows that changed, the largest change of live bytes
+   first; OPT's depth, threshold, limit, focus, ignore and module apply;
+   offsets and suppressions do not).  A chain is matched by the names of
+   the frames its row shows and, with OPT->lines, the allocating call's
+   file (base name) and line.  Models, names and executables are only
+   read.  HI_OK; HI_E_NOMEM; HI_E_REGEX or HI_E_SUPPRESSIONS for bad
+   filters (as hi_report); or HI_E_USAGE, nothing written, for a format
+   other than HI_TEXT and HI_JSON (a host checks it first: the message
+   of HI_E_USAGE is about tables). */
 hi_status hi_diff_report (const struct hi_model *old, const char *old_exe,
                           const char *old_name, const struct hi_model *new_m,
                           const char *new_exe, const char *new_name,

@@ -48,6 +48,10 @@ json_cell (const struct hi_rmodel *r, const struct hi_cell *c, FILE *f)
     case HI_CELL_MS:
       fprintf (f, "%" PRIu64, c->v);
       return;
+    case HI_CELL_DELTA:
+    case HI_CELL_DELTA_BYTES:
+      fprintf (f, "%" PRId64, hi_cell_signed (c));
+      return;
     case HI_CELL_RATE:
       fprintf (f, "%.4f", c->whole == 0 ? 0.0 : c->v >= c->whole ? 1.0
                : (double) c->v / (double) c->whole);

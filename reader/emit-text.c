@@ -45,6 +45,23 @@ bytes_text (const struct hi_emit_options *o, uint64_t v, char *out,
     hi_human_bytes (v, out, size);
 }
 
+/* A signed change: "+", "-" or nothing for 0, then its size (bytes in
+   human units unless --bytes). */
+static void
+delta_text (const struct hi_emit_options *o, const struct hi_cell *c,
+            char *out, size_t size)
+{
+  int64_t d = hi_cell_signed (c);
+  /* The magnitude, also of INT64_MIN. */
+  uint64_t mag = d < 0 ? (uint64_t) 0 - (uint64_t) d : (uint64_t) d;
+  char num[48];
+  if (c->type == HI_CELL_DELTA_BYTES)
+    bytes_text (o, mag, num, sizeof num);
+  else
+    snprintf (num, sizeof num, "%" PRIu64, mag);
+  snprintf (out, size, "%s%s", d > 0 ? "+" : d < 0 ? "-" : "", num);
+}
+
 /* A growing string. */
 struct buf
 {
@@ -145,6 +162,10 @@ cell_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
       break;
     case HI_CELL_REF:
       snprintf (t, sizeof t, "[%" PRIu64 "]", c->v);
+      break;
+    case HI_CELL_DELTA:
+    case HI_CELL_DELTA_BYTES:
+      delta_text (o, c, t, sizeof t);
       break;
     case HI_CELL_RATE:
       snprintf (t, sizeof t, "%.4f", c->whole == 0 ? 0.0

@@ -141,6 +141,10 @@ enum hi_cell_type
   HI_CELL_RATE,              /* v / whole as a fraction, 4 decimals */
   HI_CELL_MS,                /* v nanoseconds: text in milliseconds with
                                 3 decimals, JSON the nanoseconds */
+  HI_CELL_DELTA,             /* v: a signed count (int64_t stored in v):
+                                "+500", "-3", "0" (diff) */
+  HI_CELL_DELTA_BYTES,       /* v: signed bytes, "+1.2K", "-512B", "0";
+                                JSON gives both as exact integers */
 };
 
 struct hi_cell
@@ -358,6 +362,24 @@ static inline struct hi_cell
 hi_cell_text (const char *s)
 {
   return (struct hi_cell) { HI_CELL_TEXT, s, 0, 0 };
+}
+/* A signed change D (HI_CELL_DELTA or HI_CELL_DELTA_BYTES), its two's
+   complement kept in v. */
+static inline struct hi_cell
+hi_cell_delta (int64_t d)
+{
+  return (struct hi_cell) { HI_CELL_DELTA, NULL, (uint64_t) d, 0 };
+}
+static inline struct hi_cell
+hi_cell_delta_bytes (int64_t d)
+{
+  return (struct hi_cell) { HI_CELL_DELTA_BYTES, NULL, (uint64_t) d, 0 };
+}
+/* The signed value of a delta cell. */
+static inline int64_t
+hi_cell_signed (const struct hi_cell *c)
+{
+  return (int64_t) c->v;
 }
 static inline struct hi_cell
 hi_cell_path (uint64_t first, uint64_t n)

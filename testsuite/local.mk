@@ -290,3 +290,22 @@ check_PROGRAMS += %reldir%/progs/time-phases %reldir%/progs/hip-time
 %canon_reldir%_progs_time_phases_CFLAGS = $(progs_cflags) -O0
 %canon_reldir%_progs_time_phases_LDADD = -lpthread
 %canon_reldir%_progs_hip_time_LDADD = reader/libhireader.la
+
+# diff.exp: a heap at two moments, and the same program rebuilt with
+# other flags and its functions moved.
+check_PROGRAMS += %reldir%/progs/diff-points %reldir%/progs/diff-points-pad
+# (The user's CFLAGS come last: DIFF_PAD turns to -O0 by a pragma.)
+%canon_reldir%_progs_diff_points_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_diff_points_pad_SOURCES = %reldir%/progs/diff-points.c
+%canon_reldir%_progs_diff_points_pad_CFLAGS = $(progs_cflags) -DDIFF_PAD \
+	-fno-toplevel-reorder
+# Unit tests of diff on hand-built models (diff-unit.exp runs both).
+check_PROGRAMS += %reldir%/unit/diff-unit %reldir%/unit/diff-unit-asan
+%canon_reldir%_unit_diff_unit_SOURCES = %reldir%/unit/diff-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_diff_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_diff_unit_asan_SOURCES = %reldir%/unit/diff-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_diff_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_diff_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_diff_unit_asan_LDFLAGS = $(asan_ldflags)
