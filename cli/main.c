@@ -340,6 +340,9 @@ main (int argc, char **argv)
         return usage_line ("flamegraph writes an SVG: --format does not go "
                            "with it");
       opt.format = st.opt.format = HI_SVG;
+      /* The flame graph, whatever -t says (an SVG of -t timeline alone
+         would be the timeline). */
+      tables = HI_OPT_TABLES_DEFAULT;
       argv++;
       argc--;
     }
