@@ -245,7 +245,11 @@ build (struct pb *p, struct store *s, const struct hi_emit_options *o,
   profile->n_sample_type = (size_t) nt;
   profile->sample_type = s->vt_ptr;
   /* pprof opens on the figure --weight names, inuse_space by default. */
-  profile->default_sample_type = str (p, hi_weight_name (o->weight));
+  enum hi_weight dw = o->weight;
+  if (!r->has_peak && (dw == HI_WEIGHT_PEAK_SPACE
+                       || dw == HI_WEIGHT_PEAK_OBJECTS))
+    dw = HI_WEIGHT_INUSE_SPACE;     /* a type the profile has */
+  profile->default_sample_type = str (p, hi_weight_name (dw));
   perftools__profiles__value_type__init (&s->period_type);
   s->period_type.type = str (p, "space");
   s->period_type.unit = str (p, "bytes");

@@ -174,12 +174,13 @@ hi_option_set (struct hi_options *o, const char *name, const char *value,
     case HI_ROPT_WEIGHT:
       {
         enum hi_weight w = HI_WEIGHT_INUSE_SPACE;
-        while (w <= HI_WEIGHT_ALLOC_OBJECTS
+        while (w <= HI_WEIGHT_LAST
                && strcmp (value, hi_weight_name (w)) != 0)
           w++;
-        if (w > HI_WEIGHT_ALLOC_OBJECTS)
+        if (w > HI_WEIGHT_LAST)
           return refuse (err, errsize, name, "inuse_space, inuse_objects, "
-                         "alloc_space or alloc_objects", value);
+                         "alloc_space, alloc_objects, peak_space or "
+                         "peak_objects", value);
         o->weight = w;
       }
       break;

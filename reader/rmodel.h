@@ -95,7 +95,10 @@ enum hi_weight
   HI_WEIGHT_INUSE_OBJECTS,
   HI_WEIGHT_ALLOC_SPACE,
   HI_WEIGHT_ALLOC_OBJECTS,
+  HI_WEIGHT_PEAK_SPACE,      /* live at the peak (time data; else 0) */
+  HI_WEIGHT_PEAK_OBJECTS,
 };
+#define HI_WEIGHT_LAST HI_WEIGHT_PEAK_OBJECTS
 
 /* Sample S's figure for weight W. */
 static inline uint64_t
@@ -104,6 +107,8 @@ hi_sample_weight (const struct hi_rsample *s, enum hi_weight w)
   return w == HI_WEIGHT_INUSE_OBJECTS ? s->inuse_objects
          : w == HI_WEIGHT_ALLOC_SPACE ? s->alloc_space
          : w == HI_WEIGHT_ALLOC_OBJECTS ? s->alloc_objects
+         : w == HI_WEIGHT_PEAK_SPACE ? s->peak_space
+         : w == HI_WEIGHT_PEAK_OBJECTS ? s->peak_objects
                                         : s->inuse_space;
 }
 
@@ -114,13 +119,15 @@ hi_weight_name (enum hi_weight w)
 {
   return w == HI_WEIGHT_INUSE_OBJECTS ? "inuse_objects"
          : w == HI_WEIGHT_ALLOC_SPACE ? "alloc_space"
-         : w == HI_WEIGHT_ALLOC_OBJECTS ? "alloc_objects" : "inuse_space";
+         : w == HI_WEIGHT_ALLOC_OBJECTS ? "alloc_objects"
+         : w == HI_WEIGHT_PEAK_SPACE ? "peak_space"
+         : w == HI_WEIGHT_PEAK_OBJECTS ? "peak_objects" : "inuse_space";
 }
 static inline const char *
 hi_weight_unit (enum hi_weight w)
 {
-  return w == HI_WEIGHT_INUSE_SPACE || w == HI_WEIGHT_ALLOC_SPACE ? "bytes"
-                                                                  : "count";
+  return w == HI_WEIGHT_INUSE_SPACE || w == HI_WEIGHT_ALLOC_SPACE
+         || w == HI_WEIGHT_PEAK_SPACE ? "bytes" : "count";
 }
 
 /* What a cell holds.  Numbers are exact in the model; the text emitter

@@ -76,6 +76,10 @@ test_accept (void)
           want.weight = HI_WEIGHT_ALLOC_SPACE);
   ACCEPT ("--weight=alloc_objects", "weight", "alloc_objects",
           want.weight = HI_WEIGHT_ALLOC_OBJECTS);
+  ACCEPT ("--weight=peak_space", "weight", "peak_space",
+          want.weight = HI_WEIGHT_PEAK_SPACE);
+  ACCEPT ("--weight=peak_objects", "weight", "peak_objects",
+          want.weight = HI_WEIGHT_PEAK_OBJECTS);
   ACCEPT ("--threshold=0.5", "threshold", "0.5", want.threshold = 500);
   ACCEPT ("--threshold=1", "threshold", "1", want.threshold = 1000);
   ACCEPT ("--threshold=0", "threshold", "0", want.threshold = 0);
@@ -164,10 +168,11 @@ test_refuse (void)
           "--format takes text, json, pprof, pprof-text, folded, svg or "
           "massif, not 'JSON'");
   refuse ("--weight=inuse", "weight", "inuse",
-          "--weight takes inuse_space, inuse_objects, alloc_space or "
-          "alloc_objects, not 'inuse'");
+          "--weight takes inuse_space, inuse_objects, alloc_space, "
+          "alloc_objects, peak_space or peak_objects, not 'inuse'");
   refuse ("--weight=", "weight", "", "--weight needs inuse_space, "
-          "inuse_objects, alloc_space or alloc_objects");
+          "inuse_objects, alloc_space, alloc_objects, peak_space or "
+          "peak_objects");
   refuse ("--depth=", "depth", "", "--depth needs a number from 1 to 10000");
   refuse ("--threshold=", "threshold", "", "--threshold needs " "a percentage "
           "from 0 to 100 with at most 3 decimals (0.5)");
