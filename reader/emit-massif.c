@@ -127,7 +127,7 @@ build (struct tree *t, const struct hi_rmodel *r, const struct hi_rpoint *p)
       const struct hi_rchain *ch = &tl->chains[c->chain];
       if (c->bytes == 0)
         continue;
-      t->n[0].bytes += c->bytes;
+      t->n[0].bytes = hi_add_sat (t->n[0].bytes, c->bytes);
       uint32_t at = 0;
       /* Innermost first: the chain's frames backwards. */
       for (uint64_t i = ch->full_n; i-- > 0;)
@@ -135,7 +135,7 @@ build (struct tree *t, const struct hi_rmodel *r, const struct hi_rpoint *p)
           at = child_of (t, at, ch->full_first + i);
           if (at == NONE)
             return -1;
-          t->n[at].bytes += c->bytes;
+          t->n[at].bytes = hi_add_sat (t->n[at].bytes, c->bytes);
         }
     }
   return 0;

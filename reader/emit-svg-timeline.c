@@ -149,8 +149,10 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
       for (uint64_t k = 0; k < p->n; k++)
         {
           const struct hi_rtchain *c = &tl->at[p->first + k];
-          if (pick_of[c->chain] < NCOLOURS)
-            val[d * NCOLOURS + pick_of[c->chain]] += c->bytes;
+          size_t b = pick_of[c->chain];
+          if (b < NCOLOURS)
+            val[d * NCOLOURS + b] = hi_add_sat (val[d * NCOLOURS + b],
+                                                c->bytes);
         }
     }
   free (pick_of);
@@ -161,7 +163,7 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
       const struct hi_rpoint *p = &tl->points[det[d]];
       uint64_t sum = 0;
       for (uint64_t k = 0; k < p->n; k++)
-        sum += tl->at[p->first + k].bytes;
+        sum = hi_add_sat (sum, tl->at[p->first + k].bytes);
       if (sum > ymax)
         ymax = sum;
     }
@@ -274,7 +276,7 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
               const struct hi_rpoint *p = &tl->points[det[d]];
               uint64_t v = c != UINT64_MAX ? val[d * NCOLOURS + b]
                                            : hi_sub0 (p->bytes, base[d]);
-              top[d] = base[d] + v;
+              top[d] = hi_add_sat (base[d], v);
               fprintf (f, "%s%.2f,%.2f", d ? " " : "", px (p->clock, xmax),
                        py (top[d], ymax));
             }
