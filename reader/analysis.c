@@ -183,10 +183,27 @@ name_nodes (struct hi_analysis *a, uint32_t *first, uint32_t *count)
   return s;
 }
 
-static const char *
-func_name (const struct hi_analysis *a, uint32_t frame)
+/* What build_chains asks of a function name, kept per name: every chain
+   passes through the same few functions. */
+enum
 {
-  return a->funcs.strs[a->frames[frame].func];
+  FN_KNOWN = 1, FN_MAIN = 2, FN_STARTUP = 4, FN_WRAPPER = 8
+};
+
+/* The FN_ bits of FRAME's function, from KIND (one byte per function
+   name of A, 0 until asked). */
+static uint8_t
+func_kind (const struct hi_analysis *a, uint8_t *kind, uint32_t frame)
+{
+  uint32_t fn = a->frames[frame].func;
+  if (!kind[fn])
+    {
+      const char *name = a->funcs.strs[fn];
+      kind[fn] = FN_KNOWN | (strcmp (name, "main") == 0 ? FN_MAIN : 0)
+                 | (is_startup (name) ? FN_STARTUP : 0)
+                 | (is_wrapper (name) ? FN_WRAPPER : 0);
+    }
+  return kind[fn];
 }
 
 static hi_status
@@ -217,9 +234,11 @@ build_chains (struct hi_analysis *a, const uint32_t *first,
     return HI_E_CORRUPT;
   a->chain_frames = malloc ((total ? total : 1) * sizeof *a->chain_frames);
   uint32_t *tmp = malloc ((longest + 1) * sizeof *tmp);
-  if (!a->chain_frames || !tmp)
+  uint8_t *kind = calloc (a->funcs.n ? a->funcs.n : 1, 1);
+  if (!a->chain_frames || !tmp || !kind)
     {
       free (tmp);
+      free (kind);
       return HI_E_NOMEM;
     }
   uint32_t at = 0;
@@ -255,21 +274,22 @@ build_chains (struct hi_analysis *a, const uint32_t *first,
       int from = (int) n - 1;
       int found = 0;
       for (int i = (int) n - 1; i >= 0 && !found; i--)
-        if (strcmp (func_name (a, tmp[i]), "main") == 0)
+        if (func_kind (a, kind, tmp[i]) & FN_MAIN)
           from = i, found = 1;
       for (int i = 0; i < (int) n && !found; i++)
-        if (is_startup (func_name (a, tmp[i])))
+        if (func_kind (a, kind, tmp[i]) & FN_STARTUP)
           from = i - 1, found = 1;
       if (from < 0 && n > 0)
         from = 0;               /* the leaf itself is a start-up frame */
       int last = 0;
-      while (last < from && is_wrapper (func_name (a, tmp[last])))
+      while (last < from && (func_kind (a, kind, tmp[last]) & FN_WRAPPER))
         last++;
       for (int i = from; i >= last && at < total; i--)
         a->chain_frames[at++] = tmp[i];
     }
   a->chain_start[m->n_sites] = at;
   free (tmp);
+  free (kind);
   return HI_OK;
 }
 

@@ -188,8 +188,9 @@ hi_filters_apply (const struct hi_filters *f, struct hi_analysis *a)
   uint8_t *ignore = calloc (a->n_frames + 1, 1);
   uint8_t *module = calloc (a->n_frames + 1, 1);
   uint8_t *supp = calloc (a->n_frames + 1, 1);
+  uint8_t *builtin = calloc (a->n_frames + 1, 1);
   hi_status s = HI_OK;
-  if (!a->site_flags || !focus || !ignore || !module || !supp)
+  if (!a->site_flags || !focus || !ignore || !module || !supp || !builtin)
     s = HI_E_NOMEM;
   struct ask q = { f, a };
   for (uint64_t site = 0; site < n_sites && s == HI_OK; site++)
@@ -216,7 +217,7 @@ hi_filters_apply (const struct hi_filters *f, struct hi_analysis *a)
         flags |= HI_SITE_FILTERED;
       if (suppressed)
         flags |= HI_SITE_SUPPRESSED;
-      if (f->builtin && hi_default_suppressed (a, site))
+      if (f->builtin && hi_default_suppressed (a, site, builtin))
         flags |= HI_SITE_SUPPRESSED_DEFAULT;
       a->site_flags[site] = flags;
     }
@@ -224,6 +225,7 @@ hi_filters_apply (const struct hi_filters *f, struct hi_analysis *a)
   free (ignore);
   free (module);
   free (supp);
+  free (builtin);
   if (s != HI_OK)
     {
       free (a->site_flags);

@@ -48,8 +48,11 @@ int hi_suppressions_match (const struct hi_suppressions *s, const char *str);
    buffers (stdio buffers, locale and iconv data, time zone strings, the
    dynamic loader's records of loaded libraries, libstdc++'s emergency
    exception pool): the built-in list, matched on the chain's allocating
-   end (suppress-default.c says which functions, and why). */
-int hi_default_suppressed (const struct hi_analysis *a, uint64_t s);
+   end (suppress-default.c says which functions, and why).  CACHE: NULL,
+   or a->n_frames zeroed bytes the calls for one analysis share (what
+   the rules found of each frame). */
+int hi_default_suppressed (const struct hi_analysis *a, uint64_t s,
+                           uint8_t *cache);
 
 /* Compiled filters and suppressions of a set of options. */
 struct hi_filters;

@@ -26,6 +26,19 @@ void hi_modsyms_free (struct hi_modsyms *ms);
 const char *hi_modsyms_canonical (struct hi_modsyms *ms, uint64_t addr,
                                   uint64_t size, const char *found);
 
+/* What dwfl_module_addrinfo (MOD, ADDR, OFF, SYM, NULL, NULL, NULL)
+   returns, the same symbol: the symbol holding ADDR (an address of the
+   process) as libdwfl picks it, its offset in *OFF and the symbol in
+   *SYM; NULL if none.  Where a single symbol with a size holds ADDR the
+   answer comes from an index built on first use (libdwfl reads the
+   whole symbol table per address); anything else goes to libdwfl. */
+const char *hi_modsyms_addrinfo (struct hi_modsyms *ms, uint64_t addr,
+                                 GElf_Off *off, GElf_Sym *sym);
+
+/* Lookups of hi_modsyms_addrinfo answered by libdwfl: a test hook, not
+   thread-safe. */
+extern uint64_t hi_modsyms_fallbacks;
+
 /* Whether the code at file address VADDR (the module's own addresses,
    ADDR - bias) is in a function .eh_frame_hdr lists: 1 and its start in
    *START, or 0. */

@@ -109,8 +109,38 @@ name_of (const struct hi_analysis *a, const struct hi_frame *f)
   return f->name != HI_NONE ? a->strs.strs[f->name] : a->funcs.strs[f->func];
 }
 
+/* What the rules ask of one frame, kept per frame: every chain ends in
+   the same few allocating frames. */
+enum
+{
+  KNOWN = 1,
+  PASSED = 2,                /* a copier, or the C library's allocator */
+  ONE_TIME = 4               /* a function of the one_time list */
+};
+
+/* The bits above of frame FRAME of A, from CACHE if not NULL (one byte
+   per frame, 0 until asked). */
+static uint8_t
+frame_kind (const struct hi_analysis *a, uint32_t frame, uint8_t *cache)
+{
+  if (cache && cache[frame])
+    return cache[frame];
+  const struct hi_frame *f = &a->frames[frame];
+  const char *name = name_of (a, f);
+  const char *mod = module_of (a, f);
+  uint8_t k = KNOWN;
+  if (in_list (name, copiers) || (in_list (name, allocators) && is_libc (mod)))
+    k |= PASSED;
+  if (in_list (name, one_time) && (is_reserved (name) || is_libc (mod)))
+    k |= ONE_TIME;
+  if (cache)
+    cache[frame] = k;
+  return k;
+}
+
 int
-hi_default_suppressed (const struct hi_analysis *a, uint64_t s)
+hi_default_suppressed (const struct hi_analysis *a, uint64_t s,
+                       uint8_t *cache)
 {
   uint32_t from = a->chain_start[s], to = a->chain_start[s + 1];
   uint32_t i = to;
@@ -118,22 +148,18 @@ hi_default_suppressed (const struct hi_analysis *a, uint64_t s)
      the C library's own allocator frames. */
   while (i > from)
     {
-      const struct hi_frame *f = hi_chain_frame (a, i - 1);
       if (a->chain_frames[i - 1] == HI_FRAME_CUT)
         break;
-      const char *name = name_of (a, f);
-      if (!in_list (name, copiers)
-          && !(in_list (name, allocators) && is_libc (module_of (a, f))))
+      if (!(frame_kind (a, a->chain_frames[i - 1], cache) & PASSED))
         break;
       i--;
     }
   if (i == from || a->chain_frames[i - 1] == HI_FRAME_CUT)
     return 0;
-  const struct hi_frame *f = hi_chain_frame (a, i - 1);
-  const char *name = name_of (a, f);
-  const char *mod = module_of (a, f);
-  if (in_list (name, one_time) && (is_reserved (name) || is_libc (mod)))
+  if (frame_kind (a, a->chain_frames[i - 1], cache) & ONE_TIME)
     return 1;
+  const struct hi_frame *f = hi_chain_frame (a, i - 1);
+  const char *mod = module_of (a, f);
   /* libstdc++'s own static initialization, run by the dynamic loader:
      the emergency exception-handling pool (eh_alloc.cc's pool, freed
      only by __gnu_cxx::__freeres), with or without libstdc++'s symbols

@@ -2,6 +2,7 @@
    type names, from the monitor's module list with libdwfl. */
 #define _GNU_SOURCE
 #include "symbolize.h"
+#include "dwscopes.h"
 #include "modsyms.h"
 #include "strtab.h"
 
@@ -20,6 +21,7 @@ struct hi_symbolizer
 {
   Dwfl *dwfl;
   Dwfl_Module *main_module;
+  struct hi_dwscopes *scopes;  /* every module's units by address */
   struct hi_strtab names;      /* owns every string handed out */
   unsigned missing;
   int types_done;
@@ -195,7 +197,8 @@ hi_symbolizer_new (const struct hi_model *m, const char *exe)
   hi_strtab_init (&s->names);
   s->dwfl = dwfl_begin (&callbacks);
   s->loaded = calloc (m->n_modules + 1, sizeof *s->loaded);
-  if (!s->dwfl || !s->loaded)
+  s->scopes = hi_dwscopes_new ();
+  if (!s->dwfl || !s->loaded || !s->scopes)
     {
       hi_symbolizer_free (s);
       return NULL;
@@ -267,6 +270,7 @@ hi_symbolizer_free (struct hi_symbolizer *s)
       dwfl_getmodules (s->dwfl, free_modsyms, NULL, 0);
       dwfl_end (s->dwfl);
     }
+  hi_dwscopes_free (s->scopes);
   hi_strtab_free (&s->names);
   free (s->loaded);
   free (s);
@@ -316,9 +320,10 @@ function_of (struct hi_symbolizer *s, Dwfl_Module *mod, uint64_t addr,
 {
   GElf_Off off;
   GElf_Sym sym;
-  const char *name = dwfl_module_addrinfo (mod, addr, &off, &sym, NULL, NULL,
-                                           NULL);
   struct hi_modsyms *ms = modsyms_of (mod);
+  const char *name = ms ? hi_modsyms_addrinfo (ms, addr, &off, &sym)
+                        : dwfl_module_addrinfo (mod, addr, &off, &sym, NULL,
+                                                NULL, NULL);
   if (name)
     {
       char clean[1024];
@@ -380,12 +385,13 @@ die_linkage_name (Dwarf_Die *die)
    inlined instances, the subprogram, the unit), into *SCOPES (malloc'd);
    how many, 0 if none. */
 static int
-physical_scopes (Dwfl_Module *mod, uint64_t addr, Dwarf_Die **scopes)
+physical_scopes (struct hi_symbolizer *s, Dwfl_Module *mod, uint64_t addr,
+                 Dwarf_Die **scopes)
 {
   Dwarf_Addr bias;
   Dwarf_Die *cu = dwfl_module_addrdie (mod, addr, &bias);
   *scopes = NULL;
-  int n = cu ? dwarf_getscopes (cu, addr - bias, scopes) : 0;
+  int n = cu ? hi_dwscopes_pc (s->scopes, cu, addr - bias, scopes) : 0;
   if (n <= 0)
     {
       free (*scopes);
@@ -403,7 +409,7 @@ physical_scopes (Dwfl_Module *mod, uint64_t addr, Dwarf_Die **scopes)
   Dwarf_Die inner = (*scopes)[0];
   free (*scopes);
   *scopes = NULL;
-  n = dwarf_getscopes_die (&inner, scopes);
+  n = hi_dwscopes_die (s->scopes, &inner, scopes);
   if (n <= 0)
     {
       free (*scopes);
@@ -455,7 +461,7 @@ hi_symbolize_frames (struct hi_symbolizer *s, uint64_t addr, int lines,
      frame, so inlined ones past MAX - 1 are dropped. */
   size_t n = 0;
   Dwarf_Die *scopes;
-  int nscopes = physical_scopes (mod, addr, &scopes);
+  int nscopes = physical_scopes (s, mod, addr, &scopes);
   Dwarf_Files *files = NULL;
   Dwarf_Die cu;
   if (nscopes > 0 && dwarf_diecu (&scopes[0], &cu, NULL, NULL))

@@ -309,3 +309,15 @@ check_PROGRAMS += %reldir%/unit/diff-unit %reldir%/unit/diff-unit-asan
 %canon_reldir%_unit_diff_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_diff_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_diff_unit_asan_LDFLAGS = $(asan_ldflags)
+# Unit tests of the symbolizer's address indexes against libdw and
+# libdwfl (symindex-unit.exp runs both builds).
+check_PROGRAMS += %reldir%/unit/symindex-unit %reldir%/unit/symindex-unit-asan
+%canon_reldir%_unit_symindex_unit_SOURCES = %reldir%/unit/symindex-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_symindex_unit_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS)
+%canon_reldir%_unit_symindex_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_symindex_unit_asan_SOURCES = %reldir%/unit/symindex-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_symindex_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_symindex_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_symindex_unit_asan_LDFLAGS = $(asan_ldflags)
