@@ -205,8 +205,8 @@ add_peak (struct build *b, const struct hi_stat *st)
   struct hi_rpoint *p = &tl->points[at];
   p->kind = HI_RPOINT_PEAK;
   tl->peak = at;
-  /* Its chains go at the end of `at`; a detailed point's are replaced
-     (the peak's are every chain's). */
+  /* Its chains are appended to the timeline's list; a detailed point's
+     own are left there unused (the peak's are every chain's). */
   p->first = tl->n_at;
   p->n = 0;
   size_t first = tl->n_at;
