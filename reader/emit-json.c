@@ -45,6 +45,7 @@ json_cell (const struct hi_rmodel *r, const struct hi_cell *c, FILE *f)
     case HI_CELL_RATIO:
     case HI_CELL_SUM:
     case HI_CELL_REF:
+    case HI_CELL_MS:
       fprintf (f, "%" PRIu64, c->v);
       return;
     case HI_CELL_DELTA:

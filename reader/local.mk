@@ -51,4 +51,6 @@ CLEANFILES += %reldir%/profile.pb-c.c %reldir%/profile.pb-c.h
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/table-timeline.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/model-time.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/diff.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-massif.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-svg-timeline.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/dwscopes.h %reldir%/dwscopes.c
