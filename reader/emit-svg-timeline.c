@@ -202,8 +202,7 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
   fputs ("</text>\n", f);
   if (!tl->has)
     fprintf (f, "<text id=\"empty\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
-             "No timeline: this input has no time data (written before "
-             "format 4).</text>\n", IMAGE_W / 2, TOP + PH / 2);
+             "No timeline: this input has no time data.</text>\n", IMAGE_W / 2, TOP + PH / 2);
   /* Axes and their ticks. */
   fprintf (f, "<g id=\"axes\"><line class=\"axis\" x1=\"%d\" y1=\"%d\" "
            "x2=\"%d\" y2=\"%d\"/><line class=\"axis\" x1=\"%d\" y1=\"%d\" "

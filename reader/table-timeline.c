@@ -3,6 +3,7 @@
    among them, into the report's timeline; and the `timeline` tables
    made of it (the points, then the chains of the detailed ones). */
 #include "analysis.h"
+#include "timetab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -325,12 +326,14 @@ hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r)
     return HI_E_NOMEM;
   if (!tl->has)
     {
-      t->legend = "this input has no time data (written before format 4)";
+      /* The line the other time tables give, and time_data false. */
+      hi_table_no_time (a->m, t);
       return r->nomem ? HI_E_NOMEM : HI_OK;
     }
   t->legend = "live bytes over the allocation clock: the points the monitor "
               "kept, the peak, and now (the live totals when read)";
   t->chart = 1;
+  hi_table_flag (t, "time_data", 1);
   for (size_t i = 0; i < tl->n_points; i++)
     {
       const struct hi_rpoint *p = &tl->points[i];
