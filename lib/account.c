@@ -28,10 +28,87 @@ raise_peak (uint64_t *field, uint64_t live)
   return 0;
 }
 
+/* Store V into a field of the shared format that only this thread
+   writes now: one store, so readers see whole values. */
+#define SOLE_STORE(field, v) \
+  atomic_store_explicit ((_Atomic uint64_t *) &(field), (v), \
+                         memory_order_relaxed)
+
+/* The first thread, while it is the only one that flushes: the totals
+   without atomic instructions.  The clock after the flush. */
+static uint64_t
+flush_alone (int64_t pending, int64_t blocks, uint64_t clock_pending)
+{
+  struct hi_root *r = &heapinspect_root;
+  struct hi_totals *t = &r->totals;
+  uint64_t clock = r->alloc_clock + clock_pending;
+  uint64_t live = t->live_bytes + (uint64_t) pending;
+  uint64_t nblocks = t->live_blocks + (uint64_t) blocks;
+  SOLE_STORE (r->alloc_clock, clock);
+  SOLE_STORE (t->live_bytes, live);
+  SOLE_STORE (t->live_blocks, nblocks);
+  if (blocks > 0 && nblocks > t->peak_blocks)
+    SOLE_STORE (t->peak_blocks, nblocks);
+  if (pending > 0 && live > t->peak_bytes)
+    {
+      SOLE_STORE (t->peak_bytes, live);
+      SOLE_STORE (r->peak_clock, clock);
+      SOLE_STORE (r->peak_gen, r->peak_gen + 1);
+    }
+  return clock;
+}
+
+/* Any thread once several may flush: atomic additions. */
+static uint64_t
+flush_shared (int64_t pending, int64_t blocks, uint64_t clock_pending)
+{
+  struct hi_root *r = &heapinspect_root;
+  struct hi_totals *t = &r->totals;
+  /* A free does not move the clock: no atomic addition for it. */
+  uint64_t clock = clock_pending
+    ? HI_ADD (r->alloc_clock, clock_pending) + clock_pending
+    : atomic_load_explicit ((_Atomic uint64_t *) &r->alloc_clock,
+                            memory_order_relaxed);
+  uint64_t live = HI_ADD (t->live_bytes, (uint64_t) pending) + (uint64_t) pending;
+  uint64_t nblocks = HI_ADD (t->live_blocks, (uint64_t) blocks) + (uint64_t) blocks;
+  if (blocks > 0)
+    raise_peak (&t->peak_blocks, nblocks);
+  if (pending > 0 && raise_peak (&t->peak_bytes, live))
+    {
+      atomic_store_explicit ((_Atomic uint64_t *) &r->peak_clock, clock,
+                             memory_order_relaxed);
+      HI_ADD (r->peak_gen, 1);
+    }
+  return clock;
+}
+
+/* Before this thread's first atomic flush: the first thread is the only
+   writer no more.  An asymmetric Dekker handshake: it sets sole_busy and
+   then reads sole with no fence of its own; here sole is cleared, every
+   running thread is made to pass a full barrier, and then a busy first
+   thread is in its plain update and is waited for, or it will see sole
+   cleared.  Once per process. */
+static void
+end_sole (void)
+{
+  hi_lock_acquire (&hi_state.sole_lock);
+  if (atomic_load (&hi_state.sole))
+    {
+      atomic_store (&hi_state.sole, 0);
+      if (hi_prim_barrier_all () != 0)
+        for (int i = 0; i < 1000; i++)   /* cannot happen once set up */
+          hi_prim_yield ();
+      while (atomic_load (&hi_state.sole_busy))
+        hi_prim_yield ();
+    }
+  hi_lock_release (&hi_state.sole_lock);
+}
+
 /* Live bytes changed by DELTA (one block more or less) in this thread,
    and the allocation clock by ALLOCATED.  While one thread allocates,
    every change reaches the shared counts (an exact peak, an exact
-   clock); with more, changes are batched to keep threads off one cache
+   clock), without atomic instructions while it is the first and only
+   thread; with more, changes are batched to keep threads off one cache
    line.  A new peak starts a new generation of the shares (format.h):
    every share changed from now on first saves its figures.  The clock
    as this thread knows it. */
@@ -54,21 +131,27 @@ live_changed (int64_t delta, int block, uint64_t allocated)
       return atomic_load_explicit ((_Atomic uint64_t *) &r->alloc_clock,
                                    memory_order_relaxed) + clock_pending;
     }
-  struct hi_totals *t = &r->totals;
   hi_tls.live_unflushed = 0;
   hi_tls.blocks_unflushed = 0;
   hi_tls.clock_unflushed = 0;
-  uint64_t clock = HI_ADD (r->alloc_clock, clock_pending) + clock_pending;
-  uint64_t live = HI_ADD (t->live_bytes, (uint64_t) pending) + (uint64_t) pending;
-  uint64_t nblocks = HI_ADD (t->live_blocks, (uint64_t) blocks) + (uint64_t) blocks;
-  if (blocks > 0)
-    raise_peak (&t->peak_blocks, nblocks);
-  if (pending > 0 && raise_peak (&t->peak_bytes, live))
+  uint64_t clock;
+  int alone = 0;
+  if (HI_LIKELY (hi_tls.thread_slot == 1))
     {
-      atomic_store_explicit ((_Atomic uint64_t *) &r->peak_clock, clock,
-                             memory_order_relaxed);
-      HI_ADD (r->peak_gen, 1);
+      atomic_store_explicit (&hi_state.sole_busy, 1, memory_order_relaxed);
+      atomic_signal_fence (memory_order_seq_cst);
+      if (atomic_load_explicit (&hi_state.sole, memory_order_relaxed))
+        {
+          clock = flush_alone (pending, blocks, clock_pending);
+          alone = 1;
+        }
+      atomic_store_explicit (&hi_state.sole_busy, 0, memory_order_release);
     }
+  else if (HI_UNLIKELY (atomic_load_explicit (&hi_state.sole,
+                                              memory_order_relaxed)))
+    end_sole ();
+  if (!alone)
+    clock = flush_shared (pending, blocks, clock_pending);
   if (HI_UNLIKELY (clock_pending
                    && clock >= atomic_load_explicit
                         ((_Atomic uint64_t *) &hi_state.timeline->next_clock,

@@ -85,6 +85,13 @@ struct hi_state
   uint64_t start_ns;       /* CLOCK_MONOTONIC at the start (the process
                               record's), for times since the start */
   hi_lock timeline_lock;   /* taken with trylock: one point at a time */
+  /* 1 while the first thread is the totals' only writer and may update
+     them without atomic instructions (account.c); sole_busy is 1 while
+     it does.  Another thread ends it for good before its first flush
+     (a membarrier(2) makes the first thread's busy flag visible). */
+  _Atomic int sole;
+  _Atomic int sole_busy;
+  hi_lock sole_lock;
   /* The detailed points' scratch: live bytes and blocks per site. */
   int64_t (*scratch)[2];
   /* The pair index: open addressing over node ids (0 = empty).  It grows

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/resource.h>
+#include <linux/membarrier.h>
+#include <sched.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -27,6 +29,15 @@ hi_prim_alloc (size_t size)
   void *p = mmap (NULL, size, PROT_READ | PROT_WRITE,
                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   return p == MAP_FAILED ? NULL : p;
+}
+
+void *
+hi_prim_alloc_nodump (size_t size)
+{
+  void *p = hi_prim_alloc (size);
+  if (p)
+    madvise (p, size, MADV_DONTDUMP);
+  return p;
 }
 
 void *
@@ -48,6 +59,10 @@ hi_prim_commit (void *p, size_t size)
   if (mprotect (p, size, PROT_READ | PROT_WRITE) != 0)
     return -1;
   madvise (p, size, MADV_DODUMP);
+  /* The kernel dumps anonymous memory only once something was written
+     to its mapping: an arena nobody wrote yet (the sites' time entries
+     of a program whose threads keep their own) must be in a core too. */
+  *(volatile char *) p = 0;
   return 0;
 }
 
@@ -86,6 +101,31 @@ hi_lock_release (hi_lock *l)
 {
   if (atomic_exchange ((_Atomic int *) &l->word, 0) == 2)
     syscall (SYS_futex, &l->word, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+int
+hi_prim_barrier_setup (void)
+{
+  int saved = errno;
+  long r = syscall (SYS_membarrier, MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED,
+                    0, 0);
+  errno = saved;
+  return r == 0 ? 0 : -1;
+}
+
+int
+hi_prim_barrier_all (void)
+{
+  int saved = errno;
+  long r = syscall (SYS_membarrier, MEMBARRIER_CMD_PRIVATE_EXPEDITED, 0, 0);
+  errno = saved;
+  return r == 0 ? 0 : -1;
+}
+
+void
+hi_prim_yield (void)
+{
+  sched_yield ();
 }
 
 uint64_t

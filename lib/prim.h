@@ -13,6 +13,8 @@
 /* SIZE bytes of zeroed, readable and writable memory, committed as it is
    touched; NULL on failure. */
 void *hi_prim_alloc (size_t size);
+/* The same, for the monitor's own work: left out of core dumps. */
+void *hi_prim_alloc_nodump (size_t size);
 /* Reserve SIZE bytes of address space, inaccessible (so core dumps and
    gcore skip it) until committed; NULL on failure. */
 void *hi_prim_reserve (size_t size);
@@ -27,6 +29,14 @@ typedef struct { int word; } hi_lock;
 void hi_lock_acquire (hi_lock *l);
 int  hi_lock_try (hi_lock *l);      /* 1 if acquired */
 void hi_lock_release (hi_lock *l);
+
+/* An asymmetric barrier (membarrier(2)): after hi_prim_barrier_setup
+   succeeds, hi_prim_barrier_all makes every running thread of the
+   process execute a full memory barrier before it returns.  0, or -1. */
+int hi_prim_barrier_setup (void);
+int hi_prim_barrier_all (void);
+/* Let another thread run. */
+void hi_prim_yield (void);
 
 uint64_t hi_prim_tid (void);
 /* The clocks now, in ns: CLOCK_REALTIME (since 1970) and CLOCK_MONOTONIC;

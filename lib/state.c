@@ -259,6 +259,7 @@ fork_child (void)
   hi_state.table_lock.word = 0;
   hi_state.module_lock.word = 0;
   hi_state.commit_lock.word = 0;
+  hi_state.sole_lock.word = 0;
   heapinspect_root.pid = hi_prim_pid ();
   if (hi_state.process)
     {
@@ -377,6 +378,8 @@ init_once (void)
     return -1;
   hi_arena_at (HI_A_SITE_TIME)->count = 1;
   hi_arena_at (HI_A_TIMELINE)->count = 1;
+  /* Without membarrier(2), every thread updates the totals atomically. */
+  atomic_store (&hi_state.sole, hi_prim_barrier_setup () == 0);
   h->mask = HI_HASH_FIRST - 1;
   atomic_store (&hi_state.hash, h);
   /* Node 0 is the root, node 1 the parent of cut chains; site 0 gathers

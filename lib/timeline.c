@@ -55,8 +55,9 @@ top_chains (struct hi_tdetail *d)
   uint64_t n_sites = HI_LOAD_ACQ (heapinspect_root.arenas[HI_A_SITES].count);
   if (!hi_state.scratch)
     {
-      hi_state.scratch = hi_prim_alloc (HI_CAP_SITES
-                                        * sizeof hi_state.scratch[0]);
+      /* Touched as far as there are sites; never in a core. */
+      hi_state.scratch = hi_prim_alloc_nodump (HI_CAP_SITES
+                                               * sizeof hi_state.scratch[0]);
       if (!hi_state.scratch)
         return;
     }

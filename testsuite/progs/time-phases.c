@@ -6,7 +6,9 @@
 
    time-phases phases      phase A allocates and frees 1000 x 100 B,
                            B 500 x 2000 B (the peak), half of B is freed,
-                           C allocates 2000 x 50 B; with "wait" after it,
+                           C allocates 2000 x 50 B; it says what the
+                           timeline's points must show ("expect segment"
+                           lines); with "wait" after it,
                            it says "ready" after the snapshot and waits
                            for a line on standard input
    time-phases churn N     N malloc/free pairs, between blocks kept
@@ -58,26 +60,45 @@ phase_c (size_t n)
   return p;
 }
 
+/* Say the live bytes every timeline point taken in [LO, HI] of the
+   clock must show: BASE at LO, then growing with the clock (SLOPE 1) or
+   not (SLOPE 0).  Points are taken at allocations only. */
+static void
+segment (uint64_t lo, uint64_t hi, uint64_t base, int slope)
+{
+  say ("expect segment: %llu %llu %llu %d\n", (unsigned long long) lo,
+       (unsigned long long) hi, (unsigned long long) base, slope);
+}
+
 static void
 phases (int wait)
 {
   static void *b[500];
-  void **c = calloc (2000, sizeof *c);   /* freed at the end: not at the peak */
+  uint64_t clock = 0, live = 0;   /* the program's own view */
+  /* Live from here on, at the peak too (main's chain). */
+  void **c = calloc (2000, sizeof *c);
+  clock = live = 2000 * sizeof *c;
+  segment (clock, clock, live, 0);
   for (int i = 0; i < 1000; i++)
     free (phase_a (100));
+  segment (clock + 100, clock + 100 * 1000, live + 100, 0);
+  clock += 100 * 1000;
   for (int i = 0; i < 500; i++)
     b[i] = phase_b (2000);
+  segment (clock + 2000, clock + 2000 * 500, live + 2000, 1);
+  clock += 2000 * 500;
+  live += 2000 * 500;
   for (int i = 0; i < 500; i += 2)
     free (b[i]);
+  live -= 250 * 2000;
   for (int i = 0; i < 2000; i++)
     c[i] = phase_c (50);
+  segment (clock + 50, clock + 50 * 2000, live + 50, 1);
   /* At the peak (the last block of B): all of B, nothing of A or C. */
   say ("expect chain phase_a: peak_bytes 0 peak_blocks 0 temporaries 1000\n");
   say ("expect chain phase_b: peak_bytes %d peak_blocks %d temporaries 0\n",
        500 * 2000, 500);
   say ("expect chain phase_c: peak_bytes 0 peak_blocks 0 temporaries 0\n");
-  say ("expect live phase_b: %d\n", 250 * 2000);
-  say ("expect live phase_c: %d\n", 2000 * 50);
   time_snap ();
   if (wait)
     {
@@ -105,6 +126,22 @@ keep_one (size_t n)
   return p;
 }
 
+NOINLINE static void *
+realloc_first (size_t n)
+{
+  void *p = malloc (n);
+  sink = p;
+  return p;
+}
+
+NOINLINE static void *
+realloc_grow (void *p, size_t n)
+{
+  void *q = realloc (p, n);
+  sink = q;
+  return q;
+}
+
 static void
 churn (long n)
 {
@@ -120,9 +157,21 @@ churn (long n)
     }
   for (long i = 0; i < k; i++)
     free (kept[i]);
+  /* realloc: the block it frees is never a temporary, the block it
+     makes is the last one (freed next: a temporary); realloc to 0 is a
+     free. */
+  void *r = realloc_first (10);
+  r = realloc_grow (r, 20);
+  free (r);
+  r = realloc_first (10);
+  realloc_grow (r, 0);
   say ("expect chain churn_one: temporaries %ld\n", n);
   say ("expect chain keep_one: temporaries 0\n");
-  say ("expect chains_temporaries: %ld\n", n);
+  /* realloc_first: the free of realloc to 0 only (the realloc that
+     grew its block counts none). */
+  say ("expect chain realloc_first: temporaries 1\n");
+  say ("expect chain realloc_grow: temporaries 1\n");
+  say ("expect chains_temporaries: %ld\n", n + 2);
   time_snap ();
 }
 
@@ -188,6 +237,14 @@ life_long (size_t n)
 }
 
 NOINLINE static void *
+life_aligned (size_t align, size_t n)
+{
+  void *p = aligned_alloc (align, n);
+  sink = p;
+  return p;
+}
+
+NOINLINE static void *
 filler (size_t n)
 {
   void *p = malloc (n);
@@ -222,6 +279,14 @@ lifetimes (void)
   long_b[bucket ((1000000 - 20) + 4000000)]++;
   void *live = life_long (30);
   sink = live;
+  /* The clock after it: every byte allocated so far. */
+  uint64_t clock = 4 * 10 + 100 + 3000 + 100 + 2 * 20 + (1000000 - 20)
+                   + 4000000 + 30;
+  /* Aligned blocks (the birth stamp and the offset in their padding),
+     freed at once: lifetime 0. */
+  free (life_aligned (32, 32));
+  free (life_aligned (4096, 100));
+  clock += 32 + 100;
   char line[400];
   int n = snprintf (line, sizeof line, "expect life life_short: freed 4 live 0 buckets");
   for (int k = 0; k < 64; k++)
@@ -233,6 +298,11 @@ lifetimes (void)
     if (long_b[k])
       n += snprintf (line + n, sizeof line - (size_t) n, " %d:%d", k, long_b[k]);
   say ("%s\n", line);
+  say ("expect life life_aligned: freed 2 live 0 buckets 0:2\n");
+  /* The live block of life_long was born at the clock after it. */
+  say ("expect life_sums life_long: live_clock_sum %llu\n",
+       (unsigned long long) (clock - 32 - 100));
+  say ("expect alloc_clock: %llu\n", (unsigned long long) clock);
   time_snap ();
 }
 
