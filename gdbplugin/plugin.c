@@ -409,10 +409,10 @@ load_snapshot (const char *path, FILE *out)
     snprintf (why, sizeof why, "%s", hi_strerror (s));
   if (s == HI_E_NOT_SNAPSHOT)
     {
-      /* A core is the likeliest mistake: say what it is, and what reads
-         it. */
+      /* A core is the likeliest mistake (heapinspect diff takes one):
+         say that it is no snapshot either. */
       char head[4] = { 0 };
-      int fd = open (path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+      int fd = hi_open_regular (path);
       int elf = fd >= 0 && read (fd, head, sizeof head) == sizeof head
                 && memcmp (head, "\177ELF", 4) == 0;
       if (fd >= 0)
@@ -479,6 +479,8 @@ run (struct gdb_target *g, const struct request *r, FILE *out)
                             out);
       else
         s = hi_report (m, NULL, "inferior", r->tables, &r->opt, out, NULL);
+      /* The request refused the formats diff cannot write; should it
+         refuse more, not "unknown table". */
       if (s == HI_E_USAGE && r->diff)
         fprintf (out, "heap: diff cannot write this format\n");
       else if (s != HI_OK && s != HI_E_NOT_BLOCK && !r->export)
