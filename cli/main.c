@@ -23,8 +23,9 @@ static const char usage_text[] =
   "       heapinspect diff [OPTIONS] OLD [EXE] NEW [EXE]   NEW may be -p PID\n"
   "options: -t bins,leaks,direct,graph,stat,peak,temporary,lifetimes,timeline\n"
   "         -o FILE (replaced when complete)\n"
-  "         --format=text|json|pprof|pprof-text|folded|svg\n"
-  "         --weight=inuse_space|inuse_objects|alloc_space|alloc_objects\n"
+  "         --format=text|json|pprof|pprof-text|folded|svg|massif\n"
+  "         --weight=inuse_space|inuse_objects|alloc_space|alloc_objects|\n"
+  "                  peak_space|peak_objects\n"
   "         --no-stop   -h, --help   --version\n"
   "report:  --depth=N   --offsets   --terse | --verbose   --threshold=PERCENT\n"
   "         --limit=ROWS   --bytes   --long-names   --no-lines\n"
@@ -340,6 +341,9 @@ main (int argc, char **argv)
         return usage_line ("flamegraph writes an SVG: --format does not go "
                            "with it");
       opt.format = st.opt.format = HI_SVG;
+      /* The flame graph, whatever -t says (an SVG of -t timeline alone
+         would be the timeline). */
+      tables = HI_OPT_TABLES_DEFAULT;
       argv++;
       argc--;
     }

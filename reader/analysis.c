@@ -585,6 +585,7 @@ hi_report_frame (const struct hi_analysis *a, uint32_t f)
   out.line = fr->line;
   out.inlined = fr->inlined;
   out.offset = fr->offset;
+  out.address = fr->address;
   return out;
 }
 

@@ -12,14 +12,17 @@
 enum hi_verbosity { HI_TERSE, HI_NORMAL, HI_VERBOSE };
 /* --format: the tables as text or JSON, or the chains as a profile
    (pprof's protobuf, gperftools' heap text, collapsed stacks, an SVG
-   flame graph), which ignore -t. */
-enum hi_format { HI_TEXT, HI_JSON, HI_PPROF, HI_PPROF_TEXT, HI_FOLDED, HI_SVG };
+   flame graph), which ignore -t; or the timeline as valgrind massif's
+   massif.out, which ignores -t too.  An SVG of -t timeline alone is the
+   stacked timeline, not the flame graph. */
+enum hi_format { HI_TEXT, HI_JSON, HI_PPROF, HI_PPROF_TEXT, HI_FOLDED, HI_SVG,
+                 HI_MASSIF };
 
 /* Whether format F writes the chains (samples), not tables. */
 static inline int
 hi_format_samples (enum hi_format f)
 {
-  return f >= HI_PPROF;
+  return f >= HI_PPROF && f <= HI_SVG;
 }
 
 struct hi_options
@@ -253,6 +256,17 @@ hi_status hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r);
    appended to R: a PATH cell for them. */
 struct hi_cell hi_path_cell (struct hi_analysis *a, uint64_t s,
                              struct hi_rmodel *r);
+/* The rows of a per-chain table (leaks, peak, temporary, lifetimes):
+   A's sites grouped by the path they show (hi_path_span, and with
+   opt.lines the line that allocated), sites whose flags differ in SPLIT
+   (HI_SITE_* bits; 0: none) kept apart.  Sites with no allocation or
+   free are in no row; sites HI_SITE_FILTERED are in none and counted in
+   *FILTERED.  *ROW_OF gets a new array, per site its row or UINT32_MAX;
+   *FIRST_SITE a new array, per row its first site (the row's path); *N
+   the rows.  The caller frees both.  HI_OK or HI_E_NOMEM. */
+hi_status hi_path_rows (const struct hi_analysis *a, unsigned split,
+                        uint32_t **row_of, uint64_t **first_site, size_t *n,
+                        uint64_t *filtered);
 /* Frame F of A as a report frame, its label as the function's name. */
 struct hi_rframe hi_report_frame (const struct hi_analysis *a, uint32_t f);
 
@@ -281,6 +295,13 @@ struct hi_cell hi_where_cell (const struct hi_analysis *a,
    rmodel.h).  Chains with no allocation are left out.  HI_OK or
    HI_E_NOMEM. */
 hi_status hi_samples_build (struct hi_analysis *a, struct hi_rmodel *r);
+
+/* The timeline of A's model (points, the peak, now, the detailed
+   points' chains; the filters keep chains out) into R's timeline.  A
+   model without time data gives now alone (timeline.has 0, no peak:
+   timeline.peak SIZE_MAX).  Once per report: a second call does
+   nothing.  HI_OK or HI_E_NOMEM. */
+hi_status hi_timeline_build (struct hi_analysis *a, struct hi_rmodel *r);
 
 /* The summary of M (A may be NULL: no chains, no symbols) into R. */
 hi_status hi_summary_build (const struct hi_model *m,

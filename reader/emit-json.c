@@ -45,6 +45,7 @@ json_cell (const struct hi_rmodel *r, const struct hi_cell *c, FILE *f)
     case HI_CELL_RATIO:
     case HI_CELL_SUM:
     case HI_CELL_REF:
+    case HI_CELL_MS:
       fprintf (f, "%" PRIu64, c->v);
       return;
     case HI_CELL_DELTA:
@@ -57,6 +58,9 @@ json_cell (const struct hi_rmodel *r, const struct hi_cell *c, FILE *f)
       return;
     case HI_CELL_TEXT:
       hi_json_string (f, c->text);
+      return;
+    case HI_CELL_JSON:
+      fputs (c->text ? c->text : "null", f);
       return;
     case HI_CELL_PATH:
       fputc ('[', f);
@@ -161,11 +165,21 @@ json_table (const struct hi_rmodel *r, const struct hi_table *t, FILE *f)
            ", \"over_limit\": %" PRIu64 ", \"filtered\": %" PRIu64
            ", \"suppressed\": %" PRIu64 ", \"suppressed_bytes\": %" PRIu64
            ", \"suppressed_default\": %" PRIu64
-           ", \"suppressed_default_bytes\": %" PRIu64 "}",
+           ", \"suppressed_default_bytes\": %" PRIu64,
            t->threshold < 0 ? 0.0 : t->threshold / 1000.0,
            t->below_threshold, t->over_limit, t->filtered, t->suppressed,
            t->suppressed_bytes, t->suppressed_default,
            t->suppressed_default_bytes);
+  for (size_t i = 0; i < t->n_facts && i < HI_TABLE_FACTS; i++)
+    {
+      const struct hi_fact *x = &t->facts[i];
+      fprintf (f, ", \"%s\": ", x->key);
+      if (x->boolean)
+        fputs (x->cell.v ? "true" : "false", f);
+      else
+        json_cell (r, &x->cell, f);
+    }
+  fputc ('}', f);
 }
 
 static void

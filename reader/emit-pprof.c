@@ -183,7 +183,7 @@ clamp (uint64_t v)
 /* The arrays the profile's messages live in, allocated at once. */
 struct store
 {
-  ValueType vt[4], *vt_ptr[4], period_type;
+  ValueType vt[6], *vt_ptr[6], period_type;
   Sample *smp, **smp_ptr;
   uint64_t *loc_ids;
   int64_t *values;
@@ -216,13 +216,17 @@ array (size_t n, size_t size)
   return calloc (n ? n : 1, size);
 }
 
-/* The sample types, in the order pprof's own heap profiles have them. */
-static const char *const types[4][2] = {
+/* The sample types, in the order pprof's own heap profiles have them;
+   then, with time data, the chains' figures at the peak. */
+static const char *const types[6][2] = {
   { "alloc_objects", "count" },
   { "alloc_space", "bytes" },
   { "inuse_objects", "count" },
   { "inuse_space", "bytes" },
+  { "peak_objects", "count" },
+  { "peak_space", "bytes" },
 };
+#define NTYPES(r) ((r)->has_peak ? 6 : 4)
 
 /* Fill PROFILE from P's report into S's arrays. */
 static void
@@ -230,17 +234,22 @@ build (struct pb *p, struct store *s, const struct hi_emit_options *o,
        Profile *profile)
 {
   const struct hi_rmodel *r = p->r;
-  for (int i = 0; i < 4; i++)
+  int nt = NTYPES (r);
+  for (int i = 0; i < nt; i++)
     {
       perftools__profiles__value_type__init (&s->vt[i]);
       s->vt[i].type = str (p, types[i][0]);
       s->vt[i].unit = str (p, types[i][1]);
       s->vt_ptr[i] = &s->vt[i];
     }
-  profile->n_sample_type = 4;
+  profile->n_sample_type = (size_t) nt;
   profile->sample_type = s->vt_ptr;
   /* pprof opens on the figure --weight names, inuse_space by default. */
-  profile->default_sample_type = str (p, hi_weight_name (o->weight));
+  enum hi_weight dw = o->weight;
+  if (!r->has_peak && (dw == HI_WEIGHT_PEAK_SPACE
+                       || dw == HI_WEIGHT_PEAK_OBJECTS))
+    dw = HI_WEIGHT_INUSE_SPACE;     /* a type the profile has */
+  profile->default_sample_type = str (p, hi_weight_name (dw));
   perftools__profiles__value_type__init (&s->period_type);
   s->period_type.type = str (p, "space");
   s->period_type.unit = str (p, "bytes");
@@ -304,12 +313,17 @@ build (struct pb *p, struct store *s, const struct hi_emit_options *o,
       for (uint64_t k = 0; k < rs->n; k++)
         s->loc_ids[rs->first + k] = (uint64_t) r->sample_locs[rs->first + k]
                                     + 1;
-      int64_t *v = &s->values[4 * i];
+      int64_t *v = &s->values[(size_t) nt * i];
       v[0] = clamp (rs->alloc_objects);
       v[1] = clamp (rs->alloc_space);
       v[2] = clamp (rs->inuse_objects);
       v[3] = clamp (rs->inuse_space);
-      sm->n_value = 4;
+      if (nt == 6)
+        {
+          v[4] = clamp (rs->peak_objects);
+          v[5] = clamp (rs->peak_space);
+        }
+      sm->n_value = (size_t) nt;
       sm->value = v;
       s->smp_ptr[i] = sm;
     }
@@ -365,7 +379,7 @@ hi_emit_pprof (const struct hi_rmodel *r, const struct hi_emit_options *o,
   s.smp = array (r->n_samples, sizeof *s.smp);
   s.smp_ptr = array (r->n_samples, sizeof *s.smp_ptr);
   s.loc_ids = array (r->n_sample_locs, sizeof *s.loc_ids);
-  s.values = array (r->n_samples, 4 * sizeof *s.values);
+  s.values = array (r->n_samples, (size_t) NTYPES (r) * sizeof *s.values);
   s.map = array (r->n_mappings, sizeof *s.map);
   s.map_ptr = array (r->n_mappings, sizeof *s.map_ptr);
   s.loc = array (r->n_locations, sizeof *s.loc);

@@ -102,6 +102,8 @@ build (struct tree *t, const struct hi_rmodel *r, enum hi_weight weight)
 {
   int inuse = weight == HI_WEIGHT_INUSE_SPACE
               || weight == HI_WEIGHT_INUSE_OBJECTS;
+  int peak = weight == HI_WEIGHT_PEAK_SPACE
+             || weight == HI_WEIGHT_PEAK_OBJECTS;
   t->cap = 256;
   t->n = malloc (t->cap * sizeof *t->n);
   t->name_hash = calloc (r->n_frames ? r->n_frames : 1, sizeof (uint64_t));
@@ -119,8 +121,10 @@ build (struct tree *t, const struct hi_rmodel *r, enum hi_weight weight)
       uint64_t w = hi_sample_weight (s, weight);
       if (w == 0)
         continue;
-      uint64_t bytes = inuse ? s->inuse_space : s->alloc_space;
-      uint64_t blocks = inuse ? s->inuse_objects : s->alloc_objects;
+      uint64_t bytes = peak ? s->peak_space
+                       : inuse ? s->inuse_space : s->alloc_space;
+      uint64_t blocks = peak ? s->peak_objects
+                        : inuse ? s->inuse_objects : s->alloc_objects;
       uint32_t at = 0;
       add (&t->n[0], w, bytes, blocks);
       /* Locations innermost first: walk them backwards, root first. */
@@ -304,6 +308,15 @@ put_name (struct text *scratch, const char *s, FILE *f)
   return 0;
 }
 
+int
+hi_svg_put_text (const char *s, FILE *f)
+{
+  struct text scratch = { NULL, 0, 0 };
+  int rc = put_name (&scratch, s, f);
+  free (scratch.s);
+  return rc;
+}
+
 /* The label a frame WIDTH pixels wide shows of clean name S: all of it,
    its first code points and "..", or nothing; the script's fit(). */
 static void
@@ -377,6 +390,10 @@ weight_title (enum hi_weight w)
       return "bytes allocated";
     case HI_WEIGHT_ALLOC_OBJECTS:
       return "allocations";
+    case HI_WEIGHT_PEAK_SPACE:
+      return "bytes at the peak";
+    case HI_WEIGHT_PEAK_OBJECTS:
+      return "blocks at the peak";
     case HI_WEIGHT_INUSE_SPACE:
     default:
       return "bytes in use";
@@ -389,6 +406,7 @@ put_title (struct text *scratch, const struct node *n, uint64_t total,
            enum hi_weight w, FILE *f)
 {
   int inuse = w == HI_WEIGHT_INUSE_SPACE || w == HI_WEIGHT_INUSE_OBJECTS;
+  int peak = w == HI_WEIGHT_PEAK_SPACE || w == HI_WEIGHT_PEAK_OBJECTS;
   fputs ("<title>", f);
   if (put_name (scratch, n->name, f) != 0)
     return -1;
@@ -399,8 +417,9 @@ put_title (struct text *scratch, const struct node *n, uint64_t total,
       hi_human_bytes (n->bytes, h, sizeof h);
       fprintf (f, " (%s)", h);
     }
-  fprintf (f, " %s, %" PRIu64 " %s%s, ", inuse ? "in use" : "allocated",
-           n->blocks, inuse ? "block" : "allocation", n->blocks == 1 ? "" : "s");
+  fprintf (f, " %s, %" PRIu64 " %s%s, ", peak ? "live at the peak"
+           : inuse ? "in use" : "allocated", n->blocks,
+           inuse || peak ? "block" : "allocation", n->blocks == 1 ? "" : "s");
   put_pct (n->weight, total, f);
   fprintf (f, " of %s</title>", weight_title (w));
   return 0;

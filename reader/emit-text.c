@@ -140,6 +140,7 @@ cell_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
   switch (c->type)
     {
     case HI_CELL_EMPTY:
+    case HI_CELL_JSON:
       return;
     case HI_CELL_COUNT:
       snprintf (t, sizeof t, "%" PRIu64, c->v);
@@ -170,6 +171,10 @@ cell_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
     case HI_CELL_RATE:
       snprintf (t, sizeof t, "%.4f", c->whole == 0 ? 0.0
                 : c->v >= c->whole ? 1.0 : (double) c->v / (double) c->whole);
+      break;
+    case HI_CELL_MS:
+      snprintf (t, sizeof t, "%" PRIu64 ".%03" PRIu64, c->v / 1000000,
+                c->v / 1000 % 1000);
       break;
     case HI_CELL_TEXT:
       {
@@ -266,6 +271,101 @@ emit_keyvalue (const struct hi_rmodel *r, const struct hi_emit_options *o,
     }
 }
 
+
+/* The chart of the report's timeline, as ms_print draws massif's: live
+   bytes up, the allocation clock across, a column per CHART_W-th of the
+   clock holding the most live bytes of its points (or, with none, the
+   last point's before it), drawn with ':', '@' where a detailed point
+   (or now) is, '#' at the peak. */
+#define CHART_W 72
+#define CHART_H 20
+
+static void
+emit_chart (const struct hi_rmodel *r, const struct hi_emit_options *o,
+            FILE *f)
+{
+  const struct hi_rtimeline *tl = &r->timeline;
+  if (tl->n_points == 0)
+    return;
+  uint64_t ymax = 0, xmax = tl->points[tl->n_points - 1].clock;
+  for (size_t i = 0; i < tl->n_points; i++)
+    if (tl->points[i].bytes > ymax)
+      ymax = tl->points[i].bytes;
+  uint64_t height[CHART_W];
+  char mark[CHART_W];
+  int has[CHART_W];
+  memset (height, 0, sizeof height);
+  memset (has, 0, sizeof has);
+  memset (mark, ':', sizeof mark);
+  for (size_t i = 0; i < tl->n_points; i++)
+    {
+      const struct hi_rpoint *p = &tl->points[i];
+      size_t x = xmax ? (size_t) ((long double) p->clock * CHART_W / xmax)
+                      : CHART_W - 1;
+      if (x >= CHART_W)
+        x = CHART_W - 1;
+      if (!has[x] || p->bytes > height[x])
+        height[x] = p->bytes;
+      has[x] = 1;
+      if (i == tl->peak)
+        mark[x] = '#';
+      else if (p->kind != HI_RPOINT_PLAIN && mark[x] != '#')
+        mark[x] = '@';
+    }
+  /* A column with no point: the last point's bytes before it. */
+  uint64_t carry = 0;
+  for (size_t x = 0; x < CHART_W; x++)
+    {
+      size_t last = 0;
+      for (size_t i = 0; i < tl->n_points; i++)
+        {
+          size_t px = xmax ? (size_t) ((long double) tl->points[i].clock
+                                       * CHART_W / xmax) : CHART_W - 1;
+          if (px <= x)
+            last = i + 1;
+        }
+      if (!has[x])
+        height[x] = carry;
+      carry = last ? tl->points[last - 1].bytes : 0;
+    }
+  char top[32], right[32];
+  if (o->exact_bytes)
+    {
+      snprintf (top, sizeof top, "%" PRIu64, ymax);
+      snprintf (right, sizeof right, "%" PRIu64, xmax);
+    }
+  else
+    {
+      hi_human_bytes (ymax, top, sizeof top);
+      hi_human_bytes (xmax, right, sizeof right);
+    }
+  int lw = (int) strlen (top);
+  fprintf (f, "%*s  live bytes (':' a point, '@' a detailed one or now, "
+           "'#' the peak)\n", lw, "");
+  for (int y = CHART_H; y >= 1; y--)
+    {
+      char line[CHART_W + 1];
+      size_t end = 0;
+      for (size_t x = 0; x < CHART_W; x++)
+        {
+          /* Filled where the bytes reach this row's share of the top. */
+          int on = ymax && (long double) height[x] * CHART_H
+                           >= (long double) y * ymax;
+          line[x] = on ? mark[x] : ' ';
+          if (on)
+            end = x + 1;
+        }
+      line[end] = '\0';
+      fprintf (f, "%*s %c%s\n", lw, y == CHART_H ? top : "",
+               y == CHART_H ? '^' : '|', line);
+    }
+  fprintf (f, "%*s +", lw, "0");
+  for (int x = 0; x < CHART_W; x++)
+    fputc ('-', f);
+  fputs ("> bytes allocated (the allocation clock)\n", f);
+  fprintf (f, "%*s  0%*s\n\n", lw, "", CHART_W - 1, right);
+}
+
 static void
 emit_table (const struct hi_rmodel *r, const struct hi_emit_options *o,
             const struct hi_table *t, FILE *f)
@@ -277,13 +377,17 @@ emit_table (const struct hi_rmodel *r, const struct hi_emit_options *o,
       fprintf (f, "--------- %s ---------\n", t->title);
       if (t->legend)
         fprintf (f, "%s\n", t->legend);
-      fputc ('\n', f);
+      /* A table of no columns is its legend alone (no time data). */
+      if (t->n_columns > 0 || t->keyvalue)
+        fputc ('\n', f);
     }
   if (t->keyvalue)
     {
       emit_keyvalue (r, o, t, f);
       return;
     }
+  if (t->chart)
+    emit_chart (r, o, f);
   size_t nc = t->n_columns, nr = t->n_rows;
   /* Every cell's text first, for the widths. */
   char **text = calloc (nr * nc + 1, sizeof *text);

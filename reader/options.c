@@ -158,7 +158,7 @@ hi_option_set (struct hi_options *o, const char *name, const char *value,
         static const char *const formats[] = {
           [HI_TEXT] = "text", [HI_JSON] = "json", [HI_PPROF] = "pprof",
           [HI_PPROF_TEXT] = "pprof-text", [HI_FOLDED] = "folded",
-          [HI_SVG] = "svg",
+          [HI_SVG] = "svg", [HI_MASSIF] = "massif",
         };
         size_t i = 0;
         while (i < sizeof formats / sizeof *formats
@@ -166,7 +166,7 @@ hi_option_set (struct hi_options *o, const char *name, const char *value,
           i++;
         if (i == sizeof formats / sizeof *formats)
           return refuse (err, errsize, name,
-                         "text, json, pprof, pprof-text, folded or svg",
+                         "text, json, pprof, pprof-text, folded, svg or massif",
                          value);
         o->format = (enum hi_format) i;
       }
@@ -174,12 +174,13 @@ hi_option_set (struct hi_options *o, const char *name, const char *value,
     case HI_ROPT_WEIGHT:
       {
         enum hi_weight w = HI_WEIGHT_INUSE_SPACE;
-        while (w <= HI_WEIGHT_ALLOC_OBJECTS
+        while (w <= HI_WEIGHT_LAST
                && strcmp (value, hi_weight_name (w)) != 0)
           w++;
-        if (w > HI_WEIGHT_ALLOC_OBJECTS)
+        if (w > HI_WEIGHT_LAST)
           return refuse (err, errsize, name, "inuse_space, inuse_objects, "
-                         "alloc_space or alloc_objects", value);
+                         "alloc_space, alloc_objects, peak_space or "
+                         "peak_objects", value);
         o->weight = w;
       }
       break;

@@ -61,12 +61,19 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
   int n = parse_tables (list, which);
   if (n <= 0)
     return HI_E_USAGE;
-  /* The profile formats write the chains, whatever the tables. */
+  /* The profile formats write the chains, whatever the tables; massif's
+     the timeline, whatever the tables; an SVG of the timeline alone is
+     the stacked timeline. */
   int samples = hi_format_samples (opt->format);
-  if (samples)
+  int timeline = opt->format == HI_MASSIF
+                 || (opt->format == HI_SVG && n == 1
+                     && tables[which[0]].build == hi_table_timeline);
+  if (timeline)
+    samples = 0;
+  if (samples || timeline)
     n = 0;
   /* Only `stat` needs no names: no symbolizer, no chains for it. */
-  int names = samples;
+  int names = samples || timeline;
   for (int i = 0; i < n; i++)
     names |= tables[which[i]].names;
   struct hi_symbolizer *sym = NULL;
@@ -94,6 +101,8 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
     s = tables[which[i]].build (&a, &r);
   if (samples && s == HI_OK)
     s = hi_samples_build (&a, &r);
+  if (timeline && s == HI_OK)
+    s = hi_timeline_build (&a, &r);
   unsigned nmissing = sym ? hi_symbolizer_missing (sym) : 0;
   /* `stat` alone in text: its key: value lines, for scripts. */
   if (!json && n == 1 && which[0] == STAT && r.n_tables == 1)
@@ -122,7 +131,11 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
           s = hi_emit_folded (&r, &eo, out);
           break;
         case HI_SVG:
-          s = hi_emit_svg (&r, &eo, out);
+          s = timeline ? hi_emit_svg_timeline (&r, &eo, out)
+                       : hi_emit_svg (&r, &eo, out);
+          break;
+        case HI_MASSIF:
+          s = hi_emit_massif (&r, &eo, out);
           break;
         }
     }

@@ -27,6 +27,9 @@ hi_rmodel_free (struct hi_rmodel *r)
   free (r->locations);
   free (r->sample_locs);
   free (r->samples);
+  free (r->timeline.points);
+  free (r->timeline.at);
+  free (r->timeline.chains);
   for (size_t i = 0; i < r->n_owned; i++)
     free (r->owned[i]);
   free (r->owned);

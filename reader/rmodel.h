@@ -34,6 +34,8 @@ struct hi_rframe
                                 name, folded and SVG frames) */
   const char *system_name;   /* the symbol as the module names it
                                 (mangled for C++), or GROUP if unknown */
+  uint64_t address;          /* the return address the frame is for (every
+                                frame of one address has it); 0 if none */
 };
 
 /* The profile formats' view of a report (hi_samples_build): every call
@@ -82,6 +84,8 @@ struct hi_rsample
                                 them), the outermost last; n may be 0
                                 (the monitor recorded no frame) */
   uint64_t alloc_objects, alloc_space, inuse_objects, inuse_space;
+  uint64_t peak_objects, peak_space; /* live at the peak (the report's
+                                has_peak), else 0 */
 };
 
 /* Which figure of a sample a one-number format shows (--weight). */
@@ -91,7 +95,10 @@ enum hi_weight
   HI_WEIGHT_INUSE_OBJECTS,
   HI_WEIGHT_ALLOC_SPACE,
   HI_WEIGHT_ALLOC_OBJECTS,
+  HI_WEIGHT_PEAK_SPACE,      /* live at the peak (time data; else 0) */
+  HI_WEIGHT_PEAK_OBJECTS,
 };
+#define HI_WEIGHT_LAST HI_WEIGHT_PEAK_OBJECTS
 
 /* Sample S's figure for weight W. */
 static inline uint64_t
@@ -100,6 +107,8 @@ hi_sample_weight (const struct hi_rsample *s, enum hi_weight w)
   return w == HI_WEIGHT_INUSE_OBJECTS ? s->inuse_objects
          : w == HI_WEIGHT_ALLOC_SPACE ? s->alloc_space
          : w == HI_WEIGHT_ALLOC_OBJECTS ? s->alloc_objects
+         : w == HI_WEIGHT_PEAK_SPACE ? s->peak_space
+         : w == HI_WEIGHT_PEAK_OBJECTS ? s->peak_objects
                                         : s->inuse_space;
 }
 
@@ -110,13 +119,15 @@ hi_weight_name (enum hi_weight w)
 {
   return w == HI_WEIGHT_INUSE_OBJECTS ? "inuse_objects"
          : w == HI_WEIGHT_ALLOC_SPACE ? "alloc_space"
-         : w == HI_WEIGHT_ALLOC_OBJECTS ? "alloc_objects" : "inuse_space";
+         : w == HI_WEIGHT_ALLOC_OBJECTS ? "alloc_objects"
+         : w == HI_WEIGHT_PEAK_SPACE ? "peak_space"
+         : w == HI_WEIGHT_PEAK_OBJECTS ? "peak_objects" : "inuse_space";
 }
 static inline const char *
 hi_weight_unit (enum hi_weight w)
 {
-  return w == HI_WEIGHT_INUSE_SPACE || w == HI_WEIGHT_ALLOC_SPACE ? "bytes"
-                                                                  : "count";
+  return w == HI_WEIGHT_INUSE_SPACE || w == HI_WEIGHT_ALLOC_SPACE
+         || w == HI_WEIGHT_PEAK_SPACE ? "bytes" : "count";
 }
 
 /* What a cell holds.  Numbers are exact in the model; the text emitter
@@ -135,6 +146,10 @@ enum hi_cell_type
                                 call chain, outermost first */
   HI_CELL_REF,               /* v: a graph entry's index, "[v]" */
   HI_CELL_RATE,              /* v / whole as a fraction, 4 decimals */
+  HI_CELL_JSON,              /* text: a JSON value written as it is (an
+                                array of counts); JSON only, blank in text */
+  HI_CELL_MS,                /* v nanoseconds: text in milliseconds with
+                                3 decimals, JSON the nanoseconds */
   HI_CELL_DELTA,             /* v: a signed count (int64_t stored in v):
                                 "+500", "-3", "0" (diff) */
   HI_CELL_DELTA_BYTES,       /* v: signed bytes, "+1.2K", "-512B", "0";
@@ -189,6 +204,18 @@ struct hi_row
   struct hi_cell *cells;     /* one per column */
 };
 
+/* A figure of a whole table (the peak's bytes and when, a table's
+   totals, whether the input had the data): JSON writes it as a key of
+   the table's object beside "rows"; text shows it only as the table's
+   legend says it. */
+struct hi_fact
+{
+  const char *key;           /* JSON key */
+  struct hi_cell cell;       /* COUNT, BYTES, TEXT; EMPTY: null */
+  int boolean;               /* true or false (cell.v != 0), not a number */
+};
+#define HI_TABLE_FACTS 16
+
 struct hi_table
 {
   const char *name;          /* "leaks": the JSON key and -t name */
@@ -207,7 +234,84 @@ struct hi_table
   /* Text: "key: value" lines, not a grid; JSON: an object of the KEY
      column's texts to the VALUE column's numbers (stat). */
   int keyvalue;
+  struct hi_fact facts[HI_TABLE_FACTS];
+  size_t n_facts;
+  /* Text: the report's timeline drawn as a chart before the rows, as
+     ms_print draws massif's (JSON leaves it out: the rows hold its
+     figures). */
+  int chart;
 };
+
+/* The timeline of a report (format 4's time data; hi_timeline_build):
+   the points of live bytes over the allocation clock, oldest first, the
+   peak and "now" among them, and for the detailed ones (the monitor's
+   detailed points, the peak, now) their chains, most bytes first.  The
+   timeline table, the chart, massif.out and the stacked SVG show it. */
+enum hi_rpoint_kind
+{
+  HI_RPOINT_PLAIN,
+  HI_RPOINT_DETAILED,        /* a detailed point: its top chains */
+  HI_RPOINT_PEAK,            /* the peak: every chain's bytes then */
+  HI_RPOINT_NOW,             /* when the data was read: the live totals
+                                and every live chain */
+};
+
+struct hi_rpoint
+{
+  uint64_t time_ns;          /* since the monitor started */
+  uint64_t clock;            /* the allocation clock: bytes allocated */
+  uint64_t bytes, blocks;    /* live */
+  enum hi_rpoint_kind kind;
+  uint64_t first, n;         /* the timeline's at[first, first + n): its
+                                chains (none for a plain point) */
+};
+
+/* A chain's figures at a point. */
+struct hi_rtchain
+{
+  uint64_t chain;            /* index in the timeline's chains */
+  uint64_t bytes, blocks;
+};
+
+/* A chain the timeline names: its site, its leak path (--depth, as a
+   PATH cell) and all its frames (for massif's trees), in the report's
+   frames, outermost first. */
+struct hi_rchain
+{
+  uint64_t site;
+  uint64_t path_first, path_n;
+  uint64_t full_first, full_n;
+};
+
+struct hi_rtimeline
+{
+  int has;                   /* the input has time data (else: now alone) */
+  struct hi_rpoint *points;
+  size_t n_points;
+  size_t peak;               /* the peak's index in points; SIZE_MAX:
+                                none (no time data) */
+  struct hi_rtchain *at;
+  size_t n_at;
+  struct hi_rchain *chains;
+  size_t n_chains;
+  uint32_t top;              /* chains a detailed point keeps at most */
+};
+
+/* Add fact KEY of value C to table T (ignored past HI_TABLE_FACTS);
+   hi_table_flag a boolean one. */
+static inline void
+hi_table_fact (struct hi_table *t, const char *key, struct hi_cell c)
+{
+  if (t && t->n_facts < HI_TABLE_FACTS)
+    t->facts[t->n_facts++] = (struct hi_fact) { key, c, 0 };
+}
+static inline void
+hi_table_flag (struct hi_table *t, const char *key, int value)
+{
+  if (t && t->n_facts < HI_TABLE_FACTS)
+    t->facts[t->n_facts++] = (struct hi_fact) {
+      key, { HI_CELL_COUNT, NULL, value != 0, 0 }, 1 };
+}
 
 /* The summary that opens every report: stat's figures and the problems. */
 struct hi_summary
@@ -248,6 +352,11 @@ struct hi_rmodel
   size_t n_sample_locs;
   struct hi_rsample *samples;
   size_t n_samples;
+  int has_peak;              /* the samples carry the chains' figures at
+                                the peak (the input has time data) */
+  /* The timeline (hi_timeline_build), for the timeline table and the
+     formats that draw it. */
+  struct hi_rtimeline timeline;
   /* Text the report owns (cell texts, problem lines). */
   char **owned;
   size_t n_owned, cap_owned;
@@ -334,7 +443,8 @@ void hi_emit_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
 void hi_emit_json (const struct hi_rmodel *r, const struct hi_emit_options *o,
                    FILE *f);
 /* pprof's profile.proto, gzip-compressed: sample types alloc_objects/
-   count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes. */
+   count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes, and
+   with R's has_peak peak_objects/count, peak_space/bytes. */
 hi_status hi_emit_pprof (const struct hi_rmodel *r,
                          const struct hi_emit_options *o, FILE *f);
 /* gperftools' heap profile text: "heap profile: ... @ heapprofile", a
@@ -348,6 +458,20 @@ hi_status hi_emit_folded (const struct hi_rmodel *r,
 /* A self-contained interactive SVG flame graph of O->weight. */
 hi_status hi_emit_svg (const struct hi_rmodel *r,
                        const struct hi_emit_options *o, FILE *f);
+
+/* The timeline formats: they need R's timeline (timeline.has may be 0:
+   an input without time data gives a file that says so where the format
+   allows, massif's an empty run).  HI_OK, HI_E_NOMEM or HI_E_WRITE. */
+/* valgrind massif's massif.out (time_unit: B, the allocation clock):
+   a snapshot per point, detailed ones with their heap trees, the peak's
+   from every chain's bytes at the peak; what ms_print and
+   massif-visualizer read. */
+hi_status hi_emit_massif (const struct hi_rmodel *r,
+                          const struct hi_emit_options *o, FILE *f);
+/* A self-contained SVG of the live bytes over the allocation clock, the
+   chains of the detailed points stacked, with hover titles. */
+hi_status hi_emit_svg_timeline (const struct hi_rmodel *r,
+                                const struct hi_emit_options *o, FILE *f);
 
 /* BYTES in human units into OUT (at least 16 bytes): "0", "512", "1.0K",
    "55.3M", "2.0G" (powers of 1024, one decimal). */

@@ -218,6 +218,12 @@ add_sample (struct build *b, uint64_t s, uint32_t *locs)
                                    hi_sub0 (sum->allocs, sum->frees));
   smp->inuse_space = hi_add_sat (smp->inuse_space,
                                  hi_sub0 (sum->bytes, sum->freed));
+  if (r->has_peak)
+    {
+      const struct hi_chain_time *ct = &a->m->chain_time[s];
+      smp->peak_objects = hi_add_sat (smp->peak_objects, ct->peak_blocks);
+      smp->peak_space = hi_add_sat (smp->peak_space, ct->peak_bytes);
+    }
   return HI_OK;
 }
 
@@ -250,6 +256,8 @@ hi_samples_build (struct hi_analysis *a, struct hi_rmodel *r)
   r->sample_locs = malloc ((total ? total : 1) * sizeof *r->sample_locs);
   hi_status st = b.loc_of_frame && b.mapping_of && locs && r->samples
                  && r->sample_locs ? HI_OK : HI_E_NOMEM;
+  /* With time data, each chain's figures at the peak too. */
+  r->has_peak = m->has_time && m->chain_time;
   /* The main executable (the monitor records it first) is the first
      mapping: pprof takes the first one for the program (its "File:"
      line, and which file it symbolizes as the binary), and gperftools

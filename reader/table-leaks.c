@@ -31,118 +31,50 @@ by_kept (const void *x, const void *y)
   return a->path < b->path ? -1 : a->path > b->path;
 }
 
-/* 1 if sites X and Y show the same path (same labels, same cut). */
-static int
-same_path (struct hi_analysis *a, uint64_t x, uint64_t y)
-{
-  uint32_t fx, tx, fy, ty;
-  int cx = hi_path_span (a, x, &fx, &tx), cy = hi_path_span (a, y, &fy, &ty);
-  if (tx - fx != ty - fy || cx != cy)
-    return 0;
-  for (uint32_t i = 0; i < tx - fx; i++)
-    if (hi_chain_frame (a, fx + i)->label
-        != hi_chain_frame (a, fy + i)->label)
-      return 0;
-  /* With lines shown, the row says where its blocks were allocated. */
-  if (a->opt.lines && tx > fx)
-    {
-      const struct hi_frame *lx = hi_chain_frame (a, tx - 1);
-      const struct hi_frame *ly = hi_chain_frame (a, ty - 1);
-      return lx->file == ly->file && lx->line == ly->line;
-    }
-  return 1;
-}
-
-static uint64_t
-path_hash (struct hi_analysis *a, uint64_t s)
-{
-  uint32_t from, to;
-  uint64_t h = hi_path_span (a, s, &from, &to) ? 7 : 3;
-  for (uint32_t i = from; i < to; i++)
-    h = hi_hash_u64 (h ^ hi_chain_frame (a, i)->label);
-  if (a->opt.lines && to > from)
-    h = hi_hash_u64 (h ^ hi_chain_frame (a, to - 1)->line);
-  return h;
-}
-
-struct path_key
-{
-  struct hi_analysis *a;
-  const uint64_t *first_site;
-  uint64_t s;
-};
-
-/* The site flags that split a path's rows: chains suppressed by a
-   frame outside the shown path are counted apart from those shown. */
-static unsigned
-row_flags (const struct hi_analysis *a, uint64_t s)
-{
-  return hi_site_flags (a, s)
-         & (HI_SITE_SUPPRESSED | HI_SITE_SUPPRESSED_DEFAULT);
-}
-
-static int
-same_row (const void *ctx, uint32_t row)
-{
-  const struct path_key *k = ctx;
-  return same_path (k->a, k->first_site[row], k->s)
-         && row_flags (k->a, k->first_site[row]) == row_flags (k->a, k->s);
-}
-
-/* Group the sites into rows by the path they show, summing every column
-   over all of a row's sites (also those that freed everything): *ROWS,
-   *N of them, and each row's first site in *FIRST_SITE. */
+/* Group the sites into rows by the path they show (hi_path_rows; chains
+   suppressed by a frame outside the shown path are counted apart from
+   those shown), summing every column over all of a row's sites (also
+   those that freed everything): *ROWS, *N of them, and each row's first
+   site in *FIRST_SITE. */
 static hi_status
 group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
        size_t *n_out, uint64_t *filtered)
 {
   const struct hi_model *m = a->m;
-  struct hi_hash index;      /* path -> row */
-  hi_hash_init (&index);
-  struct leak *rows = calloc (m->n_sites ? m->n_sites : 1, sizeof *rows);
-  uint64_t *first_site = calloc (m->n_sites ? m->n_sites : 1,
-                                 sizeof *first_site);
-  size_t n = 0;
-  hi_status st = rows && first_site ? HI_OK : HI_E_NOMEM;
-  for (uint64_t s = 0; st == HI_OK && s < m->n_sites; s++)
+  uint32_t *row_of;
+  uint64_t *first_site;
+  size_t n;
+  hi_status st = hi_path_rows (a, HI_SITE_SUPPRESSED
+                                  | HI_SITE_SUPPRESSED_DEFAULT,
+                               &row_of, &first_site, &n, filtered);
+  if (st != HI_OK)
+    return st;
+  struct leak *rows = calloc (n ? n : 1, sizeof *rows);
+  if (!rows)
     {
-      const struct hi_site_sum *x = &a->sum[s];
-      if (x->allocs == 0 && x->bytes == 0 && x->frees == 0 && x->freed == 0)
+      free (row_of);
+      free (first_site);
+      return HI_E_NOMEM;
+    }
+  for (size_t i = 0; i < n; i++)
+    {
+      rows[i].path = (uint32_t) i;
+      rows[i].flags = hi_site_flags (a, first_site[i])
+                      & (HI_SITE_SUPPRESSED | HI_SITE_SUPPRESSED_DEFAULT);
+    }
+  for (uint64_t s = 0; s < m->n_sites; s++)
+    {
+      if (row_of[s] == UINT32_MAX)
         continue;
-      if (hi_site_flags (a, s) & HI_SITE_FILTERED)
-        {
-          (*filtered)++;
-          continue;
-        }
-      uint64_t h = path_hash (a, s);
-      struct path_key k = { a, first_site, s };
-      uint32_t row = hi_hash_find (&index, h, same_row, &k);
-      if (row == UINT32_MAX)
-        {
-          if (hi_hash_insert (&index, h, (uint32_t) n) != 0)
-            {
-              st = HI_E_NOMEM;
-              break;
-            }
-          first_site[n] = s;
-          rows[n].path = (uint32_t) n;
-          rows[n].flags = row_flags (a, s);
-          row = (uint32_t) n++;
-        }
-      struct leak *r = &rows[row];
+      const struct hi_site_sum *x = &a->sum[s];
+      struct leak *r = &rows[row_of[s]];
       r->kept = hi_add_sat (r->kept, hi_sub0 (x->bytes, x->freed));
       r->allocs = hi_add_sat (r->allocs, x->allocs);
       r->bytes = hi_add_sat (r->bytes, x->bytes);
       r->frees = hi_add_sat (r->frees, x->frees);
       r->freed = hi_add_sat (r->freed, x->freed);
     }
-  hi_hash_free (&index);
-  if (st != HI_OK)
-    {
-      free (rows);
-      free (first_site);
-      return st;
-    }
+  free (row_of);
   *rows_out = rows;
   *first_out = first_site;
   *n_out = n;

@@ -2,7 +2,8 @@
 DEJATOOL = heapinspect
 RUNTESTDEFAULTFLAGS = --tool heapinspect --srcdir $(abs_top_srcdir)/testsuite
 AM_RUNTESTFLAGS = HI_BUILDDIR=$(abs_top_builddir) HI_SRCDIR=$(abs_top_srcdir) \
-	PPROF=$(PPROF) PROTOC=$(PROTOC) XMLLINT=$(XMLLINT) CHROMIUM=$(CHROMIUM)
+	PPROF=$(PPROF) PROTOC=$(PROTOC) XMLLINT=$(XMLLINT) CHROMIUM=$(CHROMIUM) \
+	VALGRIND=$(VALGRIND) MS_PRINT=$(MS_PRINT)
 # The .exp files by wildcard, from the source tree: a VPATH build (make
 # distcheck) has none in its own directory.  Automake strips $(srcdir).
 EXTRA_DIST += $(wildcard $(srcdir)/%reldir%/config/*.exp \
@@ -152,6 +153,17 @@ check_PROGRAMS += %reldir%/unit/tables-unit %reldir%/unit/tables-unit-asan
 %canon_reldir%_unit_tables_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_tables_unit_asan_LDFLAGS = $(asan_ldflags)
 
+# Unit tests of the time tables (time-tables-unit.exp runs both builds).
+check_PROGRAMS += %reldir%/unit/time-tables-unit %reldir%/unit/time-tables-unit-asan
+%canon_reldir%_unit_time_tables_unit_SOURCES = %reldir%/unit/time-tables-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_time_tables_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_time_tables_unit_asan_SOURCES = %reldir%/unit/time-tables-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_time_tables_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_time_tables_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_time_tables_unit_asan_LDFLAGS = $(asan_ldflags)
+
 # Unit tests of the filters, suppressions and short C++ names
 # (filters-unit.exp runs both builds).
 check_PROGRAMS += %reldir%/unit/filters-unit %reldir%/unit/filters-unit-asan
@@ -255,6 +267,10 @@ check_PROGRAMS += %reldir%/unit/svg-unit %reldir%/unit/svg-unit-asan
 check_PROGRAMS += %reldir%/progs/svg-names
 %canon_reldir%_progs_svg_names_CFLAGS = $(progs_cflags) -O1
 
+# timeline.exp: a synthetic snapshot with time data (phases A, B, C).
+check_PROGRAMS += %reldir%/progs/mktimeline
+%canon_reldir%_progs_mktimeline_CFLAGS = $(progs_cflags)
+
 # Unit tests of the reader's time data, format 4 (time-unit.exp runs both).
 check_PROGRAMS += %reldir%/unit/time-unit %reldir%/unit/time-unit-asan
 %canon_reldir%_unit_time_unit_SOURCES = %reldir%/unit/time-unit.c \
@@ -265,6 +281,21 @@ check_PROGRAMS += %reldir%/unit/time-unit %reldir%/unit/time-unit-asan
 %canon_reldir%_unit_time_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_time_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_time_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/progs/time-series
+%canon_reldir%_progs_time_series_CFLAGS = $(progs_cflags)
+
+# Unit tests of the timeline, massif.out and the stacked SVG on hand-built
+# models (heapinspect.cli/timeline-unit.exp runs both builds).
+check_PROGRAMS += %reldir%/unit/timeline-unit %reldir%/unit/timeline-unit-asan
+%canon_reldir%_unit_timeline_unit_SOURCES = %reldir%/unit/timeline-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_timeline_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_timeline_unit_asan_SOURCES = %reldir%/unit/timeline-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_timeline_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_timeline_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_timeline_unit_asan_LDFLAGS = $(asan_ldflags)
+
 # time.exp: the monitor's time data (format 4, issue 13).
 check_PROGRAMS += %reldir%/progs/time-phases %reldir%/progs/hip-time
 %canon_reldir%_progs_time_phases_CFLAGS = $(progs_cflags) -O0

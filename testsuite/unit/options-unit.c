@@ -67,6 +67,7 @@ test_accept (void)
           want.format = HI_PPROF_TEXT);
   ACCEPT ("--format=folded", "format", "folded", want.format = HI_FOLDED);
   ACCEPT ("--format=svg", "format", "svg", want.format = HI_SVG);
+  ACCEPT ("--format=massif", "format", "massif", want.format = HI_MASSIF);
   ACCEPT ("--weight=inuse_space", "weight", "inuse_space",
           want.weight = HI_WEIGHT_INUSE_SPACE);
   ACCEPT ("--weight=inuse_objects", "weight", "inuse_objects",
@@ -75,6 +76,10 @@ test_accept (void)
           want.weight = HI_WEIGHT_ALLOC_SPACE);
   ACCEPT ("--weight=alloc_objects", "weight", "alloc_objects",
           want.weight = HI_WEIGHT_ALLOC_OBJECTS);
+  ACCEPT ("--weight=peak_space", "weight", "peak_space",
+          want.weight = HI_WEIGHT_PEAK_SPACE);
+  ACCEPT ("--weight=peak_objects", "weight", "peak_objects",
+          want.weight = HI_WEIGHT_PEAK_OBJECTS);
   ACCEPT ("--threshold=0.5", "threshold", "0.5", want.threshold = 500);
   ACCEPT ("--threshold=1", "threshold", "1", want.threshold = 1000);
   ACCEPT ("--threshold=0", "threshold", "0", want.threshold = 0);
@@ -158,15 +163,16 @@ test_refuse (void)
   refuse ("--limit=1.5", "limit", "1.5",
           "--limit takes a number of rows (0: no limit), not '1.5'");
   refuse ("--format=xml", "format", "xml",
-          "--format takes text, json, pprof, pprof-text, folded or svg, not 'xml'");
+          "--format takes text, json, pprof, pprof-text, folded, svg or massif, not 'xml'");
   refuse ("--format=JSON", "format", "JSON",
-          "--format takes text, json, pprof, pprof-text, folded or svg, "
-          "not 'JSON'");
+          "--format takes text, json, pprof, pprof-text, folded, svg or "
+          "massif, not 'JSON'");
   refuse ("--weight=inuse", "weight", "inuse",
-          "--weight takes inuse_space, inuse_objects, alloc_space or "
-          "alloc_objects, not 'inuse'");
+          "--weight takes inuse_space, inuse_objects, alloc_space, "
+          "alloc_objects, peak_space or peak_objects, not 'inuse'");
   refuse ("--weight=", "weight", "", "--weight needs inuse_space, "
-          "inuse_objects, alloc_space or alloc_objects");
+          "inuse_objects, alloc_space, alloc_objects, peak_space or "
+          "peak_objects");
   refuse ("--depth=", "depth", "", "--depth needs a number from 1 to 10000");
   refuse ("--threshold=", "threshold", "", "--threshold needs " "a percentage "
           "from 0 to 100 with at most 3 decimals (0.5)");
