@@ -1,5 +1,5 @@
 /* fuzz-raw.c - libFuzzer target: raw memory dumps.  The input is a list
-   of up to 8 regions, each a little-endian 64-bit base address, a 32-bit
+   of up to 16 regions, each a little-endian 64-bit base address, a 32-bit
    length and that many bytes (the last one may be short); each region
    becomes one dump file, as with `--raw FILE@ADDR` repeated.  No ELF:
    the root is found by its magic. */
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#define REGIONS 8
+#define REGIONS 16
 
 int LLVMFuzzerTestOneInput (const uint8_t *data, size_t size);
 

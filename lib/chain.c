@@ -148,42 +148,39 @@ raise_count (int index, uint64_t n)
 }
 
 struct hi_thread *
-hi_this_thread (void)
+hi_thread_claim (void)
 {
-  if (HI_UNLIKELY (hi_tls.thread_slot == 0))
+  /* Claim a slot without ever letting count pass the capacity, which
+     a reader would take for damage.  When none is left, later threads
+     share the last one (counters stay exact, only not per thread). */
+  _Atomic uint64_t *count = (_Atomic uint64_t *)
+    &heapinspect_root.arenas[HI_A_THREADS].count;
+  uint64_t i = atomic_load (count);
+  do
     {
-      /* Claim a slot without ever letting count pass the capacity, which
-         a reader would take for damage.  When none is left, later threads
-         share the last one (counters stay exact, only not per thread). */
-      _Atomic uint64_t *count = (_Atomic uint64_t *)
-        &heapinspect_root.arenas[HI_A_THREADS].count;
-      uint64_t i = atomic_load (count);
-      do
-        {
-          if (i >= HI_CAP_THREADS)
-            break;
-          /* The record and its time entry are readable before count
-             covers them; the time arena's count never lags behind. */
-          if (hi_arena_commit (HI_A_THREADS, i + 1) != 0
-              || hi_arena_commit (HI_A_THREAD_TIME, i + 1) != 0)
-            {
-              /* No memory for it: counted nowhere, but never a crash. */
-              static struct hi_thread lost;
-              hi_tls.shared_slot = 1;
-              return &lost;
-            }
-        }
-      while ((raise_count (HI_A_THREAD_TIME, i + 1),
-              !atomic_compare_exchange_weak (count, &i, i + 1)));
       if (i >= HI_CAP_THREADS)
+        break;
+      /* The record and its time entry are readable before count
+         covers them; the time arena's count never lags behind. */
+      if (hi_arena_commit (HI_A_THREADS, i + 1) != 0
+          || hi_arena_commit (HI_A_THREAD_TIME, i + 1) != 0)
         {
-          i = HI_CAP_THREADS - 1;
+          /* No memory for it: counted nowhere, but never a crash. */
+          static struct hi_thread lost;
           hi_tls.shared_slot = 1;
+          return &lost;
         }
-      else
-        hi_state.threads[i].tid = hi_prim_tid ();
-      hi_tls.thread_slot = (uint32_t) i + 1;
     }
+  while ((raise_count (HI_A_THREAD_TIME, i + 1),
+          !atomic_compare_exchange_weak (count, &i, i + 1)));
+  if (i >= HI_CAP_THREADS)
+    {
+      i = HI_CAP_THREADS - 1;
+      hi_tls.shared_slot = 1;
+    }
+  else
+    hi_state.threads[i].tid = hi_prim_tid ();
+  hi_tls.thread_slot = (uint32_t) i + 1;
   return &hi_state.threads[hi_tls.thread_slot - 1];
 }
 

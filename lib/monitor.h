@@ -181,8 +181,16 @@ HI_HIDDEN void hi_unwind_forget (void);
 /* chain.c: the site id of the calling context of the allocation whose
    entry point was called from frame CALLER. */
 HI_HIDDEN uint32_t hi_chain_site (const struct hi_frame *caller);
-/* chain.c: this thread's record in the threads arena. */
-HI_HIDDEN struct hi_thread *hi_this_thread (void);
+/* chain.c: claim this thread's record in the threads arena (its first
+   call).  hi_this_thread: this thread's record. */
+HI_HIDDEN struct hi_thread *hi_thread_claim (void);
+static inline struct hi_thread *
+hi_this_thread (void)
+{
+  if (HI_LIKELY (hi_tls.thread_slot != 0))
+    return &hi_state.threads[hi_tls.thread_slot - 1];
+  return hi_thread_claim ();
+}
 
 /* account.c: count a call of entry point CALL, an allocation, a free.
    BIRTH: the block's birth stamp with lifetimes (hi_state.birth), else

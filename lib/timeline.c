@@ -104,7 +104,12 @@ hi_timeline_point (uint64_t clock)
                       - tl->points[0].clock;
       uint64_t mean = span / (HI_TIMELINE_POINTS / 2);
       tl->interval = tl->interval ? tl->interval * 2 : mean ? mean : 1;
-      tl->n_points = thin (tl->points, tl->n_points, sizeof tl->points[0]);
+      /* A reader of the live process never sees the points half thinned
+         (out of order): none while they are. */
+      HI_STORE_REL (tl->n_points, 0);
+      atomic_thread_fence (memory_order_seq_cst);
+      HI_STORE_REL (tl->n_points, thin (tl->points, HI_TIMELINE_POINTS,
+                                        sizeof tl->points[0]));
     }
   const struct hi_totals *t = &heapinspect_root.totals;
   struct hi_tpoint p = {
@@ -127,8 +132,13 @@ hi_timeline_point (uint64_t clock)
   if (tl->points_taken % HI_TIMELINE_DETAIL_EVERY == 0)
     {
       if (tl->n_detailed == HI_TIMELINE_DETAILED)
-        tl->n_detailed = thin (tl->detailed, tl->n_detailed,
-                               sizeof tl->detailed[0]);
+        {
+          HI_STORE_REL (tl->n_detailed, 0);
+          atomic_thread_fence (memory_order_seq_cst);
+          HI_STORE_REL (tl->n_detailed, thin (tl->detailed,
+                                              HI_TIMELINE_DETAILED,
+                                              sizeof tl->detailed[0]));
+        }
       struct hi_tdetail *d = &tl->detailed[tl->n_detailed];
       d->at = p;
       top_chains (d);

@@ -448,7 +448,7 @@ split_raw (const char *in, const char *dir)
 {
   size_t size;
   unsigned char *data = slurp (in, &size), *p = data;
-  for (int n = 0; n < 8 && size >= 12; n++)
+  for (int n = 0; n < 16 && size >= 12; n++)
     {
       uint64_t base;
       uint32_t len;

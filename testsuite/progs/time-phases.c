@@ -6,12 +6,14 @@
 
    time-phases phases      phase A allocates and frees 1000 x 100 B,
                            B 500 x 2000 B (the peak), half of B is freed,
-                           C allocates 2000 x 50 B; it says what the
-                           timeline's points must show ("expect segment"
-                           lines); with "wait" after it,
+                           C allocates 2000 x 50 B; with TIME_SEGMENTS
+                           set it says first what the timeline's points
+                           must show ("expect segment" lines); with
+                           "wait" after it,
                            it says "ready" after the snapshot and waits
                            for a line on standard input
    time-phases churn N     N malloc/free pairs, between blocks kept
+   time-phases realloc     realloc's frees and temporaries
    time-phases long N      N allocations of varying sizes, some freed
    time-phases life        blocks freed after known bytes allocated
    time-phases threads M S 4 threads allocate M blocks of S bytes each,
@@ -66,7 +68,8 @@ phase_c (size_t n)
 static void
 segment (uint64_t lo, uint64_t hi, uint64_t base, int slope)
 {
-  say ("expect segment: %llu %llu %llu %d\n", (unsigned long long) lo,
+  if (getenv ("TIME_SEGMENTS"))
+    say ("expect segment: %llu %llu %llu %d\n", (unsigned long long) lo,
        (unsigned long long) hi, (unsigned long long) base, slope);
 }
 
@@ -99,6 +102,8 @@ phases (int wait)
   say ("expect chain phase_b: peak_bytes %d peak_blocks %d temporaries 0\n",
        500 * 2000, 500);
   say ("expect chain phase_c: peak_bytes 0 peak_blocks 0 temporaries 0\n");
+  say ("expect live phase_b: %d\n", 250 * 2000);
+  say ("expect live phase_c: %d\n", 2000 * 50);
   time_snap ();
   if (wait)
     {
@@ -142,6 +147,24 @@ realloc_grow (void *p, size_t n)
   return q;
 }
 
+/* realloc: the block it frees is never a temporary, the block it makes
+   is the last one (freed next: a temporary); realloc to 0 is a free. */
+static void
+reallocs (void)
+{
+  void *r = realloc_first (10);
+  r = realloc_grow (r, 20);
+  free (r);
+  r = realloc_first (10);
+  realloc_grow (r, 0);
+  /* realloc_first: the free of realloc to 0 only (the realloc that grew
+     its block counts none). */
+  say ("expect chain realloc_first: temporaries 1\n");
+  say ("expect chain realloc_grow: temporaries 1\n");
+  say ("expect chains_temporaries: 2\n");
+  time_snap ();
+}
+
 static void
 churn (long n)
 {
@@ -157,21 +180,9 @@ churn (long n)
     }
   for (long i = 0; i < k; i++)
     free (kept[i]);
-  /* realloc: the block it frees is never a temporary, the block it
-     makes is the last one (freed next: a temporary); realloc to 0 is a
-     free. */
-  void *r = realloc_first (10);
-  r = realloc_grow (r, 20);
-  free (r);
-  r = realloc_first (10);
-  realloc_grow (r, 0);
   say ("expect chain churn_one: temporaries %ld\n", n);
   say ("expect chain keep_one: temporaries 0\n");
-  /* realloc_first: the free of realloc to 0 only (the realloc that
-     grew its block counts none). */
-  say ("expect chain realloc_first: temporaries 1\n");
-  say ("expect chain realloc_grow: temporaries 1\n");
-  say ("expect chains_temporaries: %ld\n", n + 2);
+  say ("expect chains_temporaries: %ld\n", n);
   time_snap ();
 }
 
@@ -277,16 +288,16 @@ lifetimes (void)
   filler (4000000);
   free (l[1]);
   long_b[bucket ((1000000 - 20) + 4000000)]++;
-  void *live = life_long (30);
-  sink = live;
-  /* The clock after it: every byte allocated so far. */
-  uint64_t clock = 4 * 10 + 100 + 3000 + 100 + 2 * 20 + (1000000 - 20)
-                   + 4000000 + 30;
   /* Aligned blocks (the birth stamp and the offset in their padding),
      freed at once: lifetime 0. */
   free (life_aligned (32, 32));
   free (life_aligned (4096, 100));
-  clock += 32 + 100;
+  /* The last allocation: its age is 0. */
+  void *live = life_long (30);
+  sink = live;
+  /* The clock after it: every byte allocated so far. */
+  uint64_t clock = 4 * 10 + 100 + 3000 + 100 + 2 * 20 + (1000000 - 20)
+                   + 4000000 + 32 + 100 + 30;
   char line[400];
   int n = snprintf (line, sizeof line, "expect life life_short: freed 4 live 0 buckets");
   for (int k = 0; k < 64; k++)
@@ -301,7 +312,7 @@ lifetimes (void)
   say ("expect life life_aligned: freed 2 live 0 buckets 0:2\n");
   /* The live block of life_long was born at the clock after it. */
   say ("expect life_sums life_long: live_clock_sum %llu\n",
-       (unsigned long long) (clock - 32 - 100));
+       (unsigned long long) clock);
   say ("expect alloc_clock: %llu\n", (unsigned long long) clock);
   time_snap ();
 }
@@ -360,13 +371,16 @@ main (int argc, char **argv)
     churn (atol (argv[2]));
   else if (argc == 3 && strcmp (argv[1], "long") == 0)
     long_run (atol (argv[2]));
+  else if (argc == 2 && strcmp (argv[1], "realloc") == 0)
+    reallocs ();
   else if (argc == 2 && strcmp (argv[1], "life") == 0)
     lifetimes ();
   else if (argc == 4 && strcmp (argv[1], "threads") == 0)
     threads (atol (argv[2]), (size_t) atol (argv[3]));
   else
     {
-      say ("usage: time-phases phases [wait]|churn N|long N|life|threads M S\n");
+      say ("usage: time-phases phases [wait]|churn N|realloc|long N|life|"
+           "threads M S\n");
       return 2;
     }
   return 0;
