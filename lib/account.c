@@ -289,7 +289,7 @@ thread_site (struct hi_thread *t, uint32_t site)
 }
 
 void
-hi_account_call (int call)
+hi_account_call_slow (int call)
 {
   if (!hi_ensure_init ())
     return;
