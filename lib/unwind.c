@@ -481,11 +481,11 @@ static _Atomic uint32_t generation = 1;
    j + 1, ... for as long as the values read from the stack are the
    memo's: the rules are functions of the ip and the bounds checks of the
    state, so the outcome is exactly that of unwinding them again.  rbp
-   is compared only where it matters (M_BP): where a rule computes the
-   CFA from it, at that frame or at an outer one it reaches unsaved;
+   is compared only where it matters (bp_matters): where a rule computes
+   the CFA from it, at that frame or at an outer one it reaches unsaved;
    elsewhere (code without frame pointers) it is any register. */
 #define MEMO_CAP 80
-enum { M_USES_BP = 1, M_SAVES_BP = 2, M_BP = 4 };
+enum { M_USES_BP = 1, M_SAVES_BP = 2 };
 struct memo
 {
   uint32_t gen;        /* 0: empty */
@@ -502,8 +502,8 @@ static __thread int memo_cur
   __attribute__ ((tls_model ("initial-exec")));
 
 /* Close memo M of N frames (BROKE: stopped at frame N - 1's rule or a
-   bound, else state N is ip, sp, bp): which frames' rbp matters. */
-static void
+   bound, else state N is ip, sp, bp). */
+static inline void
 memo_close (struct memo *m, uint32_t gen, int n, int broke,
             uint64_t ip, uint64_t sp, uint64_t bp)
 {
@@ -520,15 +520,28 @@ memo_close (struct memo *m, uint32_t gen, int n, int broke,
       m->m = MEMO_CAP;         /* state MEMO_CAP was written on the way */
       m->broke = 0;
     }
-  int matters = 0;
-  for (int k = m->m - 1; k >= 0; k--)
-    {
-      uint8_t f = m->flags[k];
-      matters = (f & M_USES_BP) || (!(f & M_SAVES_BP) && matters);
-      m->flags[k] = (uint8_t) ((f & (M_USES_BP | M_SAVES_BP))
-                               | (matters ? M_BP : 0));
-    }
   m->gen = gen;
+}
+
+/* 1 if the rbp of memo M's frame J decides anything in frames J, ...:
+   a rule computes the CFA from it before a frame restores it from the
+   stack.  If not, *CLEAN is the last frame it reaches (rbp is compared
+   no more up to there). */
+static int
+bp_matters (const struct memo *m, int j, int *clean)
+{
+  for (int k = j; k < m->m; k++)
+    {
+      if (m->flags[k] & M_USES_BP)
+        return 1;
+      if (m->flags[k] & M_SAVES_BP)
+        {
+          *clean = k;
+          return 0;
+        }
+    }
+  *clean = m->m - 1;
+  return 0;
 }
 
 int
@@ -559,13 +572,15 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
   new->gen = 0;
   int old_m = old->gen == gen && gen ? old->m : 0;
   int j = 0;            /* the first old frame not below sp */
+  int clean = -1;       /* old frames up to here: rbp does not matter */
   int n = 0;
   while (n < max && ip)
     {
       while (j < old_m && old->sp[j] < sp)
         j++;
       if (j < old_m && old->sp[j] == sp && old->ip[j] == ip
-          && (old->bp[j] == bp || !(old->flags[j] & M_BP)))
+          && (old->bp[j] == bp || j <= clean
+              || !bp_matters (old, j, &clean)))
         {
           /* Follow the old frames while the stack still holds them. */
           for (;;)
@@ -599,7 +614,8 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
                   return n;
                 }
               if (j >= old_m || ip != old->ip[j]
-                  || (bp != old->bp[j] && (old->flags[j] & M_BP)))
+                  || (bp != old->bp[j] && j > clean
+                      && bp_matters (old, j, &clean)))
                 break;          /* unwind on from this state */
             }
           continue;
