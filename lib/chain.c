@@ -81,10 +81,14 @@ static __thread struct pair_memo pair_memo[PAIR_MEMO]
 static uint32_t
 intern (uint32_t parent, uint64_t ret, int *created)
 {
-  uint32_t hash = pair_hash (parent, ret);
-  struct pair_memo *pm = &pair_memo[hash & (PAIR_MEMO - 1)];
+  /* One multiplication: the memo's index is on each frame's critical
+     path (the next frame's parent is this one's node). */
+  uint64_t mix = (ret ^ ((uint64_t) parent << 24)) * UINT64_C(0x9e3779b97f4a7c15);
+  struct pair_memo *pm = &pair_memo[mix >> (64 - 9)];
+  _Static_assert (PAIR_MEMO == 1 << 9, "PAIR_MEMO is 2^9");
   if (pm->ret == ret && pm->parent == parent && pm->node)
     return pm->node;
+  uint32_t hash = pair_hash (parent, ret);
   uint32_t slot;
   struct hi_hash *t = atomic_load_explicit (&hi_state.hash,
                                             memory_order_acquire);
