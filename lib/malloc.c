@@ -90,7 +90,10 @@ static int
 lookup (void *p, struct block *b)
 {
   uintptr_t a = (uintptr_t) p;
-  if ((a & 15) != 0 || a < 4096 || !hi_prim_header_readable (p))
+  /* The header is on P's own page unless P is in a page's first 16
+     bytes (hi_prim_header_readable asks the kernel then). */
+  if ((a & 15) != 0 || a < 4096
+      || ((a & 4095) < HDR && !hi_prim_header_readable (p)))
     return 0;
   struct hi_block_header *h = (struct hi_block_header *) p - 1;
   uint64_t sf = h->size_flags;
