@@ -116,6 +116,7 @@ struct settings
   struct hi_run run;
   const char *tables;
   const char *report;        /* -o FILE */
+  int weight_given;          /* --weight was given */
 };
 
 /* Apply option C (argument ARG); -1 to go on, else the exit status. */
@@ -124,6 +125,7 @@ apply_option (int c, char *arg, struct settings *st)
 {
   if (c >= OPT_REPORT && c < OPT_REPORT + HI_N_REPORT_OPTIONS)
     {
+      st->weight_given |= c == OPT_REPORT + HI_ROPT_WEIGHT;
       char err[256];
       if (hi_option_set (&st->opt, hi_option_name (c - OPT_REPORT), arg, err,
                          sizeof err) != 0)
@@ -363,8 +365,12 @@ main (int argc, char **argv)
   else if (cmd && (strcmp (cmd, "peak") == 0
                    || strcmp (cmd, "timeline") == 0))
     {
-      /* The time tables have commands of their own, as stat has. */
+      /* The time tables have commands of their own, as stat has.  The
+         peak as collapsed stacks or a flame graph is the chains' bytes
+         at the peak, unless --weight says otherwise. */
       tables = cmd;
+      if (cmd[0] == 'p' && !st.weight_given)
+        opt.weight = st.opt.weight = HI_WEIGHT_PEAK_SPACE;
       argv++;
       argc--;
     }
@@ -395,7 +401,8 @@ main (int argc, char **argv)
   else
     {
       if (argc < 1)
-        return bad_usage (modules || cmd ? "which file?" : "no source given");
+        return cmd ? usage_line ("which file?")
+                   : bad_usage ("no source given");
       if (argc > 2)
         return bad_usage ("too many operands");
       src.path = argv[0];

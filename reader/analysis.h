@@ -267,6 +267,13 @@ struct hi_cell hi_path_cell (struct hi_analysis *a, uint64_t s,
 hi_status hi_path_rows (const struct hi_analysis *a, unsigned split,
                         uint32_t **row_of, uint64_t **first_site, size_t *n,
                         uint64_t *filtered);
+/* hi_path_rows, and *ROWS a new array of *N rows of SIZE bytes, zeroed
+   but for the uint32_t at offset PATH_AT of each: its row index (the
+   table's path).  The caller frees all three.  HI_OK or HI_E_NOMEM. */
+hi_status hi_path_rows_new (const struct hi_analysis *a, unsigned split,
+                            size_t size, size_t path_at, void **rows,
+                            uint32_t **row_of, uint64_t **first_site,
+                            size_t *n, uint64_t *filtered);
 /* Frame F of A as a report frame, its label as the function's name. */
 struct hi_rframe hi_report_frame (const struct hi_analysis *a, uint32_t f);
 

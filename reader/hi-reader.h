@@ -227,6 +227,10 @@ struct hi_model
   int peak_is_live;          /* the peak read was below the live figures
                                 (the threads' batches lag): the live
                                 figures stand for the peak's */
+  uint64_t peak_chain_blocks; /* blocks live at the peak of bytes: the
+                                chains' sum (root.totals.peak_blocks is
+                                the most blocks ever live, which may be
+                                another moment) */
   uint64_t peak_time_ns;     /* when the peak was reached, ns since the
                                 monitor started: the time of the point at
                                 or after the peak's clock (the points'

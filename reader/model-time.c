@@ -8,6 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+static uint64_t
+sat_add (uint64_t x, uint64_t y)
+{
+  return x + y < x ? UINT64_MAX : x + y;
+}
+
 static void
 time_damage (struct hi_model *m)
 {
@@ -121,6 +127,21 @@ sum_shares (struct hi_model *m, const char *sites, uint64_t n, size_t esize,
     }
   if (bad)
     time_damage (m);
+  /* The chains' figures at the peak are one moment's live figures; with
+     several threads the flushed peak may lag them (HI_PEAK_BATCH per
+     thread): the peak was at least their sum. */
+  uint64_t sum_bytes = 0, sum_blocks = 0;
+  for (uint64_t s = 0; s < m->n_sites; s++)
+    {
+      sum_bytes = sat_add (sum_bytes, m->chain_time[s].peak_bytes);
+      sum_blocks = sat_add (sum_blocks, m->chain_time[s].peak_blocks);
+    }
+  struct hi_totals *t = &m->root.totals;
+  if (sum_bytes > t->peak_bytes)
+    t->peak_bytes = sum_bytes;
+  if (sum_blocks > t->peak_blocks)
+    t->peak_blocks = sum_blocks;
+  m->peak_chain_blocks = sum_blocks;
 }
 
 /* Points whose time and clock never go back, from the first on; how

@@ -5,6 +5,7 @@
 #include "hash.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* 1 if sites X and Y show the same path (same labels, same cut). */
 static int
@@ -107,5 +108,29 @@ hi_path_rows (const struct hi_analysis *a, unsigned split,
   *row_of_out = row_of;
   *first_out = first_site;
   *n_out = n;
+  return HI_OK;
+}
+
+hi_status
+hi_path_rows_new (const struct hi_analysis *a, unsigned split, size_t size,
+                  size_t path_at, void **rows_out, uint32_t **row_of,
+                  uint64_t **first_site, size_t *n, uint64_t *filtered)
+{
+  hi_status st = hi_path_rows (a, split, row_of, first_site, n, filtered);
+  if (st != HI_OK)
+    return st;
+  char *rows = calloc (*n ? *n : 1, size);
+  if (!rows)
+    {
+      free (*row_of);
+      free (*first_site);
+      return HI_E_NOMEM;
+    }
+  for (size_t i = 0; i < *n; i++)
+    {
+      uint32_t path = (uint32_t) i;
+      memcpy (rows + i * size + path_at, &path, sizeof path);
+    }
+  *rows_out = rows;
   return HI_OK;
 }

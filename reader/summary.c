@@ -53,7 +53,9 @@ hi_summary_build (const struct hi_model *m, const struct hi_analysis *a,
   s->bytes_allocated = st.bytes_allocated;
   s->bytes_freed = st.bytes_freed;
   s->peak_bytes = st.peak_bytes;
-  s->peak_blocks = st.peak_blocks;
+  /* The blocks live at the peak of bytes, where the chains say; else
+     the most ever live (format 3 and older). */
+  s->peak_blocks = m->has_time ? m->peak_chain_blocks : st.peak_blocks;
   s->live_bytes = st.live_bytes;
   s->live_blocks = st.live_blocks;
   s->depth_cap = m->root.max_depth;

@@ -4,6 +4,7 @@
 #include "analysis.h"
 #include "timetab.h"
 
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,17 +111,11 @@ hi_table_peak (struct hi_analysis *a, struct hi_rmodel *r)
   uint32_t *row_of;
   uint64_t *first_site;
   size_t n;
-  if (hi_path_rows (a, 0, &row_of, &first_site, &n, &t->filtered) != HI_OK)
+  struct peak *rows;
+  if (hi_path_rows_new (a, 0, sizeof *rows, offsetof (struct peak, path),
+                        (void **) &rows, &row_of, &first_site, &n,
+                        &t->filtered) != HI_OK)
     return HI_E_NOMEM;
-  struct peak *rows = calloc (n ? n : 1, sizeof *rows);
-  if (!rows)
-    {
-      free (row_of);
-      free (first_site);
-      return HI_E_NOMEM;
-    }
-  for (size_t i = 0; i < n; i++)
-    rows[i].path = (uint32_t) i;
   for (uint64_t s = 0; s < m->n_sites; s++)
     if (row_of[s] != UINT32_MAX)
       {

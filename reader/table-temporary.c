@@ -6,6 +6,7 @@
 #include "analysis.h"
 #include "timetab.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 struct temp
@@ -69,17 +70,11 @@ hi_table_temporary (struct hi_analysis *a, struct hi_rmodel *r)
   uint32_t *row_of;
   uint64_t *first_site;
   size_t n;
-  if (hi_path_rows (a, 0, &row_of, &first_site, &n, &t->filtered) != HI_OK)
+  struct temp *rows;
+  if (hi_path_rows_new (a, 0, sizeof *rows, offsetof (struct temp, path),
+                        (void **) &rows, &row_of, &first_site, &n,
+                        &t->filtered) != HI_OK)
     return HI_E_NOMEM;
-  struct temp *rows = calloc (n ? n : 1, sizeof *rows);
-  if (!rows)
-    {
-      free (row_of);
-      free (first_site);
-      return HI_E_NOMEM;
-    }
-  for (size_t i = 0; i < n; i++)
-    rows[i].path = (uint32_t) i;
   struct temp total = { 0, 0, 0 };
   for (uint64_t s = 0; s < m->n_sites; s++)
     if (row_of[s] != UINT32_MAX)

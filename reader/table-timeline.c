@@ -5,6 +5,7 @@
 #include "analysis.h"
 #include "timetab.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,13 +331,20 @@ hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r)
       hi_table_no_time (a->m, t);
       return r->nomem ? HI_E_NOMEM : HI_OK;
     }
-  t->legend = "live bytes over the allocation clock: the points the monitor "
-              "kept, the peak, and now (the live totals when read)";
   t->chart = 1;
   hi_table_flag (t, "time_data", 1);
+  /* Unless --verbose, the rows are the detailed points, the peak and
+     now (the chart draws every point). */
+  int all = a->opt.verbosity == HI_VERBOSE;
+  uint64_t left_out = 0;
   for (size_t i = 0; i < tl->n_points; i++)
     {
       const struct hi_rpoint *p = &tl->points[i];
+      if (!all && p->kind == HI_RPOINT_PLAIN)
+        {
+          left_out++;
+          continue;
+        }
       struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
       if (!c)
         return HI_E_NOMEM;
@@ -348,6 +356,18 @@ hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r)
       if (kind_names[p->kind])
         c[5] = hi_cell_text (kind_names[p->kind]);
     }
+  char head[300];
+  if (left_out)
+    snprintf (head, sizeof head, "live bytes over the allocation clock: "
+              "the detailed points the monitor kept, the peak, and now (the "
+              "live totals when read); %" PRIu64 " other points in the "
+              "chart, --verbose lists them", left_out);
+  else
+    snprintf (head, sizeof head, "live bytes over the allocation clock: "
+              "the points the monitor kept, the peak, and now (the live "
+              "totals when read)");
+  t->legend = hi_rmodel_strdup (r, head);
+  hi_table_fact (t, "points_left_out", hi_cell_count (left_out));
   t = hi_rmodel_table (r, "timeline_chains",
                        "Timeline: Chains at the Detailed Points, the Peak "
                        "and Now", chain_columns, 5);
@@ -356,16 +376,21 @@ hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r)
   char legend[200];
   snprintf (legend, sizeof legend, "at each, the %u chains with the most "
             "live bytes (n: the point above; %%: of its live bytes; "
+            "--threshold and --limit apply at each point; "
             "--format=massif has all of the peak's and now's)",
             (unsigned) tl->top);
   t->legend = hi_rmodel_strdup (r, legend);
   for (size_t i = 0; i < tl->n_points; i++)
     {
       const struct hi_rpoint *p = &tl->points[i];
+      uint64_t shown = 0;
       for (uint64_t k = 0; k < p->n && k < tl->top; k++)
         {
           const struct hi_rtchain *ch = &tl->at[p->first + k];
           const struct hi_rchain *chain = &tl->chains[ch->chain];
+          if (!hi_keep_row (&a->opt, t, &shown,
+                            hi_shown (&a->opt, ch->bytes, p->bytes)))
+            continue;
           struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
           if (!c)
             return HI_E_NOMEM;

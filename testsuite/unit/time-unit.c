@@ -260,6 +260,33 @@ test_damage (void)
   im.root.n_arenas = 8;          /* the time arenas not listed */
   expect ("time: no time arenas: no time, no damage", 0, 0);
 
+  /* Threads' batches: the flushed peak lags the chains' moment. */
+  image_v4 ();
+  im.root.totals.peak_bytes = 1000;
+  im.root.totals.peak_blocks = 12;
+  expect ("time: a peak below its chains' sum is no damage", 1, 0);
+  if (load (&m) == HI_OK)
+    {
+      check (m->root.totals.peak_bytes == 1100
+             && m->root.totals.peak_blocks == 14
+             && m->peak_chain_blocks == 14,
+             "time: a peak below its chains' sum is raised to it",
+             "%" PRIu64 " B %" PRIu64 " blocks, chains %" PRIu64,
+             m->root.totals.peak_bytes, m->root.totals.peak_blocks,
+             m->peak_chain_blocks);
+      hi_model_free (m);
+    }
+  image_v4 ();
+  im.root.totals.peak_blocks = 40;   /* most blocks: another moment */
+  if (load (&m) == HI_OK)
+    {
+      check (m->root.totals.peak_blocks == 40 && m->peak_chain_blocks == 14,
+             "time: blocks at the peak of bytes apart from the most blocks",
+             "%" PRIu64 " / %" PRIu64, m->root.totals.peak_blocks,
+             m->peak_chain_blocks);
+      hi_model_free (m);
+    }
+
   image_v4 ();
   im.tl.points[2].clock = 50;    /* the clock goes back */
   expect ("time: a point whose clock goes back is damage", 1, 1);
