@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """bench/gen-inputs.py - the benchmark workloads' inputs, made here.
 
-usage: gen-inputs.py DIR SCALE
-  writes DIR/data.json (records for jq) and DIR/script.sql (a session for
-  sqlite3), each SCALE times the full size (1.0: 110 000 records, ~33 MB
-  of JSON; 160 000 people in SQL).  The same bytes on every machine: a
+usage: gen-inputs.py DIR SCALE [NAME ...]
+  writes DIR/data.json (records for jq), DIR/script.sql (a session for
+  sqlite3), DIR/data.xml (a catalogue for xmllint) and DIR/text.txt (prose
+  for gawk), each SCALE times the full size (1.0: 110 000 records, ~26 MB
+  of JSON; 160 000 people in SQL; 150 000 books, ~58 MB of XML; 400 000
+  lines, ~32 MB of text).  With NAMEs (json sql xml text), only those.  The same bytes on every machine: a
   fixed 64-bit linear congruential generator drives everything, nothing
   comes from the network or the OS.
 """
@@ -94,13 +96,59 @@ def sql_session(path, n):
                 "SELECT count(*), sum(length(note)) FROM person;\n")
 
 
+def xml_catalogue(path, n):
+    """Books with attributes, nested elements, text and entities: what
+    makes libxml2 allocate (a node, its name, its attributes, its text)."""
+    r = Lcg(7)
+    words = [word(r, 2 + r.below(4)) for _ in range(4000)]
+    with open(path, "w") as f:
+        f.write('<?xml version="1.0" encoding="UTF-8"?>\n<catalogue>\n')
+        for i in range(n):
+            f.write('<book id="b%d" lang="%s" year="%d">'
+                    '<title>%s %s</title><authors>%s</authors>'
+                    '<price currency="EUR">%d.%02d</price>'
+                    '<keywords>%s</keywords><summary>%s &amp; %s</summary>'
+                    '</book>\n'
+                    % (i, PARTS[r.below(len(PARTS))], 1900 + r.below(125),
+                       word(r, 3), skewed(r, words),
+                       "".join('<author role="%s">%s %s</author>'
+                               % ("ed" if r.below(4) == 0 else "au",
+                                  word(r, 2), word(r, 3))
+                               for _ in range(1 + r.below(3))),
+                       r.below(200), r.below(100),
+                       "".join("<k>%s</k>" % skewed(r, words)
+                               for _ in range(r.below(5))),
+                       " ".join(skewed(r, words)
+                                for _ in range(5 + r.below(15))),
+                       skewed(r, words)))
+        f.write("</catalogue>\n")
+
+
+def text_lines(path, n):
+    """Lines of words of skewed frequency, a few fields of numbers."""
+    r = Lcg(11)
+    words = [word(r, 1 + r.below(4)) for _ in range(30000)]
+    with open(path, "w") as f:
+        for i in range(n):
+            f.write("%d %s %d\n" % (i, " ".join(skewed(r, words)
+                                              for _ in range(3 + r.below(20))),
+                                   r.below(10000)))
+
+
 def main(argv):
-    if len(argv) != 3:
+    if len(argv) < 3:
         sys.exit(__doc__)
     out, scale = argv[1], float(argv[2])
+    which = set(argv[3:]) or {"json", "sql", "xml", "text"}
     os.makedirs(out, exist_ok=True)
-    json_records(os.path.join(out, "data.json"), int(110000 * scale))
-    sql_session(os.path.join(out, "script.sql"), int(160000 * scale))
+    if "json" in which:
+        json_records(os.path.join(out, "data.json"), int(110000 * scale))
+    if "sql" in which:
+        sql_session(os.path.join(out, "script.sql"), int(160000 * scale))
+    if "xml" in which:
+        xml_catalogue(os.path.join(out, "data.xml"), int(150000 * scale))
+    if "text" in which:
+        text_lines(os.path.join(out, "text.txt"), int(400000 * scale))
     return 0
 
 

@@ -108,12 +108,15 @@ end_sole (void)
    and the allocation clock by ALLOCATED.  While one thread allocates,
    every change reaches the shared counts (an exact peak, an exact
    clock), without atomic instructions while it is the first and only
-   thread; with more, changes are batched to keep threads off one cache
-   line.  A new peak starts a new generation of the shares (format.h):
-   every share changed from now on first saves its figures.  The clock
-   as this thread knows it. */
+   thread (ALONE: the caller is in its sole window, sole_enter); with
+   more, changes are batched to keep threads off one cache line.  A new
+   peak starts a new generation of the shares (format.h): every share
+   changed from now on first saves its figures.  The clock as this
+   thread knows it; *POINT: 1 if it is time for a point of the timeline
+   (taken by the caller, out of its sole window: point_due). */
 static uint64_t
-live_changed (int64_t delta, int block, uint64_t allocated)
+live_changed (int64_t delta, int block, uint64_t allocated, int alone,
+              int *point)
 {
   int64_t pending = hi_tls.live_unflushed + delta;
   int64_t blocks = hi_tls.blocks_unflushed + block;
@@ -135,29 +138,56 @@ live_changed (int64_t delta, int block, uint64_t allocated)
   hi_tls.blocks_unflushed = 0;
   hi_tls.clock_unflushed = 0;
   uint64_t clock;
-  int alone = 0;
-  if (HI_LIKELY (hi_tls.thread_slot == 1))
+  if (alone)
+    clock = flush_alone (pending, blocks, clock_pending);
+  else
     {
-      atomic_store_explicit (&hi_state.sole_busy, 1, memory_order_relaxed);
-      atomic_signal_fence (memory_order_seq_cst);
-      if (atomic_load_explicit (&hi_state.sole, memory_order_relaxed))
-        {
-          clock = flush_alone (pending, blocks, clock_pending);
-          alone = 1;
-        }
-      atomic_store_explicit (&hi_state.sole_busy, 0, memory_order_release);
+      if (HI_UNLIKELY (hi_tls.thread_slot != 1
+                       && atomic_load_explicit (&hi_state.sole,
+                                                memory_order_relaxed)))
+        end_sole ();
+      clock = flush_shared (pending, blocks, clock_pending);
     }
-  else if (HI_UNLIKELY (atomic_load_explicit (&hi_state.sole,
-                                              memory_order_relaxed)))
-    end_sole ();
-  if (!alone)
-    clock = flush_shared (pending, blocks, clock_pending);
-  if (HI_UNLIKELY (clock_pending
-                   && clock >= atomic_load_explicit
-                        ((_Atomic uint64_t *) &hi_state.timeline->next_clock,
-                         memory_order_relaxed)))
-    hi_timeline_point (clock);
+  *point = clock_pending
+           && clock >= atomic_load_explicit
+                ((_Atomic uint64_t *) &hi_state.timeline->next_clock,
+                 memory_order_relaxed);
   return clock;
+}
+
+/* The first thread, while it is the only writer of the shared counters
+   (hi_state.sole): 1 and its busy flag set (sole_leave clears it), in
+   which case it updates them with plain stores; else 0.  The other side
+   of end_sole's handshake: the flag is set, then sole read with no fence
+   of the processor's own. */
+static inline int
+sole_enter (void)
+{
+  if (HI_UNLIKELY (hi_tls.thread_slot != 1))
+    return 0;
+  atomic_store_explicit (&hi_state.sole_busy, 1, memory_order_relaxed);
+  atomic_signal_fence (memory_order_seq_cst);
+  if (HI_LIKELY (atomic_load_explicit (&hi_state.sole, memory_order_relaxed)))
+    return 1;
+  atomic_store_explicit (&hi_state.sole_busy, 0, memory_order_release);
+  return 0;
+}
+
+static inline void
+sole_leave (int alone)
+{
+  if (alone)
+    atomic_store_explicit (&hi_state.sole_busy, 0, memory_order_release);
+}
+
+/* Another thread than the first is about to change a shared counter:
+   the first is the only writer no more. */
+static inline void
+sole_end_here (void)
+{
+  if (HI_UNLIKELY (atomic_load_explicit (&hi_state.sole,
+                                         memory_order_relaxed)))
+    end_sole ();
 }
 
 /* The clock as this thread knows it: the shared one and its batch. */
@@ -259,7 +289,7 @@ thread_site (struct hi_thread *t, uint32_t site)
 }
 
 void
-hi_account_call (int call)
+hi_account_call_slow (int call)
 {
   if (!hi_ensure_init ())
     return;
@@ -278,14 +308,23 @@ hi_account_alloc (uint32_t site, uint64_t size, struct hi_block_birth *birth)
   unsigned sc = hi_size_class (size);
   struct hi_thread *t = hi_this_thread ();
   struct hi_thread_site *ts = site ? thread_site (t, site) : NULL;
+  int alone = sole_enter ();
   if (ts)
     {
       HI_OWN_ADD (ts->allocs[sc], 1);
       HI_OWN_ADD (ts->bytes[sc], size);
       share_change (thread_share (t, ts), 1, (int64_t) size, 1, 0);
     }
+  else if (alone)
+    {
+      HI_OWN_ADD (hi_state.sites[site].allocs[sc], 1);
+      HI_OWN_ADD (hi_state.sites[site].bytes[sc], size);
+      share_change (site_share (site), 1, (int64_t) size, 1, 0);
+    }
   else
     {
+      if (hi_tls.thread_slot != 1)
+        sole_end_here ();
       HI_ADD (hi_state.sites[site].allocs[sc], 1);
       HI_ADD (hi_state.sites[site].bytes[sc], size);
       share_change (site_share (site), 0, (int64_t) size, 1, 0);
@@ -295,7 +334,11 @@ hi_account_alloc (uint32_t site, uint64_t size, struct hi_block_birth *birth)
   THREAD_ADD (b->bytes, size);
   THREAD_ADD (t->allocations, 1);
   THREAD_ADD (t->bytes_allocated, size);
-  uint64_t clock = live_changed ((int64_t) size, 1, size);
+  int point = 0;
+  uint64_t clock = live_changed ((int64_t) size, 1, size, alone, &point);
+  sole_leave (alone);
+  if (HI_UNLIKELY (point))
+    hi_timeline_point (clock);
   if (birth)
     {
       struct hi_site_life *l = (struct hi_site_life *) site_share (site);
@@ -318,14 +361,23 @@ hi_account_free (uint32_t site, uint64_t size,
   unsigned sc = hi_size_class (size);
   struct hi_thread *t = hi_this_thread ();
   struct hi_thread_site *ts = site ? thread_site (t, site) : NULL;
+  int alone = sole_enter ();
   if (ts)
     {
       HI_OWN_ADD (ts->frees[sc], 1);
       HI_OWN_ADD (ts->bytes_freed[sc], size);
       share_change (thread_share (t, ts), 1, -(int64_t) size, -1, temporary);
     }
+  else if (alone)
+    {
+      HI_OWN_ADD (hi_state.sites[site].frees[sc], 1);
+      HI_OWN_ADD (hi_state.sites[site].bytes_freed[sc], size);
+      share_change (site_share (site), 1, -(int64_t) size, -1, temporary);
+    }
   else
     {
+      if (hi_tls.thread_slot != 1)
+        sole_end_here ();
       HI_ADD (hi_state.sites[site].frees[sc], 1);
       HI_ADD (hi_state.sites[site].bytes_freed[sc], size);
       share_change (site_share (site), 0, -(int64_t) size, -1, temporary);
@@ -348,7 +400,11 @@ hi_account_free (uint32_t site, uint64_t size,
   THREAD_ADD (b->bytes_freed, size);
   THREAD_ADD (t->frees, 1);
   THREAD_ADD (t->bytes_freed, size);
-  live_changed (-(int64_t) size, -1, 0);
+  int point = 0;
+  uint64_t clock = live_changed (-(int64_t) size, -1, 0, alone, &point);
+  sole_leave (alone);
+  if (HI_UNLIKELY (point))
+    hi_timeline_point (clock);
   if (HI_UNLIKELY (hi_tls.exit_writer))
     hi_exit_changed ();
 }

@@ -13,13 +13,13 @@ pair_hash (uint32_t parent, uint64_t ret)
   return (uint32_t) (x >> 32);
 }
 
-/* The node of pair (PARENT, RET) in table T, or 0 with *SLOT_OUT the
-   empty slot where it would go. */
+/* The node of pair (PARENT, RET) (hash HASH) in table T, or 0 with
+   *SLOT_OUT the empty slot where it would go. */
 static uint32_t
-probe (const struct hi_hash *t, uint32_t parent, uint64_t ret,
+probe (const struct hi_hash *t, uint32_t parent, uint64_t ret, uint32_t hash,
        uint32_t *slot_out)
 {
-  uint32_t h = pair_hash (parent, ret) & t->mask;
+  uint32_t h = hash & t->mask;
   for (;;)
     {
       uint32_t id = HI_LOAD_ACQ (t->slots[h]);
@@ -63,20 +63,44 @@ grow (struct hi_hash *old)
   return t;
 }
 
+/* This thread's most recent pairs and their nodes, direct-mapped by the
+   pair's hash: most lookups of a chain's changed frames are of pairs the
+   thread met a moment ago, found here without the shared table's two
+   dependent loads.  A pair's node never changes once made. */
+#define PAIR_MEMO 512
+struct pair_memo
+{
+  uint64_t ret;
+  uint32_t parent, node;        /* node 0: empty */
+};
+static __thread struct pair_memo pair_memo[PAIR_MEMO]
+  __attribute__ ((tls_model ("initial-exec")));
+
 /* The node for pair (PARENT, RET), created if new; 0 if the table is
    full.  *CREATED is set when this call made it. */
 static uint32_t
 intern (uint32_t parent, uint64_t ret, int *created)
 {
+  /* One multiplication: the memo's index is on each frame's critical
+     path (the next frame's parent is this one's node). */
+  uint64_t mix = (ret ^ ((uint64_t) parent << 24)) * UINT64_C(0x9e3779b97f4a7c15);
+  struct pair_memo *pm = &pair_memo[mix >> (64 - 9)];
+  _Static_assert (PAIR_MEMO == 1 << 9, "PAIR_MEMO is 2^9");
+  if (pm->ret == ret && pm->parent == parent && pm->node)
+    return pm->node;
+  uint32_t hash = pair_hash (parent, ret);
   uint32_t slot;
   struct hi_hash *t = atomic_load_explicit (&hi_state.hash,
                                             memory_order_acquire);
-  uint32_t id = probe (t, parent, ret, &slot);
+  uint32_t id = probe (t, parent, ret, hash, &slot);
   if (id)
-    return id;
+    {
+      *pm = (struct pair_memo) { ret, parent, id };
+      return id;
+    }
   hi_lock_acquire (&hi_state.table_lock);
   t = atomic_load_explicit (&hi_state.hash, memory_order_relaxed);
-  id = probe (t, parent, ret, &slot);      /* another thread may have won */
+  id = probe (t, parent, ret, hash, &slot); /* another thread may have won */
   if (!id)
     {
       struct hi_arena_desc *a = &heapinspect_root.arenas[HI_A_NODES];
@@ -88,7 +112,7 @@ intern (uint32_t parent, uint64_t ret, int *created)
               atomic_store_explicit (&hi_state.hash, bigger,
                                      memory_order_release);
               t = bigger;
-              probe (t, parent, ret, &slot);
+              probe (t, parent, ret, hash, &slot);
             }
         }
       if (a->count < HI_CAP_NODES && (t->used + 1) * 4 < (t->mask + 1) * 3
@@ -104,6 +128,8 @@ intern (uint32_t parent, uint64_t ret, int *created)
         }
     }
   hi_lock_release (&hi_state.table_lock);
+  if (id)
+    *pm = (struct pair_memo) { ret, parent, id };
   return id;
 }
 

@@ -196,7 +196,19 @@ hi_this_thread (void)
    BIRTH: the block's birth stamp with lifetimes (hi_state.birth), else
    NULL; hi_account_alloc fills it.  TEMPORARY: the block is freed by the
    thread that allocated it, with no allocation in between. */
-HI_HIDDEN void hi_account_call (int call);
+HI_HIDDEN void hi_account_call_slow (int call);
+static inline void
+hi_account_call (int call)
+{
+  /* A thread with a record has seen the monitor ready. */
+  if (HI_LIKELY (hi_tls.thread_slot != 0 && !hi_tls.shared_slot))
+    {
+      struct hi_thread *t = &hi_state.threads[hi_tls.thread_slot - 1];
+      HI_OWN_ADD (t->calls[call], 1);
+    }
+  else
+    hi_account_call_slow (call);
+}
 HI_HIDDEN void hi_account_alloc (uint32_t site, uint64_t size,
                                  struct hi_block_birth *birth);
 HI_HIDDEN void hi_account_free (uint32_t site, uint64_t size,

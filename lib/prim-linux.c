@@ -426,17 +426,6 @@ hi_prim_backtrace (uint64_t *out, int max)
   return s.n;
 }
 
-int
-hi_prim_header_readable (const void *p)
-{
-  uintptr_t a = (uintptr_t) p;
-  long page = 4096;
-  if ((a & (page - 1)) >= 16)
-    return 1;       /* the header is on P's own page */
-  unsigned char vec;
-  return mincore ((void *) ((a - 16) & ~(uintptr_t) (page - 1)), 1, &vec) == 0;
-}
-
 /* Set by the dynamic linker (or the static start code): an address near
    the top of the main thread's stack. */
 extern void *__libc_stack_end;

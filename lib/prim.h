@@ -108,7 +108,4 @@ int hi_prim_backtrace (uint64_t *out, int max);
    pointer.  0 if unknown.  Never allocates. */
 int hi_prim_stack_bounds (uint64_t *lo, uint64_t *hi);
 
-/* 1 if the 16 bytes before P can be read without faulting. */
-int hi_prim_header_readable (const void *p);
-
 #endif

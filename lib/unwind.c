@@ -467,10 +467,87 @@ stack_bounds (void)
   return 1;
 }
 
+/* Bumped by hi_unwind_forget: a memo of an older generation is unused. */
+static _Atomic uint32_t generation = 1;
+
+/* The frames of this thread's previous chain (a memo), so that the next
+   chain, which mostly shares its outer frames, costs a load and a
+   compare per shared frame instead of a rule lookup.  Frame k was
+   unwound from state (ip[k], sp[k], bp[k]); its caller's state is
+   (*(sp[k+1] - 8), sp[k+1], bp_at[k] ? *bp_at[k] : bp[k]).  Entries
+   [0, m) are frames; state m is the state after frame m - 1 unless the
+   walk stopped there at a rule or a bound (broke).  A frame of the new
+   chain in the same state as memo frame j is followed by memo frames
+   j + 1, ... for as long as the values read from the stack are the
+   memo's: the rules are functions of the ip and the bounds checks of the
+   state, so the outcome is exactly that of unwinding them again.  rbp
+   is compared only where it matters (bp_matters): where a rule computes
+   the CFA from it, at that frame or at an outer one it reaches unsaved;
+   elsewhere (code without frame pointers) it is any register. */
+#define MEMO_CAP 80
+enum { M_USES_BP = 1, M_SAVES_BP = 2 };
+struct memo
+{
+  uint32_t gen;        /* 0: empty */
+  int m;
+  int broke;
+  uint64_t ip[MEMO_CAP + 1], sp[MEMO_CAP + 1], bp[MEMO_CAP + 1];
+  uint64_t bp_at[MEMO_CAP];
+  uint8_t flags[MEMO_CAP];
+};
+/* Two, used in turn: the new chain is written while the old is read. */
+static __thread struct memo memos[2]
+  __attribute__ ((tls_model ("initial-exec")));
+static __thread int memo_cur
+  __attribute__ ((tls_model ("initial-exec")));
+
+/* Close memo M of N frames (BROKE: stopped at frame N - 1's rule or a
+   bound, else state N is ip, sp, bp). */
+static inline void
+memo_close (struct memo *m, uint32_t gen, int n, int broke,
+            uint64_t ip, uint64_t sp, uint64_t bp)
+{
+  if (n <= MEMO_CAP)
+    {
+      m->m = n;
+      m->broke = broke;
+      m->ip[n] = ip;
+      m->sp[n] = sp;
+      m->bp[n] = bp;
+    }
+  else
+    {
+      m->m = MEMO_CAP;         /* state MEMO_CAP was written on the way */
+      m->broke = 0;
+    }
+  m->gen = gen;
+}
+
+/* 1 if the rbp of memo M's frame J decides anything in frames J, ...:
+   a rule computes the CFA from it before a frame restores it from the
+   stack.  If not, *CLEAN is the last frame it reaches (rbp is compared
+   no more up to there). */
+static int
+bp_matters (const struct memo *m, int j, int *clean)
+{
+  for (int k = j; k < m->m; k++)
+    {
+      if (m->flags[k] & M_USES_BP)
+        return 1;
+      if (m->flags[k] & M_SAVES_BP)
+        {
+          *clean = k;
+          return 0;
+        }
+    }
+  *clean = m->m - 1;
+  return 0;
+}
+
 int
 hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
 {
-  if (!cache)
+  if (HI_UNLIKELY (!cache))
     {
       struct entry *c = hi_prim_alloc (CACHE_SIZE * sizeof *c);
       struct entry *expect = NULL;
@@ -480,16 +557,80 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
                                            &expect, c))
         hi_prim_release (c, CACHE_SIZE * sizeof *c);
     }
-  if (!stack_bounds ())
+  if (HI_UNLIKELY (!stack_bounds ()))
     return -1;
   uint64_t ip = start->ip, sp = start->sp, bp = start->bp;
+  const uint64_t lo = stack_lo, hi = stack_hi;
   /* On another stack than the thread's own (a coroutine's, a signal
      stack), the bounds say nothing: let libgcc unwind. */
-  if (sp < stack_lo || sp >= stack_hi)
+  if (sp < lo || sp >= hi)
     return -1;
+  uint32_t gen = atomic_load_explicit (&generation, memory_order_relaxed);
+  const struct memo *old = &memos[memo_cur];
+  struct memo *new = &memos[memo_cur ^ 1];
+  memo_cur ^= 1;
+  new->gen = 0;
+  int old_m = old->gen == gen && gen ? old->m : 0;
+  int j = 0;            /* the first old frame not below sp */
+  int clean = -1;       /* old frames up to here: rbp does not matter */
   int n = 0;
   while (n < max && ip)
     {
+      while (j < old_m && old->sp[j] < sp)
+        j++;
+      if (j < old_m && old->sp[j] == sp && old->ip[j] == ip
+          && (old->bp[j] == bp || j <= clean
+              || !bp_matters (old, j, &clean)))
+        {
+          /* Follow the old frames while the stack still holds them. */
+          for (;;)
+            {
+              if (n <= MEMO_CAP)
+                {
+                  new->ip[n] = ip;
+                  new->sp[n] = sp;
+                  new->bp[n] = bp;
+                  if (n < MEMO_CAP)
+                    {
+                      new->bp_at[n] = old->bp_at[j];
+                      new->flags[n] = old->flags[j];
+                    }
+                }
+              out[n++] = ip;
+              if (j + 1 == old_m && old->broke)
+                {
+                  memo_close (new, gen, n, 1, 0, 0, 0);
+                  return n;
+                }
+              uint64_t at = old->bp_at[j];
+              sp = old->sp[j + 1];
+              ip = *(const uint64_t *) (uintptr_t) (sp - 8);
+              if (at)
+                bp = *(const uint64_t *) (uintptr_t) at;
+              j++;
+              if (n >= max || !ip)
+                {
+                  memo_close (new, gen, n, 0, ip, sp, bp);
+                  return n;
+                }
+              if (j >= old_m || ip != old->ip[j]
+                  || (bp != old->bp[j] && j > clean
+                      && bp_matters (old, j, &clean)))
+                break;          /* unwind on from this state */
+            }
+          continue;
+        }
+      if (n <= MEMO_CAP)
+        {
+          new->ip[n] = ip;
+          new->sp[n] = sp;
+          new->bp[n] = bp;
+          if (n < MEMO_CAP)
+            {
+              new->bp_at[n] = 0;
+              new->flags[n] = 0;
+            }
+        }
       out[n++] = ip;
       struct entry e;
       lookup (ip, &e);
@@ -497,26 +638,41 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
         return -1;
       if (e.flags & R_END)
         break;
+      if (n <= MEMO_CAP && e.cfa_reg != REG_RSP)
+        new->flags[n - 1] = M_USES_BP;
       uint64_t cfa = (e.cfa_reg == REG_RSP ? sp : bp) + (uint64_t) (int64_t) e.cfa_off;
       /* Each caller's frame is above its callee's, inside the stack. */
-      if (cfa <= sp || cfa < stack_lo + 8 || cfa > stack_hi)
+      if (cfa <= sp || cfa < lo + 8 || cfa > hi)
         break;
       if (e.flags & R_BP_SAVED)
         {
           uint64_t at = cfa + (uint64_t) (int64_t) e.bp_off;
-          if (at < stack_lo || at + 8 > stack_hi)
+          if (at < lo || at + 8 > hi)
             break;
           bp = *(const uint64_t *) (uintptr_t) at;
+          if (n <= MEMO_CAP)
+            {
+              new->bp_at[n - 1] = at;
+              new->flags[n - 1] |= M_SAVES_BP;
+            }
         }
       ip = *(const uint64_t *) (uintptr_t) (cfa - 8);
       sp = cfa;
+      if (!(n < max && ip))
+        {
+          memo_close (new, gen, n, 0, ip, sp, bp);
+          return n;
+        }
     }
+  /* Stopped at frame n - 1's rule or a bound (or never started). */
+  memo_close (new, gen, n, 1, 0, 0, 0);
   return n;
 }
 
 void
 hi_unwind_forget (void)
 {
+  atomic_fetch_add_explicit (&generation, 1, memory_order_relaxed);
   if (cache)
     for (uint32_t i = 0; i < CACHE_SIZE; i++)
       atomic_store_explicit ((_Atomic uint64_t *) &cache[i].ip, 0,
