@@ -116,6 +116,7 @@ report (struct model *x, enum hi_format format, const char *name)
   struct hi_options opt = HI_OPTIONS_DEFAULT;
   opt.format = format;
   opt.exact_bytes = 1;
+  opt.verbosity = HI_VERBOSE;   /* every point a row */
   char *text = NULL;
   size_t size = 0;
   FILE *f = open_memstream (&text, &size);
