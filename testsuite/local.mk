@@ -149,10 +149,10 @@ check_PROGRAMS += %reldir%/progs/stack-use
 # Unit tests of the tables (tables-unit.exp runs both builds).
 check_PROGRAMS += %reldir%/unit/tables-unit %reldir%/unit/tables-unit-asan
 %canon_reldir%_unit_tables_unit_SOURCES = %reldir%/unit/tables-unit.c \
-	%reldir%/unit/unit-check.h
+	%reldir%/unit/unit-check.h %reldir%/unit/unit-rows.h
 %canon_reldir%_unit_tables_unit_LDADD = reader/libhireader.la
 %canon_reldir%_unit_tables_unit_asan_SOURCES = %reldir%/unit/tables-unit.c \
-	%reldir%/unit/unit-check.h
+	%reldir%/unit/unit-check.h %reldir%/unit/unit-rows.h
 %canon_reldir%_unit_tables_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_tables_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_tables_unit_asan_LDFLAGS = $(asan_ldflags)
@@ -160,10 +160,10 @@ check_PROGRAMS += %reldir%/unit/tables-unit %reldir%/unit/tables-unit-asan
 # Unit tests of the time tables (time-tables-unit.exp runs both builds).
 check_PROGRAMS += %reldir%/unit/time-tables-unit %reldir%/unit/time-tables-unit-asan
 %canon_reldir%_unit_time_tables_unit_SOURCES = %reldir%/unit/time-tables-unit.c \
-	%reldir%/unit/unit-check.h
+	%reldir%/unit/unit-check.h %reldir%/unit/unit-rows.h
 %canon_reldir%_unit_time_tables_unit_LDADD = reader/libhireader.la
 %canon_reldir%_unit_time_tables_unit_asan_SOURCES = %reldir%/unit/time-tables-unit.c \
-	%reldir%/unit/unit-check.h
+	%reldir%/unit/unit-check.h %reldir%/unit/unit-rows.h
 %canon_reldir%_unit_time_tables_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_time_tables_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_time_tables_unit_asan_LDFLAGS = $(asan_ldflags)

@@ -17,6 +17,7 @@
 #include "rmodel.h"
 #include "timetab.h"
 #include "unit-check.h"
+#include "unit-rows.h"
 
 /* A model built by hand: nodes 0 and 1 are the root and the cut node;
    version 4 with time data, every chain's time figures 0. */
@@ -110,43 +111,6 @@ has (const char *text, const char *what)
   return text && strstr (text, what) != NULL;
 }
 
-/* Whether TEXT has a whole line of the N cells CELLS (literal strings)
-   in order, two spaces or more apart (the text emitter aligns columns by
-   content width: the cells, not the widths, are what a row is). */
-static int
-has_row (const char *text, int n, const char *const *cells)
-{
-  if (!text)
-    return 0;
-  char re[1024] = "^ *";
-  size_t len = strlen (re);
-  for (int i = 0; i < n; i++)
-    {
-      if (i > 0 && len + 5 < sizeof re)
-        memcpy (re + len, " {2,}", 6), len += 5;
-      for (const char *c = cells[i]; *c && len + 3 < sizeof re; c++)
-        {
-          if (strchr ("\\^$.[]|()*+?{}", *c))
-            re[len++] = '\\';
-          re[len++] = *c;
-        }
-      re[len] = 0;
-    }
-  if (len + 3 >= sizeof re)
-    return 0;
-  strcat (re, " *$");
-  regex_t rx;
-  if (regcomp (&rx, re, REG_EXTENDED | REG_NEWLINE | REG_NOSUB) != 0)
-    return 0;
-  int found = regexec (&rx, text, 0, NULL, 0) == 0;
-  regfree (&rx);
-  return found;
-}
-
-#define HAS_ROW(text, ...) \
-  has_row (text, (int) (sizeof ((const char *const[]) { __VA_ARGS__ }) \
-                        / sizeof (const char *)), \
-           (const char *const[]) { __VA_ARGS__ })
 
 /* One table of X built alone into a report model. */
 struct built
