@@ -80,7 +80,7 @@ finish (void *base, size_t offset, uint32_t site, uint64_t size)
   h->check = hi_block_check (heapinspect_root.header_salt,
                              (uint64_t) (uintptr_t) h, site, sf);
   if (site != HI_SITE_INTERNAL)
-    hi_tls.last_block = h + 1;
+    hi_tls.last_block = ~(uintptr_t) (h + 1);
   hi_account_alloc (site, size, birth);
   return h + 1;
 }
@@ -128,8 +128,8 @@ lookup (void *p, struct block *b)
 static int
 temporary (const struct block *b)
 {
-  int is = b->h + 1 == hi_tls.last_block;
-  hi_tls.last_block = NULL;
+  int is = ~(uintptr_t) (b->h + 1) == hi_tls.last_block;
+  hi_tls.last_block = 0;
   return is;
 }
 

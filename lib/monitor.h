@@ -142,8 +142,11 @@ struct hi_tls
   int64_t live_unflushed;  /* live bytes not yet added to totals */
   int64_t blocks_unflushed; /* live blocks likewise */
   uint64_t clock_unflushed; /* allocated bytes not yet added to alloc_clock */
-  void *last_block;        /* the last block this thread allocated, for
-                              temporaries; NULL after it is freed */
+  uintptr_t last_block;    /* ~ the last block this thread allocated, for
+                              temporaries (0 after it is freed): stored
+                              inverted, so the monitor's memory holds no
+                              pointer to a live block that a reachability
+                              scan would take for a root */
   int prev_n;              /* previous chain, root first, and its nodes */
   int prev_cut;
   uint64_t prev_ret[HI_MAX_DEPTH];

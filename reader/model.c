@@ -19,6 +19,8 @@ static const uint32_t entry_sizes[HI_NARENA_KINDS] = {
   [HI_ARENA_SITE_TIME] = sizeof (struct hi_site_time),
   [HI_ARENA_THREAD_TIME] = sizeof (struct hi_thread_time),
   [HI_ARENA_TIMELINE] = sizeof (struct hi_timeline),
+  [HI_ARENA_ERRORS] = sizeof (struct hi_error),
+  [HI_ARENA_QUARANTINE] = sizeof (struct hi_freed),
 };
 
 /* Arena descriptor I of root R: the first HI_MAX_ARENAS in arenas, the
@@ -34,6 +36,7 @@ static uint32_t
 root_size_of (uint32_t version)
 {
   return version == HI_FORMAT_VERSION ? sizeof (struct hi_root)
+         : version == 4 ? HI_ROOT_SIZE_V4
          : version == 3 ? HI_ROOT_SIZE_V3
          : version == 2 ? HI_ROOT_SIZE_V2 : 0;
 }

@@ -20,9 +20,13 @@
  * HI_ARENA_TIMELINE), lifetimes when the process asked for them
  * (HI_TIME_LIFETIMES: a birth stamp before every block header), and room
  * for 8 more arenas (root.more_arenas).
- * Readers of version 4 read versions 2 and 3 as well (HI_ROOT_SIZE_V2,
- * HI_ROOT_SIZE_V3): their roots are the first bytes of this one, their
- * arenas are these but for the time arenas they lack.
+ * 5 heap errors and guards: reports of double and invalid frees and of
+ * corruption (arena HI_ARENA_ERRORS), the quarantine of freed blocks
+ * (arena HI_ARENA_QUARANTINE, HI_CHECK_QUARANTINED headers), redzones
+ * after blocks, and the client API (types and pools).
+ * Readers of version 5 read versions 2, 3 and 4 as well (HI_ROOT_SIZE_V2,
+ * HI_ROOT_SIZE_V3, HI_ROOT_SIZE_V4): their roots are the first bytes of
+ * this one, their arenas are these but for the ones they lack.
  */
 #ifndef HEAPINSPECT_FORMAT_H
 #define HEAPINSPECT_FORMAT_H
@@ -31,7 +35,7 @@
 #include <stdint.h>
 
 #define HI_ROOT_MAGIC      UINT64_C(0x31544f4f52504948) /* "HIPROOT1" */
-#define HI_FORMAT_VERSION  4u
+#define HI_FORMAT_VERSION  5u
 #define HI_FORMAT_OLDEST   2u     /* the oldest version readers still read */
 #define HI_ORDER_LITTLE    1u
 #define HI_ORDER_BIG       2u
@@ -81,6 +85,12 @@ enum hi_arena_kind
   HI_ARENA_THREAD_TIME, /* struct hi_thread_time: entry i goes with thread
                            record i (version 4 on) */
   HI_ARENA_TIMELINE,    /* struct hi_timeline: one entry (version 4 on) */
+  HI_ARENA_ERRORS,      /* struct hi_error: the first heap errors found
+                           (version 5 on) */
+  HI_ARENA_QUARANTINE,  /* struct hi_freed: the quarantine's ring (version
+                           5 on, with HEAPINSPECT_QUARANTINE) */
+  HI_ARENA_TYPES,       /* client API: types (version 5 on; see below) */
+  HI_ARENA_POOLS,       /* client API: pools (version 5 on; see below) */
   HI_NARENA_KINDS
 };
 
@@ -153,12 +163,31 @@ struct hi_root
                                  hi_block_birth) with HI_TIME_LIFETIMES, 0
                                  without */
   struct hi_arena_desc more_arenas[HI_MAX_MORE_ARENAS];
+  /* Version 5 on: heap errors and guards, set before the first block is
+     handed out and never changed, but for the counters. */
+  uint32_t guard_flags;       /* HI_GUARD_* */
+  uint32_t redzone;           /* guard bytes after every block's user
+                                 bytes, HI_REDZONE_BYTE each
+                                 (HEAPINSPECT_REDZONE); 0: none */
+  uint64_t quarantine_limit;  /* bytes of freed blocks the quarantine
+                                 holds at most (HEAPINSPECT_QUARANTINE);
+                                 0: off */
+  uint64_t quarantine_bytes;  /* user bytes of the blocks it holds now */
+  uint64_t quarantine_head;   /* ring position of the oldest held entry of
+                                 HI_ARENA_QUARANTINE (modulo its capacity;
+                                 counts up for ever) */
+  uint64_t quarantine_tail;   /* ring position of the next entry to fill */
+  uint64_t errors_total;      /* heap errors found; the first ones (the
+                                 arena's capacity) are in HI_ARENA_ERRORS */
+  uint64_t client[6];         /* the client API's (types, pools): 0 until
+                                 it defines them */
 };
 
 /* The root of version 2: the fields up to `totals`; of version 3: up to
-   snapshot_monotonic_ns. */
+   snapshot_monotonic_ns; of version 4: up to more_arenas. */
 #define HI_ROOT_SIZE_V2 392u
 #define HI_ROOT_SIZE_V3 408u
+#define HI_ROOT_SIZE_V4 696u
 
 /* root.time_flags */
 #define HI_TIME_LIFETIMES 1u  /* HEAPINSPECT_LIFETIMES=1: birth stamps and
@@ -425,6 +454,123 @@ hi_block_check (uint32_t salt, uint64_t header_addr, uint32_t site,
   return (uint32_t) x;
 }
 
+/* Heap errors and guards (version 5 on).
+
+   The states of a block header at user pointer P - 16, with WANT =
+   hi_block_check (salt, P - 16, site, size_flags):
+     check == WANT                         live
+     check == WANT ^ HI_CHECK_QUARANTINED  freed, held in the quarantine:
+                                           its user bytes are all
+                                           HI_FREED_BYTE unless written
+                                           after the free; its entry in
+                                           HI_ARENA_QUARANTINE has the
+                                           free's chain
+     check == ~WANT                        freed, given back to malloc
+                                           (which may since have reused
+                                           or overwritten the header)
+   With root.redzone = N > 0, the N bytes right after every block's user
+   bytes are HI_REDZONE_BYTE while it is live or quarantined. */
+#define HI_CHECK_QUARANTINED UINT32_C(0x0fee0fee)
+#define HI_FREED_BYTE   0xfdu
+#define HI_REDZONE_BYTE 0xfbu
+
+/* root.guard_flags: what happens when the monitor finds a heap error
+   (HEAPINSPECT_ON_ERROR), one of: */
+#define HI_GUARD_ON_ERROR_MASK   3u
+#define HI_GUARD_ON_ERROR_ABORT  0u  /* report, record, abort() (a core) */
+#define HI_GUARD_ON_ERROR_REPORT 1u  /* report, record, go on */
+#define HI_GUARD_ON_ERROR_IGNORE 2u  /* record only */
+#define HI_GUARD_QUARANTINE      4u  /* the quarantine is on */
+
+/* What was wrong (struct hi_error's kind). */
+enum hi_error_kind
+{
+  HI_ERR_DOUBLE_FREE = 1,  /* free or realloc of a block already freed */
+  HI_ERR_INTERIOR_FREE,    /* a pointer inside one of our blocks, not its
+                              start */
+  HI_ERR_NOT_HEAP,         /* a pointer to no heap block (where_kind says
+                              what it points to) */
+  HI_ERR_HEADER_CORRUPT,   /* our header's check fails where a block of
+                              ours starts: overwritten (other: the block
+                              before, the likely overflow) */
+  HI_ERR_WRITE_AFTER_FREE, /* a quarantined block's fill changed */
+  HI_ERR_REDZONE,          /* a block's redzone changed: it overflowed */
+  HI_NERROR_KINDS
+};
+
+/* When it was found (struct hi_error's when). */
+enum hi_error_when
+{
+  HI_WHEN_FREE = 1,        /* in free() */
+  HI_WHEN_REALLOC,         /* in realloc() or reallocarray() */
+  HI_WHEN_USABLE_SIZE,     /* in malloc_usable_size() */
+  HI_WHEN_EVICT,           /* as the block left the quarantine */
+  HI_WHEN_SNAPSHOT         /* while a snapshot was written */
+};
+
+/* For HI_ERR_NOT_HEAP: what the pointer points to. */
+enum hi_where_kind
+{
+  HI_WHERE_UNKNOWN = 0,    /* not known (not checked, or none of these) */
+  HI_WHERE_STACK,          /* the calling thread's stack */
+  HI_WHERE_MODULE,         /* a loaded object's image (.data, .bss, ...) */
+  HI_WHERE_UNMAPPED        /* no memory at all */
+};
+
+/* HI_ARENA_ERRORS: one entry per error found, in order; entry i < count
+   is complete.  The chains are site ids: the chain of a free (first_free,
+   call_site) is interned as a site like an allocation's, whose counters
+   stay 0, so tables of allocations never list it. */
+#define HI_ERRORS_MAX 256u
+
+struct hi_error
+{
+  uint32_t kind;           /* enum hi_error_kind */
+  uint32_t when;           /* enum hi_error_when */
+  uint64_t addr;           /* the pointer passed to the call, or (evict,
+                              snapshot) the block's user pointer */
+  uint64_t block;          /* user pointer of the block concerned; 0 none */
+  uint64_t block_size;     /* its size as allocated */
+  uint32_t alloc_site;     /* its allocating chain; HI_SITE_UNKNOWN: none */
+  uint32_t free_site;      /* the chain of its first free (quarantine);
+                              HI_SITE_UNKNOWN: not known */
+  uint32_t call_site;      /* the chain of the bad call (free, realloc);
+                              HI_SITE_UNKNOWN: none (evict, snapshot) */
+  uint32_t where_kind;     /* enum hi_where_kind, for HI_ERR_NOT_HEAP */
+  uint64_t offset;         /* bytes from `block` to the first changed byte
+                              (write after free, redzone) or to `addr`
+                              (interior free) */
+  uint64_t other;          /* HEADER_CORRUPT: user pointer of the nearest
+                              valid block before the bad header; 0 none */
+  uint64_t other_size;
+  uint32_t other_site;
+  uint32_t unused;
+  uint64_t tid;            /* the thread that made the bad call or found
+                              the error */
+  uint64_t time_ns;        /* CLOCK_MONOTONIC ns since the monitor started */
+};
+
+/* HI_ARENA_QUARANTINE: a ring of HI_QUARANTINE_SLOTS entries (its
+   capacity); positions [root.quarantine_head, root.quarantine_tail) modulo
+   the capacity are held.  A block leaves when the held bytes would pass
+   root.quarantine_limit or the ring is full, oldest first.  An entry is
+   current if `user` is not 0 and the header at user - 16 is quarantined
+   (a reader checks both: the ring may be torn). */
+#define HI_QUARANTINE_SLOTS (UINT32_C(1) << 20)
+
+struct hi_freed
+{
+  uint64_t user;           /* the block's user pointer; 0: empty */
+  uint64_t size;           /* its size as allocated */
+  uint32_t alloc_site;
+  uint32_t free_site;      /* the chain of the free */
+  uint64_t tid;            /* the thread that freed it */
+  uint64_t time_ns;        /* when, ns since the monitor started */
+};
+
+/* The client API (version 5 on): HI_ARENA_TYPES, HI_ARENA_POOLS and
+   root.client are defined by the client API's header section here. */
+
 /* The blob the monitor registers as its one JIT code entry in its own
    __jit_debug_descriptor, so that a gdb JIT reader (the heapinspect gdb
    plugin) is handed the root's address on every target gdb can read. */
@@ -458,7 +604,7 @@ struct hi_snap_region
   uint64_t offset;          /* file offset of the bytes */
 };
 
-/* The layout of version 4, locked: a change here without a new
+/* The layout of version 5, locked: a change here without a new
    HI_FORMAT_VERSION (and new values below) does not compile. */
 #ifdef __cplusplus
 # define HI_LAYOUT(cond) static_assert (cond, #cond)
@@ -466,14 +612,19 @@ struct hi_snap_region
 # define HI_LAYOUT(cond) _Static_assert (cond, #cond)
 #endif
 #define HI_AT(type, field, off) HI_LAYOUT (offsetof (struct type, field) == (off))
-HI_LAYOUT (HI_FORMAT_VERSION == 4u && HI_FORMAT_OLDEST == 2u);
+HI_LAYOUT (HI_FORMAT_VERSION == 5u && HI_FORMAT_OLDEST == 2u);
 HI_LAYOUT (HI_NCALLS == 11 && HI_NBINS == 1026 && HI_THREAD_SITES == 64
            && HI_MAX_ARENAS == 8 && HI_NSIZE_CLASSES == 4
            && HI_PATH_MAX == 440 && HI_BUILD_ID_MAX == 32
            && HI_CMDLINE_MAX == 4096);
 HI_LAYOUT (HI_ARENA_NODES == 1 && HI_ARENA_HASH == 6
            && HI_ARENA_PROCESS == 7 && HI_ARENA_SITE_TIME == 8
-           && HI_ARENA_THREAD_TIME == 9 && HI_ARENA_TIMELINE == 10);
+           && HI_ARENA_THREAD_TIME == 9 && HI_ARENA_TIMELINE == 10
+           && HI_ARENA_ERRORS == 11 && HI_ARENA_QUARANTINE == 12
+           && HI_ARENA_TYPES == 13 && HI_ARENA_POOLS == 14);
+HI_LAYOUT (HI_ERRORS_MAX == 256 && HI_QUARANTINE_SLOTS == 1048576
+           && HI_CHECK_QUARANTINED == 0x0fee0fee && HI_FREED_BYTE == 0xfd
+           && HI_REDZONE_BYTE == 0xfb);
 HI_LAYOUT (HI_MAX_MORE_ARENAS == 8 && HI_LIFE_BUCKETS == 48
            && HI_TIMELINE_POINTS == 1024 && HI_TIMELINE_DETAILED == 64
            && HI_TIMELINE_TOP == 32);
@@ -499,7 +650,7 @@ HI_AT (hi_totals, unwind_fallbacks, 72);
 HI_AT (hi_totals, unwind_checked, 80);
 HI_AT (hi_totals, unwind_mismatches, 88);
 
-HI_LAYOUT (sizeof (struct hi_root) == 696);
+HI_LAYOUT (sizeof (struct hi_root) == 792);
 HI_AT (hi_root, magic, 0);
 HI_AT (hi_root, version, 8);
 HI_AT (hi_root, root_size, 12);
@@ -522,6 +673,39 @@ HI_AT (hi_root, birth_size, 436);
 HI_AT (hi_root, more_arenas, 440);
 HI_LAYOUT (offsetof (struct hi_root, snapshot_realtime_ns) == HI_ROOT_SIZE_V2);
 HI_LAYOUT (offsetof (struct hi_root, alloc_clock) == HI_ROOT_SIZE_V3);
+HI_LAYOUT (offsetof (struct hi_root, guard_flags) == HI_ROOT_SIZE_V4);
+HI_AT (hi_root, guard_flags, 696);
+HI_AT (hi_root, redzone, 700);
+HI_AT (hi_root, quarantine_limit, 704);
+HI_AT (hi_root, quarantine_bytes, 712);
+HI_AT (hi_root, quarantine_head, 720);
+HI_AT (hi_root, quarantine_tail, 728);
+HI_AT (hi_root, errors_total, 736);
+HI_AT (hi_root, client, 744);
+
+HI_LAYOUT (sizeof (struct hi_error) == 96);
+HI_AT (hi_error, kind, 0);
+HI_AT (hi_error, when, 4);
+HI_AT (hi_error, addr, 8);
+HI_AT (hi_error, block, 16);
+HI_AT (hi_error, block_size, 24);
+HI_AT (hi_error, alloc_site, 32);
+HI_AT (hi_error, free_site, 36);
+HI_AT (hi_error, call_site, 40);
+HI_AT (hi_error, where_kind, 44);
+HI_AT (hi_error, offset, 48);
+HI_AT (hi_error, other, 56);
+HI_AT (hi_error, other_size, 64);
+HI_AT (hi_error, other_site, 72);
+HI_AT (hi_error, tid, 80);
+HI_AT (hi_error, time_ns, 88);
+HI_LAYOUT (sizeof (struct hi_freed) == 40);
+HI_AT (hi_freed, user, 0);
+HI_AT (hi_freed, size, 8);
+HI_AT (hi_freed, alloc_site, 16);
+HI_AT (hi_freed, free_site, 20);
+HI_AT (hi_freed, tid, 24);
+HI_AT (hi_freed, time_ns, 32);
 
 HI_LAYOUT (sizeof (struct hi_peak_share) == 48);
 HI_AT (hi_peak_share, live_bytes, 0);

@@ -380,12 +380,16 @@ test_versions (void)
     { "version 3 with a root of version 2's size: damaged", 3,
       HI_ROOT_SIZE_V2, HI_E_CORRUPT },
     { "version 3 with a root of version 4's size: damaged", 3,
+      HI_ROOT_SIZE_V4, HI_E_CORRUPT },
+    { "version 4 with a root of version 5's size: damaged", 4,
       sizeof (struct hi_root), HI_E_CORRUPT },
+    { "version 5 with a root of version 4's size: damaged", 5,
+      HI_ROOT_SIZE_V4, HI_E_CORRUPT },
     { "version 4 with a root of version 3's size: damaged", 4,
       HI_ROOT_SIZE_V3, HI_E_CORRUPT },
     { "version 1: a format this reader does not know", 1, HI_ROOT_SIZE_V2,
       HI_E_VERSION },
-    { "version 5: a format this reader does not know", 5,
+    { "version 6: a format this reader does not know", 6,
       sizeof (struct hi_root), HI_E_VERSION },
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
