@@ -67,6 +67,36 @@ void hi_escape (const char *in, char *out, size_t size);
    (EINVAL for a file of another type). */
 int hi_open_regular (const char *path);
 
+/* One mapping of a target's address space (a core's PT_LOAD segment
+   with its NT_FILE name, a line of /proc/PID/maps). */
+#define HI_MAP_READ  1u
+#define HI_MAP_WRITE 2u
+#define HI_MAP_EXEC  4u
+#define HI_MAP_PATH_MAX 256u
+struct hi_map_entry
+{
+  uint64_t start, end;          /* [start, end) */
+  uint64_t file_offset;         /* of the mapped file; 0 if anonymous */
+  uint32_t prot;                /* HI_MAP_* */
+  uint32_t in_target;           /* 1: its bytes can be read (a core may
+                                   leave a mapping out or cut it short) */
+  char path[HI_MAP_PATH_MAX];   /* the file, "[heap]", "[stack]", ...;
+                                   "" anonymous or not known */
+};
+
+/* One thread's registers (x86-64: the user_regs_struct of ptrace and of
+   a core's NT_PRSTATUS, as 27 words in that order). */
+#define HI_THREAD_REGS_MAX 32u
+struct hi_thread_regs
+{
+  uint64_t tid;
+  uint64_t sp;                  /* the stack pointer (also in regs[]) */
+  uint64_t fs_base;             /* the thread pointer (TLS) */
+  uint32_t n_regs;              /* words of regs in use */
+  uint32_t unused;
+  uint64_t regs[HI_THREAD_REGS_MAX];
+};
+
 /* A target: the memory of a process, as a core, a live process, a
    snapshot file or gdb's inferior.  The host supplies these callbacks. */
 struct hi_target_ops
@@ -83,6 +113,14 @@ struct hi_target_ops
   /* Called once the model is read (a live process resumes here); returns
      a status to report, or HI_OK.  May be NULL. */
   hi_status (*finish) (void *ctx);
+  /* For the reachability scan (--leak-check); NULL where the target has
+     no memory map or no threads (a snapshot file).  Mapping I (0, 1,
+     ...) of the process's address space, in address order: 0 and *OUT
+     filled, -1 past the last. */
+  int (*mapping) (void *ctx, size_t i, struct hi_map_entry *out);
+  /* Thread I (0, 1, ...): 0 and *OUT filled with its registers, -1 past
+     the last. */
+  int (*thread_regs) (void *ctx, size_t i, struct hi_thread_regs *out);
 };
 
 struct hi_target
