@@ -129,7 +129,7 @@ cache_symbol (void *ctx, const char *name, uint64_t *addr)
 }
 
 static const struct hi_target_ops cache_ops = {
-  cache_read, cache_symbol, NULL, NULL, NULL
+  cache_read, cache_symbol, NULL, NULL, NULL, NULL, NULL
 };
 
 /* Our memfd among gdb's descriptors, or a new one; -1 if neither. */

@@ -351,7 +351,7 @@ gdb_symbol (void *ctx, const char *name, uint64_t *addr)
 }
 
 static const struct hi_target_ops gdb_ops = {
-  gdb_read, gdb_symbol, NULL, NULL, NULL
+  gdb_read, gdb_symbol, NULL, NULL, NULL, NULL, NULL
 };
 
 /* heap export: the report of M in R's format into R's file, whole or

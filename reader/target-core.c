@@ -112,7 +112,7 @@ core_close (void *ctx)
 }
 
 static const struct hi_target_ops core_ops = {
-  core_read, core_symbol, core_close, core_region, NULL
+  core_read, core_symbol, core_close, core_region, NULL, NULL, NULL
 };
 
 uint64_t

@@ -165,7 +165,7 @@ proc_close (void *ctx)
 }
 
 static const struct hi_target_ops process_ops = {
-  proc_read, proc_symbol, proc_close, proc_region, proc_finish
+  proc_read, proc_symbol, proc_close, proc_region, proc_finish, NULL, NULL
 };
 
 /* 1 if process PID has this process's CLOCK_MONOTONIC: the same time

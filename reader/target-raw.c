@@ -60,7 +60,7 @@ raw_close (void *ctx)
 }
 
 static const struct hi_target_ops raw_ops = {
-  raw_read, raw_symbol, raw_close, raw_region, NULL
+  raw_read, raw_symbol, raw_close, raw_region, NULL, NULL, NULL
 };
 
 hi_status

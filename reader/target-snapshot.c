@@ -66,7 +66,7 @@ snap_close (void *ctx)
 }
 
 static const struct hi_target_ops snapshot_ops = {
-  snap_read, snap_symbol, snap_close, NULL, NULL
+  snap_read, snap_symbol, snap_close, NULL, NULL, NULL, NULL
 };
 
 hi_status

@@ -77,7 +77,7 @@ image_symbol (void *ctx, const char *name, uint64_t *addr)
 }
 
 static const struct hi_target_ops image_ops = {
-  image_read, image_symbol, NULL, NULL, NULL
+  image_read, image_symbol, NULL, NULL, NULL, NULL, NULL
 };
 
 static struct hi_arena_desc *
