@@ -101,8 +101,10 @@ struct hi_state
   hi_lock table_lock;      /* serializes insertions into nodes/sites */
   hi_lock module_lock;     /* serializes module-list refreshes */
   hi_lock commit_lock;     /* serializes arena commits; taken last */
-  uint64_t reserved[HI_A_COUNT];   /* bytes reserved per arena */
-  uint64_t committed[HI_A_COUNT];  /* bytes of those readable */
+  /* Bytes reserved and bytes readable per arena, by index in the root's
+     lists (arenas past HI_A_COUNT are added by guard.c). */
+  uint64_t reserved[HI_MAX_ARENAS + HI_MAX_MORE_ARENAS];
+  uint64_t committed[HI_MAX_ARENAS + HI_MAX_MORE_ARENAS];
   int depth;               /* HEAPINSPECT_DEPTH */
   int check_unwind;        /* HEAPINSPECT_CHECK_UNWIND */
   int snapshot_signal;     /* HEAPINSPECT_SIGNAL, 0 = none */
@@ -113,6 +115,14 @@ struct hi_state
 
 extern HI_HIDDEN struct hi_state hi_state;
 
+/* state.c: reserve arena INDEX of KIND for CAPACITY entries of
+   ENTRY_SIZE bytes, nothing committed yet; its address or NULL. */
+HI_HIDDEN void *hi_arena_add (int index, uint32_t kind, uint64_t capacity,
+                              uint32_t entry_size);
+/* state.c: the snapshot a fatal error writes before abort(): the exit
+   snapshot's file, if this process writes one (HEAPINSPECT_OUTPUT,
+   HEAPINSPECT_ROOT_PID). */
+HI_HIDDEN void hi_error_snapshot (void);
 /* state.c: make entries [0, N) of arena INDEX readable (its capacity in
    the root says how many are), before its count may cover them.  0, or
    -1 when N is beyond the reservation or the system refuses. */

@@ -336,3 +336,11 @@ check_PROGRAMS += %reldir%/unit/symindex-unit %reldir%/unit/symindex-unit-asan
 %canon_reldir%_unit_symindex_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_symindex_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_symindex_unit_asan_LDFLAGS = $(asan_ldflags)
+
+# guard.exp: heap bugs under the monitor's checks, quarantine and redzones
+# (issue 14), and a checker of the errors arena in a snapshot.
+check_PROGRAMS += %reldir%/progs/guard-bugs
+%canon_reldir%_progs_guard_bugs_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_guard_bugs_LDADD = -lpthread
+check_PROGRAMS += %reldir%/progs/hip-errors
+%canon_reldir%_progs_hip_errors_CFLAGS = $(progs_cflags)
