@@ -13,7 +13,10 @@
                      of 64 bytes (a small quarantine lets it go)
      realloc-freed   malloc 24, free, realloc it
      usable          malloc 24: malloc_usable_size; realloc to 40 and
-                     write all 40 bytes; free (no error)
+                     write all 40 bytes; realloc to 16 (in place) and
+                     write 16; free (no error)
+     write-after-free-snapshot  malloc 40, free, write byte 12, then a
+                     snapshot (waf.hip in $HI_SNAPDIR)
      threads         8 threads, each allocating 20000 blocks that the
                      next thread frees */
 #define _GNU_SOURCE
@@ -47,9 +50,11 @@ release_block (void *p)
   free (p);
 }
 
+/* Not the same code as release_block: GCC would fold the two. */
 NOINLINE static void
 release_again (void *p)
 {
+  launder = p;
   free (p);
 }
 
@@ -70,12 +75,13 @@ static char global_buf[64] __attribute__ ((aligned (16)));
 #define THREADS 8
 #define PER_THREAD 20000
 static char *handoff[THREADS][PER_THREAD];
-static pthread_barrier_t made;
+static pthread_barrier_t start, made, done;
 
 NOINLINE static void *
 worker (void *arg)
 {
   int k = (int) (intptr_t) arg;
+  pthread_barrier_wait (&start);
   for (int i = 0; i < PER_THREAD; i++)
     handoff[k][i] = make_block ((size_t) (16 + (i % 7) * 8));
   pthread_barrier_wait (&made);
@@ -83,9 +89,12 @@ worker (void *arg)
   char **mine = handoff[(k + 1) % THREADS];
   for (int i = 0; i < PER_THREAD; i++)
     release_block (mine[i]);
+  pthread_barrier_wait (&done);
   return NULL;
 }
 
+/* The threads exist before the first snapshot and until after the
+   second: between the two, only their blocks are allocated and freed. */
 static int
 threads (void)
 {
@@ -94,14 +103,18 @@ threads (void)
   for (int k = 0; k < THREADS; k++)
     for (int i = 0; i < PER_THREAD; i++)
       bytes += (uint64_t) (16 + (i % 7) * 8);
-  snap ("threads-before.hip");
+  pthread_barrier_init (&start, NULL, THREADS + 1);
   pthread_barrier_init (&made, NULL, THREADS);
+  pthread_barrier_init (&done, NULL, THREADS + 1);
   for (int k = 0; k < THREADS; k++)
     if (pthread_create (&t[k], NULL, worker, (void *) (intptr_t) k) != 0)
       return 1;
+  snap ("threads-before.hip");
+  pthread_barrier_wait (&start);
+  pthread_barrier_wait (&done);
+  snap ("threads-after.hip");
   for (int k = 0; k < THREADS; k++)
     pthread_join (t[k], NULL);
-  snap ("threads-after.hip");
   say ("allocations: %d\nbytes: %llu\n", THREADS * PER_THREAD,
        (unsigned long long) bytes);
   return 0;
@@ -175,7 +188,19 @@ main (int argc, char **argv)
       p = realloc_block (p, 40);
       memset (p, 'u', 40);
       say ("usable: %zu\n", malloc_usable_size (p));
+      char *q = realloc_block (p, 16);
+      say ("in_place: %d\n", q == p);
+      memset (q, 'v', 16);
+      say ("usable: %zu\n", malloc_usable_size (q));
+      release_block (q);
+    }
+  else if (strcmp (c, "write-after-free-snapshot") == 0)
+    {
+      char *p = make_block (40);
+      say ("block: %p\nsize: 40\n", (void *) p);
       release_block (p);
+      ((char *) hide (p))[12] = 'w';
+      snap ("waf.hip");
     }
   else if (strcmp (c, "threads") == 0)
     return threads ();

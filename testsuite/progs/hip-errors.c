@@ -16,6 +16,15 @@ static size_t file_size;
 static struct hi_snap_header head;
 static struct hi_snap_region *reg;
 
+static const char *const kinds[] = { "none", "double_free", "interior_free",
+  "not_heap", "header_corrupt", "write_after_free", "redzone" };
+static const char *const whens[] = { "none", "free", "realloc",
+  "usable_size", "evict", "snapshot" };
+static const char *const wheres[] = { "unknown", "stack", "module",
+  "unmapped" };
+#define NAME(table, i) \
+  ((i) < sizeof table / sizeof table[0] ? table[i] : "?")
+
 static void
 die (const char *what)
 {
@@ -78,12 +87,13 @@ main (int argc, char **argv)
                                              sizeof *e);
               if (!e)
                 die ("an error entry is not in the snapshot");
-              printf ("error%" PRIu64 ": kind %" PRIu32 " when %" PRIu32
-                      " addr 0x%" PRIx64 " block 0x%" PRIx64 " size %" PRIu64
-                      " where %" PRIu32 " offset %" PRIu64 " other 0x%"
-                      PRIx64 " other_size %" PRIu64 "\n", k, e->kind,
-                      e->when, e->addr, e->block, e->block_size,
-                      e->where_kind, e->offset, e->other, e->other_size);
+              printf ("error%" PRIu64 ": kind %s when %s addr 0x%" PRIx64
+                      " block 0x%" PRIx64 " size %" PRIu64 " where %s"
+                      " offset %" PRIu64 " other 0x%" PRIx64 " other_size %"
+                      PRIu64 "\n", k, NAME (kinds, e->kind),
+                      NAME (whens, e->when), e->addr, e->block,
+                      e->block_size, NAME (wheres, e->where_kind), e->offset,
+                      e->other, e->other_size);
               printf ("error%" PRIu64 "_sites: alloc %s free %s call %s "
                       "other %s\n", k, e->alloc_site ? "yes" : "no",
                       e->free_site ? "yes" : "no",
