@@ -271,6 +271,23 @@ emit_keyvalue (const struct hi_rmodel *r, const struct hi_emit_options *o,
     }
 }
 
+static void
+emit_prose (const struct hi_rmodel *r, const struct hi_emit_options *o,
+            const struct hi_table *t, FILE *f)
+{
+  for (size_t i = 0; i < t->n_rows; i++)
+    {
+      if (t->rows[i].json_only)
+        continue;
+      struct buf b = { 0 };
+      for (size_t c = 0; c < t->n_columns; c++)
+        if (t->columns[c].head)
+          cell_text (r, o, &t->columns[c], &t->rows[i].cells[c], &b);
+      fprintf (f, "%s\n", b.s ? b.s : "");
+      free (b.s);
+    }
+  notes (t, o, f);
+}
 
 /* The chart of the report's timeline, as ms_print draws massif's: live
    bytes up, the allocation clock across, a column per CHART_W-th of the
@@ -384,6 +401,11 @@ emit_table (const struct hi_rmodel *r, const struct hi_emit_options *o,
   if (t->keyvalue)
     {
       emit_keyvalue (r, o, t, f);
+      return;
+    }
+  if (t->prose)
+    {
+      emit_prose (r, o, t, f);
       return;
     }
   if (t->chart)

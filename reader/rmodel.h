@@ -236,6 +236,11 @@ struct hi_table
   int keyvalue;
   struct hi_fact facts[HI_TABLE_FACTS];
   size_t n_facts;
+  /* Text: each row as prose, its cells written one after another with
+     nothing between them (the cells of columns with a heading; the
+     headings are not shown), a row a paragraph: sentences with call
+     chains in them (block, errors).  JSON: rows as usual. */
+  int prose;
   /* Text: the report's timeline drawn as a chart before the rows, as
      ms_print draws massif's (JSON leaves it out: the rows hold its
      figures). */
