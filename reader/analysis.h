@@ -245,7 +245,8 @@ hi_status hi_block_report (const struct hi_target *t, const struct hi_model *m,
 
 /* The tables -t takes, for messages. */
 #define HI_TABLE_NAMES \
-  "leaks, bins, direct, graph, stat, peak, temporary, lifetimes, timeline"
+  "leaks, bins, direct, graph, stat, peak, temporary, lifetimes, timeline, " \
+  "errors"
 /* 1 if LIST names only known tables (HI_TABLE_NAMES). */
 int hi_tables_valid (const char *list);
 /* Print the tables of LIST (comma-separated) of M to OUT; NAME names the
@@ -324,6 +325,9 @@ hi_status hi_table_peak (struct hi_analysis *a, struct hi_rmodel *r);
 hi_status hi_table_temporary (struct hi_analysis *a, struct hi_rmodel *r);
 hi_status hi_table_lifetimes (struct hi_analysis *a, struct hi_rmodel *r);
 hi_status hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r);
+/* Heap errors (format 5): every error the monitor recorded, in order, a
+   prose paragraph each with its chains; an older input says it has none. */
+hi_status hi_table_errors (struct hi_analysis *a, struct hi_rmodel *r);
 
 /* The frames of site S's leak path (hi_path_span, "..." first when cut)
    appended to R: a PATH cell for them. */

@@ -429,7 +429,7 @@ hi_block_find (const struct hi_target *t, const struct hi_model *m,
 
 /* The report: one prose row.  Text fragments are text only; the chains
    and the facts have JSON keys. */
-enum { C_T0, C_ALLOC, C_T1, C_FREE, C_T2, C_ADDRESS, C_STATE, C_BLOCK,
+enum { C_T0, C_ALLOC, C_T1, C_FREE, C_T2, C_BEFORE_ALLOC, C_ADDRESS, C_STATE, C_BLOCK,
        C_SIZE, C_OFFSET, C_PAST, C_REDZONE, C_CHUNK, C_CHUNK_SIZE,
        C_BEFORE, C_BEFORE_SIZE, C_THREAD, C_WHERE, C_WHAT, C_NCOLS };
 
@@ -439,6 +439,8 @@ static const struct hi_column columns[C_NCOLS] = {
   [C_T1] = { .head = "" },
   [C_FREE] = { .key = "freed_by", .head = "", .type = HI_CELL_PATH },
   [C_T2] = { .head = "" },
+  [C_BEFORE_ALLOC] = { .key = "block_before_allocated_by", .head = "",
+                       .type = HI_CELL_PATH },
   [C_ADDRESS] = { .key = "address", .type = HI_CELL_TEXT },
   [C_STATE] = { .key = "state", .type = HI_CELL_TEXT },
   [C_BLOCK] = { .key = "block", .type = HI_CELL_TEXT },
@@ -621,8 +623,8 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
           block_phrase (p, "the", phrase, sizeof phrase);
           snprintf (s, sizeof s, "; %" PRIu64 " bytes past the end of %s, "
                     "allocated by ", i->past, phrase);
-          c[C_T1] = text_cell (r, s);
-          c[C_FREE] = hi_site_cell (a, p->site, r);
+          c[C_T2] = text_cell (r, s);
+          c[C_BEFORE_ALLOC] = hi_site_cell (a, p->site, r);
           c[C_PAST] = hi_cell_count (i->past);
           c[C_BEFORE] = hi_cell_text (hex (r, p->start));
           c[C_BEFORE_SIZE] = hi_cell_bytes (p->size);
@@ -648,7 +650,7 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
           c[C_CHUNK_SIZE] = hi_cell_bytes (i->chunk_size);
         c[C_BEFORE] = hi_cell_text (hex (r, p->start));
         c[C_BEFORE_SIZE] = hi_cell_bytes (p->size);
-        c[C_ALLOC] = hi_site_cell (a, p->site, r);
+        c[C_BEFORE_ALLOC] = hi_site_cell (a, p->site, r);
         if (i->state == HI_BLOCK_FREE_MEMORY)
           snprintf (s, sizeof s, "0x%" PRIx64 " is in free memory of the "
                     "heap (a free %" PRIu64 "-byte chunk at 0x%" PRIx64 "), %"

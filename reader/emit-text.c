@@ -395,7 +395,7 @@ emit_table (const struct hi_rmodel *r, const struct hi_emit_options *o,
       if (t->legend)
         fprintf (f, "%s\n", t->legend);
       /* A table of no columns is its legend alone (no time data). */
-      if (t->n_columns > 0 || t->keyvalue)
+      if ((t->n_columns > 0 && !(t->prose && t->n_rows == 0)) || t->keyvalue)
         fputc ('\n', f);
     }
   if (t->keyvalue)
@@ -607,6 +607,14 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
     }
   bytes_text (o, s->monitor_bytes, a, sizeof a);
   fprintf (f, "  monitor    %s of its own memory\n", a);
+  if (s->errors_total)
+    {
+      fprintf (f, "  errors     %" PRIu64 " heap error%s found", s->errors_total,
+               plural (s->errors_total));
+      if (s->errors_recorded < s->errors_total)
+        fprintf (f, ", the first %" PRIu64 " recorded", s->errors_recorded);
+      fputs (": -t errors lists them\n", f);
+    }
   /* Ten lines at most: four for problems, the last counting the rest. */
   for (size_t i = 0; i < s->n_problems && i < 4; i++)
     if (i == 3 && s->n_problems > 4)

@@ -333,6 +333,8 @@ struct hi_summary
   uint64_t cut_allocs;       /* allocations through those chains */
   uint32_t depth_cap;
   uint64_t monitor_bytes;    /* the monitor's own memory (its arenas) */
+  uint64_t errors_total;     /* heap errors the monitor found (format 5) */
+  uint64_t errors_recorded;  /* ... and recorded (-t errors lists them) */
   const char *problems[8];   /* one line each: damage, unreadable modules */
   size_t n_problems;
 };
