@@ -106,7 +106,7 @@ chunk_of (const struct hi_target *t, const struct hi_model *m,
 static void
 scan_back (const struct hi_target *t, const struct hi_model *m,
            uint64_t addr, struct hi_block *auth, int *have_auth,
-           struct hi_block *stale, int *have_stale)
+           struct hi_block *stale, int *have_stale, struct hi_block *near)
 {
   uint32_t salt = m->root.header_salt;
   unsigned char page[PAGE + 16];
@@ -118,6 +118,7 @@ scan_back (const struct hi_target *t, const struct hi_model *m,
   int have_next = 0;
   unsigned char next[16];
   *have_auth = *have_stale = 0;
+  near->start = 0;
   if (user < 16)
     return;
   while (user >= lowest + 16 && user >= 16)
@@ -145,6 +146,8 @@ scan_back (const struct hi_target *t, const struct hi_model *m,
           b.site = h.site;
           b.freed = st != HDR_LIVE;
           b.quarantined = st == HDR_QUARANTINED;
+          if (!near->start)
+            *near = b;
           if (st == HDR_FREED)
             {
               int inside = addr - user < b.size || addr == user;
@@ -356,9 +359,9 @@ hi_block_classify (const struct hi_target *t, const struct hi_model *m,
 {
   memset (out, 0, sizeof *out);
   out->addr = addr;
-  struct hi_block auth, stale, above;
+  struct hi_block auth, stale, above, near;
   int have_auth, have_stale, above_state;
-  scan_back (t, m, addr, &auth, &have_auth, &stale, &have_stale);
+  scan_back (t, m, addr, &auth, &have_auth, &stale, &have_stale, &near);
   if (have_auth && (addr - auth.start < auth.size || addr == auth.start))
     {
       out->block = auth;
@@ -384,7 +387,13 @@ hi_block_classify (const struct hi_target *t, const struct hi_model *m,
       else if (out->state == HI_BLOCK_BAD_HEADER
                || out->state == HI_BLOCK_FREE_MEMORY
                || out->state == HI_BLOCK_FREED_CHUNK)
-        out->before = auth;
+        {
+          /* The nearest header before the chunk, freed ones too: the
+             likeliest to have overflowed into it. */
+          out->before = near.start > auth.start && near.start < out->chunk + 16
+                        ? near : auth;
+          out->past = addr - (out->before.start + out->before.size);
+        }
     }
   else
     out->state = HI_BLOCK_NONE;

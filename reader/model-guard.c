@@ -202,7 +202,8 @@ load_quarantine (const struct hi_target *t, struct hi_model *m)
     return HI_E_NOMEM;
   for (uint64_t i = 0; i < kept; i++)
     m->quarantine_by_user[i] = i;
-  qsort_r (m->quarantine_by_user, kept, sizeof (uint64_t), by_user, q);
+  if (kept)
+    qsort_r (m->quarantine_by_user, kept, sizeof (uint64_t), by_user, q);
   return HI_OK;
 }
 

@@ -336,3 +336,14 @@ check_PROGRAMS += %reldir%/unit/symindex-unit %reldir%/unit/symindex-unit-asan
 %canon_reldir%_unit_symindex_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_symindex_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_symindex_unit_asan_LDFLAGS = $(asan_ldflags)
+
+# Unit tests of the reader's heap errors and guards, format 5 (guard-unit.exp runs both).
+check_PROGRAMS += %reldir%/unit/guard-unit %reldir%/unit/guard-unit-asan
+%canon_reldir%_unit_guard_unit_SOURCES = %reldir%/unit/guard-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_guard_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_guard_unit_asan_SOURCES = %reldir%/unit/guard-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_guard_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_guard_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_guard_unit_asan_LDFLAGS = $(asan_ldflags)
