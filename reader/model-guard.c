@@ -130,52 +130,58 @@ by_user (const void *x, const void *y, void *ctx)
   return i < j ? -1 : i > j;
 }
 
+/* The ring: positions [head, tail) modulo HI_QUARANTINE_SLOTS; the
+   arena's count is the slots ever written (its capacity the part the
+   monitor committed so far).  A position whose slot was never written,
+   or more held than was ever written, is damage. */
 static hi_status
 load_quarantine (const struct hi_target *t, struct hi_model *m)
 {
   const struct hi_arena_desc *a = find_arena (m, HI_ARENA_QUARANTINE);
   uint64_t head = m->root.quarantine_head, tail = m->root.quarantine_tail;
-  if (!a || head == tail)
+  if (head == tail)
     return HI_OK;
-  if (a->entry_size != sizeof (struct hi_freed) || a->capacity == 0)
+  if (!a || a->entry_size != sizeof (struct hi_freed)
+      || a->count > a->capacity || tail < head)
     {
+      /* No ring to read, or positions that went back: a torn root. */
       guard_damage (m);
       return HI_OK;
     }
-  uint64_t cap = a->capacity;
-  if (tail < head)
-    {
-      /* Positions only count up: a torn root.  Nothing to trust. */
-      guard_damage (m);
-      return HI_OK;
-    }
+  uint64_t written = a->count < RING_READ_MAX ? a->count : RING_READ_MAX;
   uint64_t n = tail - head;
-  if (n > cap || n > RING_READ_MAX)
+  if (n > written)
     {
-      /* More held than the ring has room for: the newest entries. */
+      /* More held than was ever written: the newest positions. */
       guard_damage (m);
-      n = cap < RING_READ_MAX ? cap : RING_READ_MAX;
+      n = written;
       head = tail - n;
     }
-  struct hi_freed *q = calloc (n, sizeof *q);
-  if (!q)
+  struct hi_freed *q = n ? calloc (n, sizeof *q) : NULL;
+  if (n && !q)
     return HI_E_NOMEM;
-  /* The ring's positions [head, tail), in at most two runs. */
+  /* At most two runs of slots; a slot never written is damage. */
   uint64_t got = 0;
-  int torn = 0;
+  int torn = 0, unwritten = 0;
   while (got < n)
     {
-      uint64_t slot = (head + got) % cap;
-      uint64_t run = cap - slot < n - got ? cap - slot : n - got;
-      if (t->ops->read_memory (t->ctx, a->addr + slot * sizeof *q, q + got,
-                               (size_t) (run * sizeof *q)) != 0)
+      uint64_t slot = (head + got) % HI_QUARANTINE_SLOTS;
+      uint64_t run = HI_QUARANTINE_SLOTS - slot < n - got
+                     ? HI_QUARANTINE_SLOTS - slot : n - got;
+      uint64_t ok = slot >= written ? 0 : written - slot < run
+                    ? written - slot : run;
+      unwritten |= ok < run;
+      if (ok && t->ops->read_memory (t->ctx, a->addr + slot * sizeof *q,
+                                     q + got, (size_t) (ok * sizeof *q)) != 0)
         {
           torn = 1;
-          memset (q + got, 0, (size_t) (run * sizeof *q));
+          memset (q + got, 0, (size_t) (ok * sizeof *q));
         }
       got += run;
     }
   if (torn)
+    guard_damage (m);
+  if (unwritten)
     guard_damage (m);
   uint64_t kept = 0;
   for (uint64_t i = 0; i < n; i++)
@@ -183,7 +189,7 @@ load_quarantine (const struct hi_target *t, struct hi_model *m)
       struct hi_freed x = q[i];
       int bad = 0;
       if (x.user == 0)
-        continue;             /* empty, or lost with a torn read */
+        continue;             /* left the ring, or lost with a torn read */
       if (x.user < 16 || (x.user & 15) != 0 || x.size > HI_BLOCK_SIZE_MASK)
         {
           guard_damage (m);

@@ -97,7 +97,7 @@ headline (const struct hi_error *e, uint64_t n, char *s, size_t size)
       snprintf (found, sizeof found, "at 0x%" PRIx64 " (when: not recorded)",
                 e->addr);
     }
-  if (e->block_size || e->block)
+  if (e->block_size || e->alloc_site)
     snprintf (block, sizeof block, "the %" PRIu64 "-byte block at 0x%" PRIx64,
               e->block_size, e->block);
   else
@@ -106,7 +106,9 @@ headline (const struct hi_error *e, uint64_t n, char *s, size_t size)
     {
     case HI_ERR_DOUBLE_FREE:
       snprintf (s, size, "%" PRIu64 ". double free %s: %s was already "
-                "freed", n, found, block);
+                "freed%s", n, found, block, e->block_size || e->alloc_site
+                || e->free_site ? "" : " and given back to malloc (its size "
+                "and chain are gone)");
       break;
     case HI_ERR_INTERIOR_FREE:
       snprintf (s, size, "%" PRIu64 ". invalid free %s: a pointer %" PRIu64
@@ -182,14 +184,19 @@ hi_table_errors (struct hi_analysis *a, struct hi_rmodel *r)
       if (e->kind == HI_ERR_INTERIOR_FREE || e->kind == HI_ERR_REDZONE
           || e->kind == HI_ERR_WRITE_AFTER_FREE)
         c[C_OFFSET] = hi_cell_count (e->offset);
+      /* The allocating chain where the monitor knew it (a block glibc
+         holds again, an overwritten header: not). */
       int have_block = e->block != 0;
       if (have_block)
         {
           c[C_BLOCK] = hi_cell_text (hexs (r, e->block));
           c[C_SIZE] = hi_cell_bytes (e->block_size);
-          size_t len = strlen (s);
-          snprintf (s + len, sizeof s - len, "\n    allocated by ");
-          c[C_ALLOC] = hi_site_cell (a, e->alloc_site, r);
+          if (e->alloc_site != HI_SITE_UNKNOWN)
+            {
+              size_t len = strlen (s);
+              snprintf (s + len, sizeof s - len, "\n    allocated by ");
+              c[C_ALLOC] = hi_site_cell (a, e->alloc_site, r);
+            }
         }
       c[C_T0] = hi_cell_text (hi_rmodel_strdup (r, s));
       if (e->free_site != HI_SITE_UNKNOWN)

@@ -51,7 +51,8 @@ struct image
   struct hi_site sites[5];
   struct hi_thread thread;
   struct hi_error errors[NERR];
-  struct hi_freed ring[RING_CAP];
+  struct hi_freed ring[RING_CAP];   /* slots 0..7 of the ring */
+  struct hi_freed ringhi[RING_CAP]; /* its last 8 slots */
   struct hi_module module;
   unsigned char heap[HEAP_SIZE];
   int errors_readable;        /* 0: the errors arena cannot be read */
@@ -69,7 +70,6 @@ image_read (void *ctx, uint64_t addr, void *buf, size_t len)
     { SITES_AT, m->sites, sizeof m->sites },
     { THREADS_AT, &m->thread, sizeof m->thread },
     { ERRORS_AT, m->errors, m->errors_readable ? sizeof m->errors : 0 },
-    { RING_AT, m->ring, sizeof m->ring },
     { MODS_AT, &m->module, sizeof m->module },
     { HEAP_AT, m->heap, sizeof m->heap },
   };
@@ -80,6 +80,24 @@ image_read (void *ctx, uint64_t addr, void *buf, size_t len)
         memcpy (buf, (const char *) r[i].p + (addr - r[i].at), len);
         return 0;
       }
+  /* The ring: HI_QUARANTINE_SLOTS entries, all zero but the first and
+     the last 8. */
+  uint64_t ring_bytes = (uint64_t) HI_QUARANTINE_SLOTS * sizeof (struct hi_freed);
+  if (addr >= RING_AT && addr - RING_AT <= ring_bytes
+      && len <= ring_bytes - (addr - RING_AT))
+    {
+      for (size_t i = 0; i < len; i++)
+        {
+          uint64_t o = addr - RING_AT + i, slot = o / sizeof (struct hi_freed);
+          const unsigned char *e
+            = slot < RING_CAP ? (const unsigned char *) &m->ring[slot]
+            : slot >= HI_QUARANTINE_SLOTS - RING_CAP
+            ? (const unsigned char *) &m->ringhi[slot - (HI_QUARANTINE_SLOTS
+                                                         - RING_CAP)] : NULL;
+          ((unsigned char *) buf)[i] = e ? e[o % sizeof (struct hi_freed)] : 0;
+        }
+      return 0;
+    }
   /* The stack: readable, all zero. */
   if (addr >= STACK_AT && addr - STACK_AT <= STACK_SIZE
       && len <= STACK_SIZE - (addr - STACK_AT))
@@ -306,8 +324,7 @@ image_v5 (void)
   arena (r, MODS_AT, 1, HI_ARENA_MODULES, sizeof (struct hi_module));
   arena (r, ERRORS_AT, 0, HI_ARENA_ERRORS, sizeof (struct hi_error))
     ->capacity = NERR;
-  arena (r, RING_AT, 0, HI_ARENA_QUARANTINE, sizeof (struct hi_freed))
-    ->capacity = RING_CAP;
+  arena (r, RING_AT, RING_CAP, HI_ARENA_QUARANTINE, sizeof (struct hi_freed));
   im.module.start = PROG_AT;
   im.module.end = PROG_AT + 0x1000;
   im.module.flags = HI_MODULE_LOADED;
@@ -584,6 +601,10 @@ every_error (void)
   add_error ((struct hi_error) { .kind = HI_ERR_REDZONE,
              .when = HI_WHEN_SNAPSHOT, .addr = U (c_a), .block = U (c_a),
              .block_size = 24, .alloc_site = 1, .offset = 25, .tid = 82 });
+  /* glibc holds the block again: no size, no chains but the call. */
+  add_error ((struct hi_error) { .kind = HI_ERR_DOUBLE_FREE,
+             .when = HI_WHEN_FREE, .addr = U (c_t), .block = U (c_t),
+             .call_site = 3, .tid = 83 });
 }
 
 static void
@@ -613,7 +634,6 @@ test_errors_table (void)
     "    this free by " P_BAD "\n"
     "4. heap corruption in free(0x%" PRIx64 "): the header of the block at "
     "0x%" PRIx64 " is overwritten (thread 80)\n"
-    "    allocated by <no call chain recorded>\n"
     "    this free by " P_BAD "\n"
     "    the block before it, the likely overflow: the 24-byte block at 0x%"
     PRIx64 ", whose end is 8 bytes before that header, allocated by "
@@ -627,24 +647,28 @@ test_errors_table (void)
     "24-byte block at 0x%" PRIx64 " was written, 1 bytes past its end "
     "(thread 82)\n"
     "    allocated by " P_MAKE "\n"
-    "(3 more errors not recorded: the monitor keeps the first 6)\n",
+    "7. double free in free(0x%" PRIx64 "): the block at 0x%" PRIx64 " was "
+    "already freed and given back to malloc (its size and chain are gone) "
+    "(thread 83)\n"
+    "    this free by " P_BAD "\n"
+    "(3 more errors not recorded: the monitor keeps the first 7)\n",
     U (c_q), U (c_q), U (c_a) + 8, U (c_a), STACK_AT + 0x100, U (c_s),
-    U (c_s), U (c_o), U (c_q), U (c_a));
+    U (c_s), U (c_o), U (c_q), U (c_a), U (c_t), U (c_t));
   const char *table = got ? strstr (got, "--------- Heap Errors") : NULL;
   check (s == HI_OK && table && strcmp (table, want) == 0,
          "errors: every kind, in order, with its chains",
          "status %d, got [%s]\nwant [%s]", (int) s, table ? table : "(null)",
          want);
-  check (got && strstr (got, "\n  errors     9 heap errors found, the first "
-                        "6 recorded: -t errors lists them\n"),
+  check (got && strstr (got, "\n  errors     10 heap errors found, the first "
+                        "7 recorded: -t errors lists them\n"),
          "errors: the summary's line", "%s", got ? got : "(null)");
   free (got);
 
   got = errors_text (HI_JSON, &s);
   char key[256];
   snprintf (key, sizeof key, "{\"allocated_by\": [{\"function\": \"0x1002\"");
-  check (s == HI_OK && got && strstr (got, "\"errors_total\": 9")
-         && strstr (got, "\"errors_recorded\": 6")
+  check (s == HI_OK && got && strstr (got, "\"errors_total\": 10")
+         && strstr (got, "\"errors_recorded\": 7")
          && strstr (got, "\"kind\": \"double_free\", \"when\": \"free\"")
          && strstr (got, "\"kind\": \"not_heap\"")
          && strstr (got, "\"where\": \"stack\"")
@@ -700,26 +724,26 @@ test_hostile (void)
 {
   image_v5 ();
   every_error ();
-  expect_damage ("hostile: a whole image has no damage", 0, 6, 1);
+  expect_damage ("hostile: a whole image has no damage", 0, 7, 1);
 
   image_v5 ();
   every_error ();
   find (HI_ARENA_ERRORS)->count = UINT64_C(1) << 40;
   /* The zero entries past the real count are unknown kinds too. */
-  expect_damage ("hostile: an error count beyond the arena's capacity", 3,
-                 6, 1);
+  expect_damage ("hostile: an error count beyond the arena's capacity", 2,
+                 7, 1);
 
   image_v5 ();
   every_error ();
   find (HI_ARENA_ERRORS)->capacity = UINT64_MAX;
   find (HI_ARENA_ERRORS)->count = UINT64_MAX;
-  expect_damage ("hostile: a huge error count and capacity", 4, 6, 1);
+  expect_damage ("hostile: a huge error count and capacity", 3, 7, 1);
 
   image_v5 ();
   every_error ();
   im.errors[0].kind = 99;
   im.errors[1].kind = 0;
-  expect_damage ("hostile: errors of unknown kinds are left out", 2, 4, 1);
+  expect_damage ("hostile: errors of unknown kinds are left out", 2, 5, 1);
 
   image_v5 ();
   every_error ();
@@ -728,12 +752,12 @@ test_hostile (void)
   im.errors[1].call_site = 1000;
   im.errors[2].when = 77;
   im.errors[2].where_kind = 9;
-  expect_damage ("hostile: sites, whens and wheres out of range", 3, 6, 1);
+  expect_damage ("hostile: sites, whens and wheres out of range", 3, 7, 1);
 
   image_v5 ();
   every_error ();
   im.root.errors_total = 2;
-  expect_damage ("hostile: a total below the records", 1, 6, 1);
+  expect_damage ("hostile: a total below the records", 1, 7, 1);
 
   image_v5 ();
   every_error ();
@@ -750,19 +774,29 @@ test_hostile (void)
   im.root.quarantine_tail = 3;
   expect_damage ("hostile: ring positions that go back", 1, 0, 0);
 
+  /* The newest 8 positions end in slots never written. */
   image_v5 ();
   im.root.quarantine_head = 0;
   im.root.quarantine_tail = UINT64_MAX;
-  expect_damage ("hostile: more held than the ring holds", 1, 0, 1);
+  expect_damage ("hostile: more held than was ever written", 2, 0, 0);
 
-  /* The ring wraps: positions 6..9 are slots 6, 7, 0, 1. */
   image_v5 ();
-  im.root.quarantine_head = 6;
-  im.root.quarantine_tail = 10;
+  im.root.quarantine_head = 5;
+  im.root.quarantine_tail = 12;
+  expect_damage ("hostile: positions past the slots written", 1, 0, 1);
+
+  /* The ring wraps: positions SLOTS - 2 .. SLOTS + 1 are the last two
+     slots and the first two. */
+  image_v5 ();
+  find (HI_ARENA_QUARANTINE)->count = HI_QUARANTINE_SLOTS;
+  find (HI_ARENA_QUARANTINE)->capacity = HI_QUARANTINE_SLOTS;
+  im.root.quarantine_head = HI_QUARANTINE_SLOTS - 2;
+  im.root.quarantine_tail = HI_QUARANTINE_SLOTS + 2;
   im.ring[5].user = 0;
   im.ring[1] = (struct hi_freed) { chunks[c_q].user, 100, 1, 2, 88, 9 };
   im.ring[0] = (struct hi_freed) { chunks[c_a].user + 3, 24, 1, 2, 1, 1 };
-  im.ring[7] = (struct hi_freed) { chunks[c_b].user, 36, 77, 2, 1, 1 };
+  im.ringhi[RING_CAP - 1] = (struct hi_freed) { chunks[c_b].user, 36, 77, 2,
+                                                1, 1 };
   expect_damage ("hostile: a wrapped ring, an unaligned entry, a site out of "
                  "range", 2, 0, 2);
   struct hi_model *m;
@@ -779,7 +813,11 @@ test_hostile (void)
 
   image_v5 ();
   find (HI_ARENA_QUARANTINE)->capacity = 0;
-  expect_damage ("hostile: a ring of no capacity", 1, 0, 0);
+  expect_damage ("hostile: a ring written beyond its capacity", 1, 0, 0);
+
+  image_v5 ();
+  find (HI_ARENA_QUARANTINE)->entry_size = 48;
+  expect_damage ("hostile: a ring of another entry size", 1, 0, 0);
 
   image_v5 ();
   find (HI_ARENA_QUARANTINE)->addr = 0x12345000;
