@@ -196,6 +196,9 @@ struct hi_block_info
   const struct hi_freed *freed; /* QUARANTINED: its quarantine entry (the
                                 free's chain and thread) in the model, or
                                 NULL if the ring lost it */
+  uint32_t free_site;        /* QUARANTINED: the free's chain, from the
+                                entry or else from an error record naming
+                                the block (HI_SITE_UNKNOWN: not known) */
   uint64_t past;             /* PAST_END, BAD_HEADER, FREE_MEMORY,
                                 FREED_CHUNK, and the header states with a
                                 `before`: bytes from the end of block (or

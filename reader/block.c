@@ -208,18 +208,41 @@ header_above (const struct hi_target *t, const struct hi_model *m,
 static int
 tcache_like (const struct hi_target *t, uint64_t mem)
 {
-  uint64_t word, sz;
-  if (rd (t, mem, &word, sizeof word) != 0)
+  uint64_t word, sz, next_sz;
+  if (rd (t, mem, &word, sizeof word) != 0
+      || rd (t, mem - 8, &sz, sizeof sz) != 0)
     return 0;
   uint64_t next = (mem >> 12) ^ word;
   if (next == 0)
     return 1;
+  /* A bin holds chunks of one size: the next entry's is this one's. */
   if (next % 16 != 0 || (next > mem ? next - mem : mem - next) > SCAN_LIMIT)
     return 0;
-  if (rd (t, next - 8, &sz, sizeof sz) != 0)
+  if (rd (t, next - 8, &next_sz, sizeof next_sz) != 0)
     return 0;
-  sz &= ~UINT64_C(7);
-  return sz >= 32 && sz % 16 == 0 && sz < CHUNK_MAX;
+  return (next_sz & ~UINT64_C(7)) == (sz & ~UINT64_C(7));
+}
+
+/* ADDR in no block found from the headers: the glibc chunk whose memory
+   starts at ADDR rounded down to 16 bytes (a freed pointer), if glibc's
+   tcache or a fastbin holds it (its header overwritten) or it is free. */
+static int
+chunk_guess (const struct hi_target *t, const struct hi_model *m,
+             uint64_t addr, struct hi_block_info *out)
+{
+  uint64_t user = addr & ~UINT64_C(15);
+  uint64_t mem = user - 16 - m->root.birth_size, sz, next_sz;
+  if (user < 64 || rd (t, mem - 8, &sz, sizeof sz) != 0)
+    return HI_BLOCK_NONE;
+  uint64_t size = sz & ~UINT64_C(7);
+  if (size < 32 || size % 16 != 0 || size >= CHUNK_MAX || (sz & 2)
+      || rd (t, mem - 16 + size + 8, &next_sz, sizeof next_sz) != 0)
+    return HI_BLOCK_NONE;
+  out->chunk = mem - 16;
+  out->chunk_size = size;
+  if (!(next_sz & 1))
+    return HI_BLOCK_NONE;     /* free chunks are found from a block before */
+  return tcache_like (t, mem) ? HI_BLOCK_FREED_CHUNK : HI_BLOCK_NONE;
 }
 
 /* ADDR past the end of B (the nearest block before it): in B's redzone
@@ -417,8 +440,22 @@ hi_block_classify (const struct hi_target *t, const struct hi_model *m,
           out->past = addr - (auth.start + auth.size);
         }
     }
+  if (out->state == HI_BLOCK_NONE)
+    out->state = chunk_guess (t, m, addr, out);
   if (out->block.quarantined)
-    out->freed = hi_model_quarantined (m, out->block.start);
+    {
+      out->freed = hi_model_quarantined (m, out->block.start);
+      out->free_site = out->freed ? out->freed->free_site : HI_SITE_UNKNOWN;
+      /* Gone from the ring (found as it left: a write after free): an
+         error record may still say who freed it. */
+      for (uint64_t k = 0; !out->freed && k < m->n_errors; k++)
+        if (m->errors[k].block == out->block.start
+            && m->errors[k].free_site != HI_SITE_UNKNOWN)
+          {
+            out->free_site = m->errors[k].free_site;
+            break;
+          }
+    }
   if (out->state == HI_BLOCK_NONE)
     where_of (t, m, addr, out);
 }
@@ -615,6 +652,14 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
           c[C_T2] = text_cell (r, s);
           c[C_THREAD] = hi_cell_count (i->freed->tid);
         }
+      else if (i->state == HI_BLOCK_QUARANTINED
+               && i->free_site != HI_SITE_UNKNOWN)
+        {
+          c[C_T1] = hi_cell_text (", freed by ");
+          c[C_FREE] = hi_site_cell (a, i->free_site, r);
+          c[C_T2] = hi_cell_text (" (its entry left the quarantine's ring; "
+                                  "a heap error names it)");
+        }
       else if (i->state == HI_BLOCK_QUARANTINED)
         c[C_T1] = hi_cell_text ("; the quarantine's record of its free is "
                                 "lost");
@@ -657,9 +702,12 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
         c[C_CHUNK] = hi_cell_text (hex (r, i->chunk));
         if (i->chunk_size)
           c[C_CHUNK_SIZE] = hi_cell_bytes (i->chunk_size);
-        c[C_BEFORE] = hi_cell_text (hex (r, p->start));
-        c[C_BEFORE_SIZE] = hi_cell_bytes (p->size);
-        c[C_BEFORE_ALLOC] = hi_site_cell (a, p->site, r);
+        if (p->start)
+          {
+            c[C_BEFORE] = hi_cell_text (hex (r, p->start));
+            c[C_BEFORE_SIZE] = hi_cell_bytes (p->size);
+            c[C_BEFORE_ALLOC] = hi_site_cell (a, p->site, r);
+          }
         if (i->state == HI_BLOCK_FREE_MEMORY)
           snprintf (s, sizeof s, "0x%" PRIx64 " is in free memory of the "
                     "heap (a free %" PRIu64 "-byte chunk at 0x%" PRIx64 "), %"
@@ -675,9 +723,10 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
                       "a block at 0x%" PRIx64 " freed to malloc (in the %"
                       PRIu64 "-byte heap chunk at 0x%" PRIx64 ", which "
                       "glibc's tcache or a fastbin holds, over its "
-                      "heapinspect header: its size and chain are gone), "
-                      "after %s, allocated by ", addr, addr - user, user,
-                      i->chunk_size, i->chunk, phrase);
+                      "heapinspect header: its size and chain are gone)%s%s%s",
+                      addr, addr - user, user, i->chunk_size, i->chunk,
+                      p->start ? ", after " : "", p->start ? phrase : "",
+                      p->start ? ", allocated by " : "");
           }
         else if (i->state == HI_BLOCK_FREED_CHUNK)
           snprintf (s, sizeof s, "0x%" PRIx64 " is in the headers of the %"
