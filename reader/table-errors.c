@@ -135,8 +135,9 @@ headline (const struct hi_error *e, uint64_t n, char *s, size_t size)
       break;
     case HI_ERR_REDZONE:
       snprintf (s, size, "%" PRIu64 ". overflow %s: the redzone of %s was "
-                "written, %" PRIu64 " bytes past its end", n, found, block,
-                e->offset > e->block_size ? e->offset - e->block_size : 0);
+                "written, first %" PRIu64 " bytes past its end", n, found,
+                block, e->offset > e->block_size ? e->offset - e->block_size
+                : 0);
       break;
     default:
       snprintf (s, size, "%" PRIu64 ". heap error %s", n, found);

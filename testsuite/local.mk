@@ -347,3 +347,5 @@ check_PROGRAMS += %reldir%/unit/guard-unit %reldir%/unit/guard-unit-asan
 %canon_reldir%_unit_guard_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_guard_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_guard_unit_asan_LDFLAGS = $(asan_ldflags)
+# freed.exp builds freed-bugs.c itself (plain and with ASan).
+EXTRA_DIST += %reldir%/progs/freed-bugs.c

@@ -644,7 +644,7 @@ test_errors_table (void)
     "    allocated by " P_MAKE "\n"
     "    first freed by " P_DROP "\n"
     "6. overflow found while a snapshot was written: the redzone of the "
-    "24-byte block at 0x%" PRIx64 " was written, 1 bytes past its end "
+    "24-byte block at 0x%" PRIx64 " was written, first 1 bytes past its end "
     "(thread 82)\n"
     "    allocated by " P_MAKE "\n"
     "7. double free in free(0x%" PRIx64 "): the block at 0x%" PRIx64 " was "
