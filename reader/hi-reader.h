@@ -27,7 +27,7 @@
   X (HI_E_NOMEM, "out of memory") \
   X (HI_E_NOT_CORE, "an ELF file, but not a core file") \
   X (HI_E_PROCESS, "cannot read the process (ptrace)") \
-  X (HI_E_USAGE, "unknown table: use leaks, bins, direct, graph, stat, peak, temporary, lifetimes or timeline") \
+  X (HI_E_USAGE, "unknown table: use leaks, bins, direct, graph, stat, peak, temporary, lifetimes, timeline or errors") \
   X (HI_E_NOT_BLOCK, "not in a block allocated through heapinspect") \
   X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)") \
   X (HI_E_REGEX, "not a valid regular expression") \
@@ -225,6 +225,8 @@ struct hi_model
     uint64_t counters;       /* impossible counters corrected */
     uint64_t process;        /* process record fields out of range */
     uint64_t time;           /* time arenas or timeline points unusable */
+    uint64_t guards;         /* heap error records or quarantine entries
+                                out of range (format 5) */
   } damage;
   /* The process, as the monitor recorded it (format 3 on).  NULL or 0:
      not recorded (format 2, a raw dump, fields out of range: the last
@@ -273,7 +275,36 @@ struct hi_model
                                 monitor started: the time of the point at
                                 or after the peak's clock (the points'
                                 last, or run time, if none is) */
+  /* Heap errors and guards (format 5 on; see format.h), read by
+     model-guard.c.  Older formats: all 0 and NULL. */
+  struct hi_error *errors;   /* the errors the monitor recorded, in the
+                                order found: kind and when known (an
+                                entry of another kind is left out), every
+                                site in range (else HI_SITE_UNKNOWN) */
+  uint64_t n_errors;
+  uint64_t errors_total;     /* errors found, n_errors or more: the rest
+                                were not recorded (the arena was full) */
+  struct hi_freed *quarantine; /* the quarantine's entries held when read
+                                (ring positions [head, tail)), oldest
+                                first, none with user 0, sites in range;
+                                whether each is current (its header still
+                                quarantined) only the target can tell */
+  uint64_t n_quarantine;
+  uint64_t *quarantine_by_user; /* indexes into quarantine sorted by user
+                                (equal users: the newest last) */
+  uint32_t guard_flags;      /* root.guard_flags (HI_GUARD_*) */
+  uint32_t redzone;          /* root.redzone: guard bytes after blocks */
+  uint64_t quarantine_limit, quarantine_bytes;
 };
+
+/* The newest entry of M's quarantine for the block whose user pointer is
+   USER, or NULL. */
+const struct hi_freed *hi_model_quarantined (const struct hi_model *m,
+                                             uint64_t user);
+/* model-guard.c: read M's error and quarantine arenas and the root's
+   guard fields (format 5) into M, after the rest is validated; what
+   cannot be used is damage.guards.  HI_E_NOMEM, else HI_OK. */
+hi_status hi_model_guard_load (const struct hi_target *t, struct hi_model *m);
 
 /* Each chain's time figures (format 4 on), summed over its records. */
 struct hi_chain_time

@@ -54,3 +54,5 @@ CLEANFILES += %reldir%/profile.pb-c.c %reldir%/profile.pb-c.h
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-massif.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-svg-timeline.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/dwscopes.h %reldir%/dwscopes.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/model-guard.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/table-errors.c

@@ -536,6 +536,8 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
     s = read_process (t, m);
   if (s == HI_OK)
     s = hi_model_time_load (t, m);
+  if (s == HI_OK)
+    s = hi_model_guard_load (t, m);
   if (s != HI_OK)
     {
       hi_model_free (m);
@@ -562,6 +564,9 @@ hi_model_free (struct hi_model *m)
   free (m->chain_time);
   free (m->points);
   free (m->detailed);
+  free (m->errors);
+  free (m->quarantine);
+  free (m->quarantine_by_user);
   free ((char *) m->command);
   free (m);
 }
@@ -598,6 +603,13 @@ hi_model_damage_text (const struct hi_model *m, char *buf, size_t size)
                              "(command line, times) out of range",
                              at ? ", " : "");
   if (m->damage.time && at < size)
-    snprintf (buf + at, size - at, "%stime data (peak, timeline, "
-              "lifetimes) partly unusable", at ? ", " : "");
+    at += (size_t) snprintf (buf + at, size - at, "%stime data (peak, "
+                             "timeline, lifetimes) partly unusable",
+                             at ? ", " : "");
+  if (m->damage.guards && at < size)
+    snprintf (buf + at, size - at, "%s%llu heap error record%s or "
+              "quarantine entr%s out of range", at ? ", " : "",
+              (unsigned long long) m->damage.guards,
+              m->damage.guards == 1 ? "" : "s",
+              m->damage.guards == 1 ? "y" : "ies");
 }

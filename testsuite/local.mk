@@ -344,3 +344,15 @@ check_PROGRAMS += %reldir%/progs/guard-bugs
 %canon_reldir%_progs_guard_bugs_LDADD = -lpthread
 check_PROGRAMS += %reldir%/progs/hip-errors
 %canon_reldir%_progs_hip_errors_CFLAGS = $(progs_cflags)
+# Unit tests of the reader's heap errors and guards, format 5 (guard-unit.exp runs both).
+check_PROGRAMS += %reldir%/unit/guard-unit %reldir%/unit/guard-unit-asan
+%canon_reldir%_unit_guard_unit_SOURCES = %reldir%/unit/guard-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_guard_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_guard_unit_asan_SOURCES = %reldir%/unit/guard-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_guard_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_guard_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_guard_unit_asan_LDFLAGS = $(asan_ldflags)
+# freed.exp builds freed-bugs.c itself (plain and with ASan).
+EXTRA_DIST += %reldir%/progs/freed-bugs.c
