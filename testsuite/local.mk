@@ -336,3 +336,11 @@ check_PROGRAMS += %reldir%/unit/symindex-unit %reldir%/unit/symindex-unit-asan
 %canon_reldir%_unit_symindex_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_symindex_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_symindex_unit_asan_LDFLAGS = $(asan_ldflags)
+# heapinspect.cli/leakcheck.exp: blocks in each of memcheck's classes.
+check_PROGRAMS += %reldir%/progs/reach-cases
+%canon_reldir%_progs_reach_cases_CFLAGS = $(progs_cflags) -fno-builtin
+%canon_reldir%_progs_reach_cases_LDADD = -lpthread
+check_LTLIBRARIES += %reldir%/progs/libreachtls.la
+%canon_reldir%_progs_libreachtls_la_SOURCES = %reldir%/progs/reach-tls.c
+%canon_reldir%_progs_libreachtls_la_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_libreachtls_la_LDFLAGS = -avoid-version -rpath /nowhere
