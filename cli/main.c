@@ -18,6 +18,7 @@ static const char usage_text[] =
   "       heapinspect [OPTIONS] run [RUN-OPTIONS] [--] COMMAND [ARGS...]\n"
   "       heapinspect stat|modules SOURCE...\n"
   "       heapinspect block ADDRESS SOURCE...\n"
+  "       heapinspect --leak-check [OPTIONS] SOURCE...   lost blocks (core, -p, --raw)\n"
   "       heapinspect flamegraph [OPTIONS] -o FILE.svg SOURCE...\n"
   "       heapinspect peak|timeline [OPTIONS] SOURCE...\n"
   "       heapinspect diff [OPTIONS] OLD [EXE] NEW [EXE]   NEW may be -p PID\n"
@@ -71,11 +72,12 @@ parse_number (const char *s, long *out)
 /* getopt_long's values: the CLI's own long options, then the report
    options (options.h) from OPT_REPORT on, handed to hi_option_set. */
 enum { OPT_NO_STOP = 256, OPT_RAW, OPT_VERSION, OPT_FOLLOW,
-       OPT_REPORT = 512 };
+       OPT_LEAK_CHECK, OPT_REPORT = 512 };
 static const struct option longopts[] = {
   { "no-stop", no_argument, NULL, OPT_NO_STOP },
   { "raw", required_argument, NULL, OPT_RAW },
   { "follow-children", no_argument, NULL, OPT_FOLLOW },
+  { "leak-check", no_argument, NULL, OPT_LEAK_CHECK },
   { "help", no_argument, NULL, 'h' },
   { "version", no_argument, NULL, OPT_VERSION },
 #define REPORT_OPTION(id, name, value) \
@@ -118,6 +120,7 @@ struct settings
   const char *tables;
   const char *report;        /* -o FILE */
   int weight_given;          /* --weight was given */
+  int leak_check;            /* --leak-check */
 };
 
 /* Apply option C (argument ARG); -1 to go on, else the exit status. */
@@ -156,6 +159,9 @@ apply_option (int c, char *arg, struct settings *st)
       return -1;
     case OPT_FOLLOW:
       st->run.follow_children = 1;
+      return -1;
+    case OPT_LEAK_CHECK:
+      st->leak_check = 1;
       return -1;
     case OPT_RAW:
       {
@@ -410,6 +416,18 @@ main (int argc, char **argv)
       src.exe = argc > 1 ? argv[1] : NULL;
       src.name = src.path;
     }
+  if (st.leak_check && (cmd && (modules || block || strcmp (cmd, "peak") == 0
+                               || strcmp (cmd, "timeline") == 0
+                               || strcmp (cmd, "flamegraph") == 0
+                               || strcmp (cmd, "stat") == 0)))
+    return usage_line ("--leak-check prints its own report: no command goes "
+                       "with it");
+  if (st.leak_check && strcmp (tables, HI_OPT_TABLES_DEFAULT) != 0)
+    return usage_line ("--leak-check prints its own tables: -t does not go "
+                       "with it");
+  if (st.leak_check && opt.format != HI_TEXT && opt.format != HI_JSON)
+    return usage_line ("--leak-check writes text or JSON: --format=text or "
+                       "--format=json");
   /* Binary and large formats are refused on a terminal; `modules` and
      `block` print text whatever --format says. */
   if (!modules && !block && (r = check_terminal (&st)) >= 0)
@@ -425,7 +443,9 @@ main (int argc, char **argv)
       return 1;
     }
   int written = 0, status;
-  if (modules)
+  if (st.leak_check)
+    status = hi_cmd_leak_check (&src, &opt, &written);
+  else if (modules)
     status = hi_cmd_modules (&src, &written);
   else if (block)
     status = hi_cmd_block (&src, block_addr, &opt, &written);
