@@ -336,3 +336,11 @@ check_PROGRAMS += %reldir%/unit/symindex-unit %reldir%/unit/symindex-unit-asan
 %canon_reldir%_unit_symindex_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_symindex_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_symindex_unit_asan_LDFLAGS = $(asan_ldflags)
+
+# target-regs.exp: the process target's mapping and thread_regs ops on
+# threads with known registers and stack words.
+check_PROGRAMS += %reldir%/progs/thread-regs %reldir%/progs/target-regs
+%canon_reldir%_progs_thread_regs_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_thread_regs_LDADD = -lpthread
+%canon_reldir%_progs_target_regs_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_target_regs_LDADD = reader/libhireader.la
