@@ -54,3 +54,4 @@ CLEANFILES += %reldir%/profile.pb-c.c %reldir%/profile.pb-c.h
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-massif.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-svg-timeline.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/dwscopes.h %reldir%/dwscopes.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/reach.h %reldir%/reach.c
