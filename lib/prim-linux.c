@@ -394,6 +394,31 @@ hi_prim_at_exit (void (*fn) (void *), void *arg)
 }
 
 void
+hi_prim_stop_for_tracer (int fd, unsigned long long value)
+{
+  int saved = errno;
+  siginfo_t si;
+  memset (&si, 0, sizeof si);
+  si.si_signo = SIGTRAP;
+  si.si_code = SI_QUEUE;
+  si.si_pid = getpid ();
+  si.si_uid = getuid ();
+  si.si_value.sival_ptr = (void *) (uintptr_t) value;
+  /* To the main thread, the one the tracer follows; from it, the signal
+     is taken on the way out of this call. */
+  syscall (SYS_rt_tgsigqueueinfo, getpid (), getpid (), SIGTRAP, &si);
+  char c;
+  for (;;)
+    {
+      ssize_t n = read (fd, &c, 1);
+      if (n <= 0 && !(n < 0 && errno == EINTR))
+        break;
+    }
+  close (fd);
+  errno = saved;
+}
+
+void
 hi_prim_atfork (void (*prepare) (void), void (*parent) (void),
                 void (*child) (void))
 {
