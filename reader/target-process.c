@@ -464,3 +464,25 @@ hi_target_open_stopped (int pid, struct hi_target *out)
   out->ctx = p;
   return HI_OK;
 }
+
+hi_status
+hi_target_open_maps (int pid, struct hi_target *out)
+{
+  hi_error_reset ();
+  struct process *p = calloc (1, sizeof *p);
+  if (!p)
+    return HI_E_NOMEM;
+  p->pid = pid;
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/mem", pid);
+  if (read_maps (p) != 0 || (p->mem = open (path, O_RDONLY | O_CLOEXEC)) < 0)
+    {
+      int err = errno;
+      p->mem = -1;
+      proc_close (p);
+      return hi_fail (HI_E_PROCESS, err);
+    }
+  out->ops = &process_ops;
+  out->ctx = p;
+  return HI_OK;
+}
