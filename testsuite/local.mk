@@ -344,3 +344,8 @@ check_PROGRAMS += %reldir%/progs/thread-regs %reldir%/progs/target-regs
 %canon_reldir%_progs_thread_regs_LDADD = -lpthread
 %canon_reldir%_progs_target_regs_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_target_regs_LDADD = reader/libhireader.la
+
+# leak-live.exp, gdb/lost.exp: leaks of every class, at exit and live.
+check_PROGRAMS += %reldir%/progs/leak-exit
+%canon_reldir%_progs_leak_exit_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_leak_exit_LDADD = -lpthread
