@@ -71,6 +71,13 @@ scan_live (int pid, struct hi_leak_run *leak, int at_handlers,
 {
   struct hi_target t;
   struct hi_model *m = NULL;
+  /* The monitor's side waits for this byte (then for the end of the
+     pipe) before it would give up on us. */
+  if (at_handlers && leak->fd >= 0 && write (leak->fd, "S", 1) != 1)
+    {
+      close (leak->fd);
+      leak->fd = -1;
+    }
   end->scanned = 1;
   end->at_exit_handlers = at_handlers;
   end->scan = hi_target_open_stopped (pid, &t);

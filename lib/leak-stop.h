@@ -7,12 +7,15 @@
    handler (after every other handler and destructor, the program's
    globals still whole) sends SIGTRAP to the process's main thread with
    rt_tgsigqueueinfo, si_code SI_QUEUE and si_value HI_LEAK_STOP_VALUE,
-   then reads FD until end of file.  heapinspect sees that signal's stop
-   of the main thread, stops the other threads, scans the process for
-   leaks, lets the threads go without the signal and closes its end:
-   the exit goes on.  The read is what holds a thread other than the main
-   one that calls exit(), and heapinspect's end closing (it ended, or it
-   saw the main thread exit first) lets it go whatever happens. */
+   then waits on FD.  heapinspect sees that signal's stop of the main
+   thread, writes one byte to the pipe, stops the other threads, scans
+   the process for leaks, lets the threads go without the signal and
+   closes its end: the exit goes on.  The wait is what holds a thread
+   other than the main one that calls exit(): until end of file once the
+   byte came, else 2 s (the main thread blocks SIGTRAP or has ended, and
+   heapinspect scans at the exit stop instead); heapinspect's end closing
+   (it ended, or saw the main thread exit first) lets it go whatever
+   happens. */
 #ifndef HI_LEAK_STOP_H
 #define HI_LEAK_STOP_H
 
