@@ -55,3 +55,7 @@ CLEANFILES += %reldir%/profile.pb-c.c %reldir%/profile.pb-c.h
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/emit-svg-timeline.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/dwscopes.h %reldir%/dwscopes.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/reach.h %reldir%/reach.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/reach-int.h %reldir%/reach-map.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/reach-blocks.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/reach-mark.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/reach-report.c

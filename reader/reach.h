@@ -90,6 +90,14 @@ struct hi_reach_skipped
   uint64_t bad_headers;      /* headers that look like ours but name a
                                 chain out of range or a size past the
                                 end of their mapping: not blocks */
+  uint64_t unreadable_bytes; /* bytes of roots or reached blocks the
+                                target could not give (a torn core, a
+                                block running past a mapping's end) */
+  uint64_t missing_blocks;   /* live blocks the monitor's counters have
+                                that the search did not find (a header
+                                overwritten, a mapping not in the core)
+                                ... */
+  uint64_t missing_bytes;    /* ... and their bytes: in no class */
   uint64_t threads;          /* threads whose stack pointer is in no
                                 mapping the target holds: their stack
                                 not scanned (registers still are) */
