@@ -349,3 +349,6 @@ check_PROGRAMS += %reldir%/progs/thread-regs %reldir%/progs/target-regs
 check_PROGRAMS += %reldir%/progs/leak-exit
 %canon_reldir%_progs_leak_exit_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_leak_exit_LDADD = -lpthread
+check_LTLIBRARIES += %reldir%/progs/libtlsmodule.la
+%canon_reldir%_progs_libtlsmodule_la_SOURCES = %reldir%/progs/tls-module.c
+%canon_reldir%_progs_libtlsmodule_la_LDFLAGS = -module -avoid-version -rpath /nowhere
