@@ -16,8 +16,8 @@
 #define GROUP 1000             /* blocks per table block */
 #define HEAP_BYTES (UINT64_C (1) << 30)
 
-static void **table[BLOCKS / GROUP];   /* the roots: .bss */
-static void *interior[1000];
+void **table[BLOCKS / GROUP];          /* the roots: .bss */
+void *interior[1000];
 
 struct node
 {
