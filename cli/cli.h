@@ -28,6 +28,19 @@ void hi_cli_error (const char *source, const char *message);
 struct hi_model *hi_cli_load (const struct hi_source *src,
                               struct hi_target *keep);
 
+/* hi_cli_load with KEEP, but the target not finished: a live process
+   stays stopped until the caller calls hi_target_finish on *KEEP (the
+   leak check reads its memory after the model). */
+struct hi_model *hi_cli_load_open (const struct hi_source *src,
+                                   struct hi_target *keep);
+
+/* `--leak-check SOURCE` (cmd-leakcheck.c): the reachability scan's
+   report of SRC (a core, a live process, a raw dump; a snapshot file has
+   no memory to scan: one line says so, status 1).  Sets *WRITTEN like
+   hi_cli_report. */
+int hi_cmd_leak_check (const struct hi_source *src,
+                       const struct hi_options *opt, int *written);
+
 /* Print the tables named in TABLES (comma-separated) of M, or its
    chains in a profile format, to stdout.  Returns the exit status; sets
    *WRITTEN to 1 if the report was written whole (a damaged input gives

@@ -18,6 +18,7 @@ static const char usage_text[] =
   "       heapinspect [OPTIONS] run [RUN-OPTIONS] [--] COMMAND [ARGS...]\n"
   "       heapinspect stat|modules SOURCE...\n"
   "       heapinspect block ADDRESS SOURCE...\n"
+  "       heapinspect --leak-check [OPTIONS] SOURCE...   lost blocks (core, -p, --raw)\n"
   "       heapinspect flamegraph [OPTIONS] -o FILE.svg SOURCE...\n"
   "       heapinspect peak|timeline [OPTIONS] SOURCE...\n"
   "       heapinspect diff [OPTIONS] OLD [EXE] NEW [EXE]   NEW may be -p PID\n"
@@ -72,9 +73,9 @@ parse_number (const char *s, long *out)
 /* getopt_long's values: the CLI's own long options, then the report
    options (options.h) from OPT_REPORT on, handed to hi_option_set. */
 enum { OPT_NO_STOP = 256, OPT_RAW, OPT_VERSION, OPT_FOLLOW,
-       OPT_REPORT = 512 };
+       OPT_LEAK_CHECK, OPT_REPORT = 512 };
 /* run --leak-check's exit status (valgrind's words). */
-enum { OPT_ERROR_EXITCODE = 400, OPT_ERROR_KINDS, OPT_LEAK_CHECK };
+enum { OPT_ERROR_EXITCODE = 400, OPT_ERROR_KINDS };
 static const struct option longopts[] = {
   { "no-stop", no_argument, NULL, OPT_NO_STOP },
   { "raw", required_argument, NULL, OPT_RAW },
@@ -124,6 +125,7 @@ struct settings
   const char *tables;
   const char *report;        /* -o FILE */
   int weight_given;          /* --weight was given */
+  int leak_check;            /* --leak-check */
   int error_options;         /* --error-exitcode or --errors-for-leak-kinds */
 };
 
@@ -196,7 +198,7 @@ apply_option (int c, char *arg, struct settings *st)
       st->run.follow_children = 1;
       return -1;
     case OPT_LEAK_CHECK:
-      st->run.leak_check = 1;
+      st->leak_check = st->run.leak_check = 1;
       return -1;
     case OPT_ERROR_EXITCODE:
       {
@@ -475,6 +477,18 @@ main (int argc, char **argv)
       src.exe = argc > 1 ? argv[1] : NULL;
       src.name = src.path;
     }
+  if (st.leak_check && (cmd && (modules || block || strcmp (cmd, "peak") == 0
+                               || strcmp (cmd, "timeline") == 0
+                               || strcmp (cmd, "flamegraph") == 0
+                               || strcmp (cmd, "stat") == 0)))
+    return usage_line ("--leak-check prints its own report: no command goes "
+                       "with it");
+  if (st.leak_check && strcmp (tables, HI_OPT_TABLES_DEFAULT) != 0)
+    return usage_line ("--leak-check prints its own tables: -t does not go "
+                       "with it");
+  if (st.leak_check && opt.format != HI_TEXT && opt.format != HI_JSON)
+    return usage_line ("--leak-check writes text or JSON: --format=text or "
+                       "--format=json");
   /* Binary and large formats are refused on a terminal; `modules` and
      `block` print text whatever --format says. */
   if (!modules && !block && (r = check_terminal (&st)) >= 0)
@@ -490,7 +504,9 @@ main (int argc, char **argv)
       return 1;
     }
   int written = 0, status;
-  if (modules)
+  if (st.leak_check)
+    status = hi_cmd_leak_check (&src, &opt, &written);
+  else if (modules)
     status = hi_cmd_modules (&src, &written);
   else if (block)
     status = hi_cmd_block (&src, block_addr, &opt, &written);

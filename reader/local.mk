@@ -59,3 +59,4 @@ CLEANFILES += %reldir%/profile.pb-c.c %reldir%/profile.pb-c.h
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/reach-blocks.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/reach-mark.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/reach-report.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/reach-glibc.c

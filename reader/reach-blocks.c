@@ -213,6 +213,18 @@ add_span (struct hi_scan *s, const struct hi_range *r, uint32_t *i)
   return 0;
 }
 
+/* Whether E, not in the target, is the monitor's timeline scratch: an
+   anonymous mapping of 16 bytes per site it can ever hold (lib/monitor.h's
+   HI_CAP_SITES, 2^19: 8 MiB), which it keeps out of cores (it holds
+   sums, no pointers) and does not list in the root. */
+#define MONITOR_SCRATCH ((uint64_t) 16 << 19)
+static int
+monitor_scratch (const struct hi_scan *s, const struct hi_map_entry *e)
+{
+  (void) s;
+  return !e->path[0] && e->end - e->start == MONITOR_SCRATCH;
+}
+
 hi_status
 hi_scan_blocks (struct hi_scan *s)
 {
@@ -228,6 +240,8 @@ hi_scan_blocks (struct hi_scan *s)
         continue;
       if (!e->in_target)
         {
+          if (monitor_scratch (s, e))
+            continue;
           s->r->skipped.mappings++;
           s->r->skipped.mapping_bytes += e->end - e->start;
           continue;

@@ -102,6 +102,11 @@ hi_status hi_scan_blocks (struct hi_scan *s);
    covering its start), or -1. */
 int64_t hi_scan_find (const struct hi_scan *s, uint64_t addr);
 
+/* reach-glibc.c: add the main arena's malloc_state (found in a file's
+   data mapping by its bins) to EXCLUDE: glibc's pointers into the heap
+   are not roots.  HI_E_NOMEM. */
+hi_status hi_scan_glibc (struct hi_scan *s, struct hi_ranges *exclude);
+
 /* reach-mark.c: memcheck's marking, from the roots, then the cliques;
    sets S->state.  HI_E_NOMEM. */
 hi_status hi_scan_mark (struct hi_scan *s, unsigned flags);
