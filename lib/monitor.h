@@ -252,4 +252,9 @@ HI_HIDDEN void hi_jit_register (void);
    is reported on stderr (a snapshot nobody asked for by a call). */
 HI_HIDDEN int hi_snapshot_write (const char *path_template, int warn);
 
+/* leakstop.c: read HEAPINSPECT_LEAK_STOP (at start); stop for
+   `heapinspect run --leak-check` (in the last exit handler). */
+HI_HIDDEN void hi_leak_stop_configure (void);
+HI_HIDDEN void hi_leak_stop_at_exit (void);
+
 #endif

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -441,6 +442,48 @@ int
 hi_prim_at_exit (void (*fn) (void *), void *arg)
 {
   return __cxa_atexit (fn, arg, NULL) == 0 ? 0 : -1;
+}
+
+void
+hi_prim_stop_for_tracer (int fd, unsigned long long value)
+{
+  int saved = errno;
+  siginfo_t si;
+  memset (&si, 0, sizeof si);
+  si.si_signo = SIGTRAP;
+  si.si_code = SI_QUEUE;
+  si.si_pid = getpid ();
+  si.si_uid = getuid ();
+  si.si_value.sival_ptr = (void *) (uintptr_t) value;
+  /* To the main thread, the one the tracer follows; from it, the signal
+     is taken on the way out of this call, even where the program blocks
+     SIGTRAP. */
+  int main_thread = syscall (SYS_gettid) == getpid ();
+  sigset_t trap, old;
+  sigemptyset (&trap);
+  sigaddset (&trap, SIGTRAP);
+  if (main_thread)
+    pthread_sigmask (SIG_UNBLOCK, &trap, &old);
+  syscall (SYS_rt_tgsigqueueinfo, getpid (), getpid (), SIGTRAP, &si);
+  if (main_thread)
+    pthread_sigmask (SIG_SETMASK, &old, NULL);
+  /* The tracer writes a byte when it takes the stop and closes its end
+     when done.  No byte in 2 s: the main thread did not stop (it blocks
+     SIGTRAP, or has ended) and nobody scans; go on exiting. */
+  struct pollfd p = { fd, POLLIN, 0 };
+  int r;
+  do
+    r = poll (&p, 1, 2000);
+  while (r < 0 && errno == EINTR);
+  char c;
+  while (r > 0)
+    {
+      ssize_t n = read (fd, &c, 1);
+      if (n <= 0 && !(n < 0 && errno == EINTR))
+        break;
+    }
+  close (fd);
+  errno = saved;
 }
 
 void

@@ -105,6 +105,11 @@ int hi_prim_signal_max (void);
    all run. */
 int hi_prim_at_exit (void (*fn) (void *), void *arg);
 
+/* Stop for the tracer (heapinspect run --leak-check): SIGTRAP to the
+   main thread with si_code SI_QUEUE and si_value VALUE, then read FD
+   until end of file (or an error) and close it. */
+void hi_prim_stop_for_tracer (int fd, unsigned long long value);
+
 /* Fork handlers, as pthread_atfork. */
 void hi_prim_atfork (void (*prepare) (void), void (*parent) (void),
                      void (*child) (void));

@@ -293,6 +293,7 @@ configure (void)
   else if (on && *on)
     warn_value ("HEAPINSPECT_ON_SIGNAL", on, "the only value is "
                 "\"snapshot\"; ignored");
+  hi_leak_stop_configure ();
   const char *root = hi_prim_getenv ("HEAPINSPECT_ROOT_PID");
   if (root && *root)
     {
@@ -491,7 +492,10 @@ static void
 write_exit_snapshot (void *unused)
 {
   (void) unused;
-  if (atomic_load (&init_state) != ST_READY || !automatic_snapshots ())
+  if (atomic_load (&init_state) != ST_READY)
+    return;
+  hi_leak_stop_at_exit ();
+  if (!automatic_snapshots ())
     return;
   if (snapshot_now (hi_state.output, 1) == 0)
     hi_tls.exit_writer = 1;

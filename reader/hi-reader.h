@@ -150,6 +150,13 @@ hi_status hi_target_open_process (int pid, int stop, struct hi_target *out);
    its memory cannot be opened. */
 hi_status hi_target_open_stopped (int pid, struct hi_target *out);
 
+/* Process PID as another tracer holds it (gdb, whose plugin reads the
+   memory map here): its memory and /proc/PID/maps only; no stopping or
+   resuming, no consistency check, and no threads (thread_regs gives
+   none: the tracer has the registers).  HI_E_PROCESS if it cannot be
+   opened. */
+hi_status hi_target_open_maps (int pid, struct hi_target *out);
+
 /* Raw memory dumps: PATHS[i] holds the memory from address BASES[i] on
    (N of them, at most 64).  ELF, if not NULL, is the program whose
    symbols locate the root; without it the root is found by its magic. */

@@ -364,3 +364,18 @@ check_LTLIBRARIES += %reldir%/progs/libreachtls.la
 %canon_reldir%_progs_libreachtls_la_SOURCES = %reldir%/progs/reach-tls.c
 %canon_reldir%_progs_libreachtls_la_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_libreachtls_la_LDFLAGS = -avoid-version -rpath /nowhere
+# target-regs.exp: the process target's mapping and thread_regs ops on
+# threads with known registers and stack words.
+check_PROGRAMS += %reldir%/progs/thread-regs %reldir%/progs/target-regs
+%canon_reldir%_progs_thread_regs_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_thread_regs_LDADD = -lpthread
+%canon_reldir%_progs_target_regs_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_target_regs_LDADD = reader/libhireader.la
+
+# leak-live.exp, gdb/lost.exp: leaks of every class, at exit and live.
+check_PROGRAMS += %reldir%/progs/leak-exit
+%canon_reldir%_progs_leak_exit_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_leak_exit_LDADD = -lpthread
+check_LTLIBRARIES += %reldir%/progs/libtlsmodule.la
+%canon_reldir%_progs_libtlsmodule_la_SOURCES = %reldir%/progs/tls-module.c
+%canon_reldir%_progs_libtlsmodule_la_LDFLAGS = -module -avoid-version -rpath /nowhere
