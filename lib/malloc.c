@@ -136,6 +136,8 @@ temporary (const struct block *b)
 static void
 release (struct block *b)
 {
+  if (HI_UNLIKELY (b->h->size_flags & HI_BLOCK_TYPE_MASK))
+    hi_types_freed (b->h->size_flags, b->site);
   b->h->check = ~b->h->check;   /* a second free finds no header */
   hi_account_free (b->site, b->size, b->site == HI_SITE_INTERNAL ? NULL
                    : b->birth, temporary (b));
@@ -235,12 +237,16 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
   /* Not a temporary: the block lives on, moved (libheapinspect(7)). */
   uint32_t site = site_for (caller);
   struct hi_block_birth born = b.birth ? *b.birth : (struct hi_block_birth) { 0, 0 };
+  uint64_t typed = b.h->size_flags;
   void *nb = __libc_realloc (b.base, n + PRE);
   if (!nb)
     return NULL;         /* the old block is untouched */
   hi_account_free (b.site, b.size, b.birth && b.site != HI_SITE_INTERNAL
                    ? &born : NULL, 0);
-  return finish (nb, hi_state.birth, site, n);
+  void *q = finish (nb, hi_state.birth, site, n);
+  if (HI_UNLIKELY (typed & HI_BLOCK_TYPE_MASK))
+    hi_types_moved (q, typed, b.site);   /* the type goes with the bytes */
+  return q;
 }
 
 static size_t

@@ -367,6 +367,13 @@ init_once (void)
                                     sizeof (struct hi_thread_time));
   hi_state.timeline = add_arena (HI_A_TIMELINE, HI_ARENA_TIMELINE, 1,
                                  sizeof (struct hi_timeline));
+  /* The client API's types: optional, as the process record. */
+  hi_state.types = add_arena (HI_A_TYPES, HI_ARENA_TYPES, HI_CAP_TYPE_RECS,
+                              sizeof (struct hi_type_rec));
+  if (hi_state.types && hi_arena_commit (HI_A_TYPES, 1) == 0)
+    hi_arena_at (HI_A_TYPES)->count = 1;
+  else
+    hi_state.types = NULL;
   r->n_arenas = HI_A_COUNT;
   if (!hi_state.nodes || !hi_state.sites || !hi_state.threads || !hi_state.modules || !h
       || !hi_state.site_time || !hi_state.thread_time || !hi_state.timeline

@@ -414,6 +414,8 @@ hi_analysis_free (struct hi_analysis *a)
   free (a->chain_frames);
   free (a->sum);
   free (a->site_flags);
+  free (a->types);
+  free (a->type_of_rec);
   memset (a, 0, sizeof *a);
 }
 

@@ -225,6 +225,7 @@ struct hi_model
     uint64_t counters;       /* impossible counters corrected */
     uint64_t process;        /* process record fields out of range */
     uint64_t time;           /* time arenas or timeline points unusable */
+    uint64_t types;          /* client API type records left out */
   } damage;
   /* The process, as the monitor recorded it (format 3 on).  NULL or 0:
      not recorded (format 2, a raw dump, fields out of range: the last
@@ -269,6 +270,12 @@ struct hi_model
                                 chains' sum (root.totals.peak_blocks is
                                 the most blocks ever live, which may be
                                 another moment) */
+  /* The client API's types (format 5 on; format.h): HI_ARENA_TYPES's
+     records, those out of range (a pair of no type or site, a type
+     beyond HI_TYPES_MAX) with kind HI_TREC_NONE, counted in damage.types;
+     NULL, 0: none recorded. */
+  struct hi_type_rec *type_recs;
+  uint64_t n_type_recs;
   uint64_t peak_time_ns;     /* when the peak was reached, ns since the
                                 monitor started: the time of the point at
                                 or after the peak's clock (the points'

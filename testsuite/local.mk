@@ -336,3 +336,6 @@ check_PROGRAMS += %reldir%/unit/symindex-unit %reldir%/unit/symindex-unit-asan
 %canon_reldir%_unit_symindex_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_symindex_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_symindex_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/progs/typed-c
+%canon_reldir%_progs_typed_c_CFLAGS = $(progs_cflags)
+EXTRA_DIST += %reldir%/progs/typed.cc
