@@ -28,6 +28,6 @@
 #define HI_GDB_COMMANDS(X) \
   X (leaks, WORDS) X (bins, WORDS) X (direct, WORDS) X (graph, WORDS) \
   X (stat, WORDS) X (block, EXPR) X (export, WORDS) X (peak, WORDS) \
-  X (timeline, WORDS) X (diff, WORDS)
+  X (timeline, WORDS) X (diff, WORDS) X (types, WORDS)
 
 #endif

@@ -124,11 +124,12 @@ struct hi_type_sum
 /* Name and sum A's types (once): HI_OK or HI_E_NOMEM. */
 hi_status hi_types_ready (struct hi_analysis *a);
 /* The exact types of the blocks of the sites S with ROW_OF[S] == ROW
-   (ROW_OF NULL: any site) in size bin BIN (HI_ANY_BIN: any), joined by
+   (ROW_OF NULL: site ROW, or any site for HI_ANY_ROW) in size bin BIN (HI_ANY_BIN: any), joined by
    ", ", most bytes first, into BUF of SIZE bytes; "" if none is known. */
 void hi_types_text (struct hi_analysis *a, const uint32_t *row_of,
                     uint32_t row, unsigned bin, char *buf, size_t size);
 #define HI_ANY_SITE UINT64_MAX
+#define HI_ANY_ROW UINT32_MAX
 #define HI_ANY_BIN  HI_NBINS
 
 /* Site flags: left out of every table by --focus, --ignore or --module;

@@ -114,7 +114,7 @@ hi_table_bins (struct hi_analysis *a, struct hi_rmodel *r)
       char exact[512];
       if (typed)
         {
-          hi_types_text (a, NULL, 0, i, exact, sizeof exact);
+          hi_types_text (a, NULL, HI_ANY_ROW, i, exact, sizeof exact);
           if (exact[0])
             types = hi_rmodel_strdup (r, exact);
           else if (types)

@@ -137,7 +137,8 @@ hi_types_text (struct hi_analysis *a, const uint32_t *row_of, uint32_t row,
     {
       const struct hi_type_rec *e = &m->type_recs[i];
       if (e->kind != HI_TREC_PAIR || a->type_of_rec[i] == UINT32_MAX
-          || (row_of && row_of[e->site] != row)
+          || (row_of ? row_of[e->site] != row
+              : row != HI_ANY_ROW && e->site != row)
           || (bin < HI_NBINS && e->bin != bin) || !e->allocs)
         continue;
       struct share *x = &sh[a->type_of_rec[i]];
