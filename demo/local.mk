@@ -4,3 +4,5 @@ noinst_PROGRAMS = %reldir%/widget
 noinst_PROGRAMS += %reldir%/shapes
 %canon_reldir%_shapes_SOURCES = %reldir%/shapes.cc
 %canon_reldir%_shapes_CXXFLAGS = $(AM_CXXFLAGS) -g -fno-optimize-sibling-calls
+noinst_PROGRAMS += %reldir%/arena
+%canon_reldir%_arena_CFLAGS = $(AM_CFLAGS) -g -fno-optimize-sibling-calls

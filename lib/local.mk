@@ -7,6 +7,7 @@ monitor_sources = %reldir%/prim.h %reldir%/prim-linux.c %reldir%/monitor.h \
 	%reldir%/jit.c %reldir%/unwind.c %reldir%/process.c \
 	%reldir%/timeline.c
 monitor_sources += %reldir%/types.c
+monitor_sources += %reldir%/pools.c
 monitor_cflags = $(AM_CFLAGS) -fvisibility=hidden -ftls-model=initial-exec \
 	-fno-omit-frame-pointer \
 	-fno-builtin-malloc -fno-builtin-free -fno-builtin-calloc \

@@ -50,7 +50,7 @@ extern struct hi_root heapinspect_root;
    root.arenas, the rest in root.more_arenas (hi_arena_at). */
 enum { HI_A_NODES, HI_A_SITES, HI_A_THREADS, HI_A_MODULES, HI_A_HASH,
        HI_A_PROCESS, HI_A_SITE_TIME, HI_A_THREAD_TIME, HI_A_TIMELINE,
-       HI_A_TYPES,
+       HI_A_TYPES, HI_A_POOLS,
        HI_A_COUNT };
 
 static inline struct hi_arena_desc *
@@ -81,6 +81,7 @@ struct hi_state
   struct hi_thread_time *thread_time;
   struct hi_timeline *timeline;
   struct hi_type_rec *types;    /* the client API's (types.c); NULL: off */
+  struct hi_pool *pools;        /* the client API's (pools.c); NULL: off */
   uint64_t site_time_size;
   uint64_t birth;          /* sizeof (struct hi_block_birth) with
                               lifetimes, else 0: set before the first
@@ -242,6 +243,14 @@ HI_HIDDEN void hi_process_forked (struct hi_process *p);
    it failed) of it, which takes its type. */
 HI_HIDDEN void hi_types_freed (uint64_t size_flags, uint32_t site);
 HI_HIDDEN void hi_types_moved (void *to, uint64_t size_flags, uint32_t site);
+
+/* pools.c: hold, release (the parent) or reset (the child) its lock
+   around fork: PHASE 0, 1, 2.  types.c: the same for its lock. */
+HI_HIDDEN void hi_pools_fork (int phase);
+HI_HIDDEN void hi_types_fork (int phase);
+/* chain.c: the site of the chain of SITE with RET as one more innermost
+   frame (a pool's node, format.h); HI_SITE_UNKNOWN if it cannot be. */
+HI_HIDDEN uint32_t hi_chain_site_under (uint32_t site, uint64_t ret);
 
 /* jit.c: register the root with gdb's JIT interface. */
 HI_HIDDEN void hi_jit_register (void);

@@ -325,3 +325,14 @@ heapinspect_type_name (const void *ptr, const char *name, size_t elem_size)
     set_type (ptr, (uint64_t) (uintptr_t) name, HI_TYPE_NAMED, name,
               elem_size, 0);
 }
+
+void
+hi_types_fork (int phase)
+{
+  if (phase == 0)
+    hi_lock_acquire (&types_lock);
+  else if (phase == 1)
+    hi_lock_release (&types_lock);
+  else
+    types_lock.word = 0;
+}

@@ -276,6 +276,10 @@ struct hi_model
      NULL, 0: none recorded. */
   struct hi_type_rec *type_recs;
   uint64_t n_type_recs;
+  /* The client API's pools (format 5 on), names NUL-ended; NULL, 0:
+     none. */
+  struct hi_pool *pools;
+  uint64_t n_pools;
   uint64_t peak_time_ns;     /* when the peak was reached, ns since the
                                 monitor started: the time of the point at
                                 or after the peak's clock (the points'
@@ -345,6 +349,9 @@ struct hi_stat
   uint64_t chains_truncated, chains_dropped, internal_allocations, damaged;
   uint64_t unwind_fallbacks, unwind_checked, unwind_mismatches;
   uint64_t calls[HI_NCALLS];
+  /* The client API's pools, apart from malloc's figures above. */
+  uint64_t pools, pool_allocations, pool_frees, pool_bytes_allocated,
+           pool_bytes_freed, pool_resets;
 };
 void hi_stat_compute (const struct hi_model *m, struct hi_stat *out);
 

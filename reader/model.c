@@ -22,6 +22,7 @@ static const uint32_t entry_sizes[HI_NARENA_KINDS] = {
   [HI_ARENA_ERRORS] = sizeof (struct hi_error),
   [HI_ARENA_QUARANTINE] = sizeof (struct hi_freed),
   [HI_ARENA_TYPES] = sizeof (struct hi_type_rec),
+  [HI_ARENA_POOLS] = sizeof (struct hi_pool),
 };
 
 /* Arena descriptor I of root R: the first HI_MAX_ARENAS in arenas, the
@@ -510,6 +511,18 @@ read_types (const struct hi_target *t, struct hi_model *m)
     }
   m->type_recs = r;
   m->n_type_recs = n;
+  void *pools;
+  if (read_arena (t, &m->root, HI_ARENA_POOLS, &pools, &n) != HI_OK
+      || n > HI_POOLS_MAX)
+    {
+      free (pools);
+      m->damage.types++;
+      return;
+    }
+  m->pools = pools;
+  m->n_pools = n;
+  for (uint64_t i = 0; i < n; i++)
+    m->pools[i].name[HI_POOL_NAME_MAX - 1] = '\0';
 }
 
 /* The process record (format 3): entry 0 of its arena, if there is one
@@ -605,6 +618,7 @@ hi_model_free (struct hi_model *m)
   free (m->points);
   free (m->detailed);
   free (m->type_recs);
+  free (m->pools);
   free ((char *) m->command);
   free (m);
 }
@@ -645,7 +659,7 @@ hi_model_damage_text (const struct hi_model *m, char *buf, size_t size)
                              "timeline, lifetimes) partly unusable",
                              at ? ", " : "");
   if (m->damage.types && at < size)
-    snprintf (buf + at, size - at, "%s%llu type record%s unusable",
+    snprintf (buf + at, size - at, "%s%llu type or pool record%s unusable",
               at ? ", " : "", (unsigned long long) m->damage.types,
               m->damage.types == 1 ? "" : "s");
 }

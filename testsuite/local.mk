@@ -339,3 +339,5 @@ check_PROGRAMS += %reldir%/unit/symindex-unit %reldir%/unit/symindex-unit-asan
 check_PROGRAMS += %reldir%/progs/typed-c
 %canon_reldir%_progs_typed_c_CFLAGS = $(progs_cflags)
 EXTRA_DIST += %reldir%/progs/typed.cc
+check_PROGRAMS += %reldir%/progs/pools
+%canon_reldir%_progs_pools_CFLAGS = $(progs_cflags)

@@ -626,13 +626,46 @@ struct hi_type_rec
   char     name[HI_TYPE_NAME_MAX]; /* TYPE with HI_TYPE_NAMED: NUL-ended */
 };
 
+/* Pools (custom allocators: heapinspect.h's heapinspect_alloc ...).  A
+   pool's blocks have no header (the pool owns its memory): the monitor
+   keeps a record per live block in its own memory, which readers do not
+   need.  Their chains are the allocating call's with one more innermost
+   node whose `ret` is HI_POOL_FRAME + the pool's entry index in
+   HI_ARENA_POOLS: readers show it as the pool's name.  Their sites'
+   counters count them (so every table of chains has them); the threads'
+   counts, bins and live totals, and the sites' time shares, are
+   malloc's alone.  HI_ARENA_POOLS: one struct hi_pool per pool ever
+   created, in order. */
+#define HI_POOL_FRAME    UINT64_C(0xfffffffffff00000)
+#define HI_POOLS_MAX     4096u
+#define HI_POOL_NAME_MAX 48u
+
+#define HI_POOL_LIVE     1u  /* created and not destroyed */
+#define HI_POOL_NAME_CUT 2u
+
+struct hi_pool
+{
+  uint64_t key;            /* the program's pool handle (an address) */
+  uint32_t flags;          /* HI_POOL_* */
+  uint32_t unused;
+  uint64_t allocs;         /* blocks allocated from it */
+  uint64_t bytes;
+  uint64_t frees;          /* blocks freed, one by one or by a reset or
+                              the pool's destruction */
+  uint64_t bytes_freed;
+  uint64_t resets;         /* heapinspect_pool_reset calls */
+  char     name[HI_POOL_NAME_MAX]; /* NUL-ended */
+};
+
 /* root.client[] */
 #define HI_CLIENT_TYPES_DROPPED 0  /* blocks whose type could not be kept
                                       (no room for another type) */
 #define HI_CLIENT_TYPES_MISSED  1  /* types named for a pointer that is no
                                       block of ours (a placement new
                                       outside the heap, a pool's memory) */
-#define HI_CLIENT_POOLS         2  /* reserved for pools */
+#define HI_CLIENT_POOL_MISSES   2  /* pool calls naming no pool or block
+                                      the monitor knows */
+#define HI_CLIENT_POOL_DROPPED  3  /* pool blocks not recorded (no room) */
 #define HI_CLIENT_CHAINS        5  /* reserved: where chains come from */
 
 /* The blob the monitor registers as its one JIT code entry in its own
@@ -883,6 +916,18 @@ HI_AT (hi_type_rec, frees, 48);
 HI_AT (hi_type_rec, bytes_freed, 56);
 HI_AT (hi_type_rec, flags, 64);
 HI_AT (hi_type_rec, name, 72);
+
+HI_LAYOUT (HI_POOL_FRAME == UINT64_C(0xfffffffffff00000)
+           && HI_POOLS_MAX == 4096 && HI_POOL_NAME_MAX == 48);
+HI_LAYOUT (sizeof (struct hi_pool) == 104);
+HI_AT (hi_pool, key, 0);
+HI_AT (hi_pool, flags, 8);
+HI_AT (hi_pool, allocs, 16);
+HI_AT (hi_pool, bytes, 24);
+HI_AT (hi_pool, frees, 32);
+HI_AT (hi_pool, bytes_freed, 40);
+HI_AT (hi_pool, resets, 48);
+HI_AT (hi_pool, name, 56);
 
 HI_LAYOUT (sizeof (struct hi_block_header) == 16);
 HI_AT (hi_block_header, check, 0);
