@@ -23,7 +23,7 @@ static const char usage_text[] =
   "       heapinspect peak|timeline [OPTIONS] SOURCE...\n"
   "       heapinspect diff [OPTIONS] OLD [EXE] NEW [EXE]   NEW may be -p PID\n"
   "options: -t bins,leaks,direct,graph,stat,peak,temporary,lifetimes,timeline,\n"
-  "            errors\n"
+  "            errors,types\n"
   "         -o FILE (replaced when complete)\n"
   "         --format=text|json|pprof|pprof-text|folded|svg|massif\n"
   "         --weight=inuse_space|inuse_objects|alloc_space|alloc_objects|\n"

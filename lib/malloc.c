@@ -146,6 +146,8 @@ release (struct block *b, const struct hi_frame *caller, int when)
   if (HI_UNLIKELY (HI_POST) && b->site != HI_SITE_INTERNAL)
     hi_guard_check_redzone ((uint64_t) (uintptr_t) (b->h + 1), b->size,
                             b->site, caller, when);
+  if (HI_UNLIKELY (b->h->size_flags & HI_BLOCK_TYPE_MASK))
+    hi_types_freed (b->h->size_flags, b->site);
   hi_account_free (b->site, b->size, b->site == HI_SITE_INTERNAL ? NULL
                    : b->birth, temporary (b));
   if (HI_UNLIKELY (hi_guard.quarantine) && b->site != HI_SITE_INTERNAL)
@@ -263,12 +265,16 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
   /* Not a temporary: the block lives on, moved (libheapinspect(7)). */
   uint32_t site = site_for (caller);
   struct hi_block_birth born = b.birth ? *b.birth : (struct hi_block_birth) { 0, 0 };
+  uint64_t typed = b.h->size_flags;
   void *nb = __libc_realloc (b.base, n + PRE + HI_POST);
   if (!nb)
     return NULL;         /* the old block is untouched */
   hi_account_free (b.site, b.size, b.birth && b.site != HI_SITE_INTERNAL
                    ? &born : NULL, 0);
-  return finish (nb, hi_state.birth, site, n);
+  void *q = finish (nb, hi_state.birth, site, n);
+  if (HI_UNLIKELY (typed & HI_BLOCK_TYPE_MASK))
+    hi_types_moved (q, typed, b.site);   /* the type goes with the bytes */
+  return q;
 }
 
 static size_t

@@ -602,3 +602,14 @@ hi_prim_stack_bounds (uint64_t *lo, uint64_t *hi)
   *hi = end;
   return 1;
 }
+
+int
+hi_prim_readable (uint64_t addr, size_t n)
+{
+  char buf[64];
+  if (n > sizeof buf)
+    return 0;
+  struct iovec local = { buf, n }, remote = { (void *) (uintptr_t) addr, n };
+  return syscall (SYS_process_vm_readv, (long) getpid (), &local, 1UL,
+                  &remote, 1UL, 0UL) == (long) n;
+}

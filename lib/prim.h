@@ -124,4 +124,8 @@ int hi_prim_backtrace (uint64_t *out, int max);
    pointer.  0 if unknown.  Never allocates. */
 int hi_prim_stack_bounds (uint64_t *lo, uint64_t *hi);
 
+/* 1 if the N bytes at ADDR can be read (a system call: for the rare
+   address whose bytes may be on an unmapped page). */
+int hi_prim_readable (uint64_t addr, size_t n);
+
 #endif

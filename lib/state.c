@@ -245,6 +245,8 @@ on_fatal_signal (int sig)
 static void
 fork_prepare (void)
 {
+  hi_pools_fork (0);     /* the client API's locks come first */
+  hi_types_fork (0);
   hi_guard_fork_prepare ();
   hi_lock_acquire (&hi_state.module_lock);
   hi_lock_acquire (&hi_state.table_lock);
@@ -258,6 +260,8 @@ fork_parent (void)
   hi_lock_release (&hi_state.table_lock);
   hi_lock_release (&hi_state.module_lock);
   hi_guard_fork_parent ();
+  hi_types_fork (1);
+  hi_pools_fork (1);
 }
 
 static void
@@ -270,6 +274,8 @@ fork_child (void)
   hi_state.module_lock.word = 0;
   hi_state.commit_lock.word = 0;
   hi_state.sole_lock.word = 0;
+  hi_types_fork (2);
+  hi_pools_fork (2);
   heapinspect_root.pid = hi_prim_pid ();
   if (hi_state.process)
     {
@@ -379,6 +385,15 @@ init_once (void)
                                     sizeof (struct hi_thread_time));
   hi_state.timeline = add_arena (HI_A_TIMELINE, HI_ARENA_TIMELINE, 1,
                                  sizeof (struct hi_timeline));
+  /* The client API's types: optional, as the process record. */
+  hi_state.types = add_arena (HI_A_TYPES, HI_ARENA_TYPES, HI_CAP_TYPE_RECS,
+                              sizeof (struct hi_type_rec));
+  if (hi_state.types && hi_arena_commit (HI_A_TYPES, 1) == 0)
+    hi_arena_at (HI_A_TYPES)->count = 1;
+  else
+    hi_state.types = NULL;
+  hi_state.pools = add_arena (HI_A_POOLS, HI_ARENA_POOLS, HI_POOLS_MAX,
+                              sizeof (struct hi_pool));
   r->n_arenas = HI_A_COUNT;
   if (!hi_state.nodes || !hi_state.sites || !hi_state.threads || !hi_state.modules || !h
       || !hi_state.site_time || !hi_state.thread_time || !hi_state.timeline

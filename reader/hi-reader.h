@@ -235,6 +235,7 @@ struct hi_model
     uint64_t time;           /* time arenas or timeline points unusable */
     uint64_t guards;         /* heap error records or quarantine entries
                                 out of range (format 5) */
+    uint64_t types;          /* client API type records left out */
   } damage;
   /* The process, as the monitor recorded it (format 3 on).  NULL or 0:
      not recorded (format 2, a raw dump, fields out of range: the last
@@ -279,6 +280,16 @@ struct hi_model
                                 chains' sum (root.totals.peak_blocks is
                                 the most blocks ever live, which may be
                                 another moment) */
+  /* The client API's types (format 5 on; format.h): HI_ARENA_TYPES's
+     records, those out of range (a pair of no type or site, a type
+     beyond HI_TYPES_MAX) with kind HI_TREC_NONE, counted in damage.types;
+     NULL, 0: none recorded. */
+  struct hi_type_rec *type_recs;
+  uint64_t n_type_recs;
+  /* The client API's pools (format 5 on), names NUL-ended; NULL, 0:
+     none. */
+  struct hi_pool *pools;
+  uint64_t n_pools;
   uint64_t peak_time_ns;     /* when the peak was reached, ns since the
                                 monitor started: the time of the point at
                                 or after the peak's clock (the points'
@@ -377,6 +388,9 @@ struct hi_stat
   uint64_t chains_truncated, chains_dropped, internal_allocations, damaged;
   uint64_t unwind_fallbacks, unwind_checked, unwind_mismatches;
   uint64_t calls[HI_NCALLS];
+  /* The client API's pools, apart from malloc's figures above. */
+  uint64_t pools, pool_allocations, pool_frees, pool_bytes_allocated,
+           pool_bytes_freed, pool_resets;
 };
 void hi_stat_compute (const struct hi_model *m, struct hi_stat *out);
 

@@ -44,6 +44,7 @@ CLEANFILES += %reldir%/profile.pb-c.c %reldir%/profile.pb-c.h
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/outfile.h %reldir%/outfile.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/svg-script.h %reldir%/svg-script.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/table-peak.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/table-types.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/table-temporary.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/table-lifetimes.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/path-rows.c
