@@ -172,9 +172,28 @@ hi_guard_fork_parent (void)
   hi_lock_release (&hi_guard.report_lock);
 }
 
+/* The thread id, cached per thread; a forked child's only thread has
+   a new one (fork_gen changes in the child). */
+static _Atomic uint64_t fork_gen = 1;
+static __thread struct { uint64_t tid, gen; } tid_cache
+  __attribute__ ((tls_model ("initial-exec")));
+
+uint64_t
+hi_guard_tid (void)
+{
+  uint64_t gen = atomic_load_explicit (&fork_gen, memory_order_relaxed);
+  if (HI_UNLIKELY (tid_cache.gen != gen))
+    {
+      tid_cache.tid = hi_prim_tid ();
+      tid_cache.gen = gen;
+    }
+  return tid_cache.tid;
+}
+
 void
 hi_guard_fork_child (void)
 {
+  atomic_fetch_add (&fork_gen, 1);
   hi_guard.ring_lock.word = 0;
   hi_guard.report_lock.word = 0;
 }
@@ -515,7 +534,7 @@ error_locked (struct hi_error *e, int may_abort, int lost,
               const char *where_path, int have_lock)
 {
   static int reports;
-  e->tid = e->tid ? e->tid : hi_prim_tid ();
+  e->tid = e->tid ? e->tid : hi_guard_tid ();
   e->time_ns = hi_time_now ();
   record (e);
   if (hi_guard.on_error == HI_GUARD_ON_ERROR_IGNORE || !have_lock)
