@@ -150,9 +150,16 @@ hi_guard_arenas (void)
       hi_guard.ring = hi_arena_add (hi_guard.ring_index, HI_ARENA_QUARANTINE,
                                     HI_QUARANTINE_SLOTS,
                                     sizeof (struct hi_freed));
-      if (!hi_guard.ring)
-        return -1;
-      r->n_arenas++;
+      if (hi_guard.ring)
+        r->n_arenas++;
+      else
+        {
+          hi_prim_warn ("cannot reserve memory for the quarantine; "
+                        "no quarantine");
+          hi_guard.quarantine = 0;
+          r->guard_flags &= ~HI_GUARD_QUARANTINE;
+          r->quarantine_limit = 0;
+        }
     }
   learn_tcache_key ();
   return 0;
