@@ -108,7 +108,8 @@ hi_guard_configure (void)
 /* glibc's tcache writes a per-process key 8 bytes into every chunk it
    holds: a pointer whose "header" has it there was freed to glibc
    already.  Learned from two chunks of one size freed in turn: the key
-   is what both hold at +8; unknown (0) if they differ (no tcache). */
+   is what both hold at +8; unknown (0) if they differ (no tcache, or
+   that size's tcache full). */
 static void
 learn_tcache_key (void)
 {
@@ -161,7 +162,6 @@ hi_guard_arenas (void)
           r->quarantine_limit = 0;
         }
     }
-  learn_tcache_key ();
   return 0;
 }
 
@@ -746,6 +746,14 @@ hi_guard_bad_pointer (void *ptr, const struct hi_frame *caller, int when)
   /* The bad call's chain first: interning takes the monitor's locks. */
   uint32_t call_site = hi_guard_call_site (caller);
   hi_lock_acquire (&hi_guard.report_lock);
+  /* Learned at the first bad pointer, not at start: the monitor's own
+     work allocates nothing (memcheck.exp). */
+  static int key_learned;
+  if (!key_learned)
+    {
+      key_learned = 1;
+      learn_tcache_key ();
+    }
   hi_modules_refresh ();
   e.call_site = call_site;
   int lost = 0, foreign = 0;
