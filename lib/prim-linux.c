@@ -393,6 +393,23 @@ hi_prim_write_err (const char *buf, size_t n)
   errno = saved;
 }
 
+uint64_t
+hi_prim_monotonic_coarse_ns (void)
+{
+  int saved = errno;
+  uint64_t ns = clock_ns (CLOCK_MONOTONIC_COARSE);
+  errno = saved;
+  return ns;
+}
+
+void
+hi_prim_discard (void *p, size_t size)
+{
+  int saved = errno;
+  madvise (p, size, MADV_DONTNEED);
+  errno = saved;
+}
+
 void
 hi_prim_abort (void)
 {

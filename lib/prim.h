@@ -86,6 +86,13 @@ int hi_prim_read_safe (uint64_t addr, void *buf, size_t n);
 /* Write all N bytes of BUF to standard error, in as few writes as it
    takes (one for a report of a few KiB); errno is kept. */
 void hi_prim_write_err (const char *buf, size_t n);
+/* CLOCK_MONOTONIC_COARSE now, in ns (the same clock as
+   hi_prim_monotonic_ns at the resolution of the kernel's tick, for a
+   fraction of its cost); 0 if it cannot be read. */
+uint64_t hi_prim_monotonic_coarse_ns (void);
+/* Give back the pages of [P, P + SIZE) (page-aligned) of committed
+   memory: they stay readable and writable, and read as zeros. */
+void hi_prim_discard (void *p, size_t size);
 /* End the process with SIGABRT (a core where cores are enabled). */
 void hi_prim_abort (void) __attribute__ ((noreturn));
 
