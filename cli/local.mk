@@ -21,3 +21,4 @@ FORCE:
 .PHONY: FORCE
 %canon_reldir%_heapinspect_LDADD = reader/libhireader.la
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-diff.c
+%canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-leakcheck.c

@@ -18,11 +18,12 @@ static const char usage_text[] =
   "       heapinspect [OPTIONS] run [RUN-OPTIONS] [--] COMMAND [ARGS...]\n"
   "       heapinspect stat|modules SOURCE...\n"
   "       heapinspect block ADDRESS SOURCE...\n"
+  "       heapinspect --leak-check [OPTIONS] SOURCE...   lost blocks (core, -p, --raw)\n"
   "       heapinspect flamegraph [OPTIONS] -o FILE.svg SOURCE...\n"
   "       heapinspect peak|timeline [OPTIONS] SOURCE...\n"
   "       heapinspect diff [OPTIONS] OLD [EXE] NEW [EXE]   NEW may be -p PID\n"
   "options: -t bins,leaks,direct,graph,stat,peak,temporary,lifetimes,timeline,\n"
-  "            errors\n"
+  "            errors,types\n"
   "         -o FILE (replaced when complete)\n"
   "         --format=text|json|pprof|pprof-text|folded|svg|massif\n"
   "         --weight=inuse_space|inuse_objects|alloc_space|alloc_objects|\n"
@@ -33,6 +34,8 @@ static const char usage_text[] =
   "         --focus=REGEX   --ignore=REGEX   --module=NAME\n"
   "         --suppressions=FILE   --no-default-suppressions\n"
   "run:     the options above but -p, --raw, --no-stop; --follow-children\n"
+  "         --leak-check [--error-exitcode=N]\n"
+  "         [--errors-for-leak-kinds=definite,indirect,possible,reachable|all|none]\n"
   "See heapinspect(1).\n";
 
 static int
@@ -71,11 +74,16 @@ parse_number (const char *s, long *out)
 /* getopt_long's values: the CLI's own long options, then the report
    options (options.h) from OPT_REPORT on, handed to hi_option_set. */
 enum { OPT_NO_STOP = 256, OPT_RAW, OPT_VERSION, OPT_FOLLOW,
-       OPT_REPORT = 512 };
+       OPT_LEAK_CHECK, OPT_REPORT = 512 };
+/* run --leak-check's exit status (valgrind's words). */
+enum { OPT_ERROR_EXITCODE = 400, OPT_ERROR_KINDS };
 static const struct option longopts[] = {
   { "no-stop", no_argument, NULL, OPT_NO_STOP },
   { "raw", required_argument, NULL, OPT_RAW },
   { "follow-children", no_argument, NULL, OPT_FOLLOW },
+  { "leak-check", no_argument, NULL, OPT_LEAK_CHECK },
+  { "error-exitcode", required_argument, NULL, OPT_ERROR_EXITCODE },
+  { "errors-for-leak-kinds", required_argument, NULL, OPT_ERROR_KINDS },
   { "help", no_argument, NULL, 'h' },
   { "version", no_argument, NULL, OPT_VERSION },
 #define REPORT_OPTION(id, name, value) \
@@ -118,7 +126,40 @@ struct settings
   const char *tables;
   const char *report;        /* -o FILE */
   int weight_given;          /* --weight was given */
+  int leak_check;            /* --leak-check */
+  int error_options;         /* --error-exitcode or --errors-for-leak-kinds */
 };
+
+/* valgrind's --errors-for-leak-kinds=SET (and --show-leak-kinds'): a
+   comma-separated list of definite, indirect, possible, reachable, or
+   all, or none; into *KINDS as 1 << enum hi_reach_class.  0, or -1. */
+static int
+parse_leak_kinds (const char *arg, unsigned *kinds)
+{
+  if (strcmp (arg, "all") == 0 || strcmp (arg, "none") == 0)
+    {
+      *kinds = arg[0] == 'a' ? (1u << HI_REACH_NCLASSES) - 1 : 0;
+      return 0;
+    }
+  unsigned k = 0;
+  for (const char *p = arg; ; )
+    {
+      size_t len = strcspn (p, ",");
+      int found = -1;
+      for (int c = 0; c < HI_REACH_NCLASSES; c++)
+        if (strlen (hi_reach_class_key (c)) == len
+            && strncmp (p, hi_reach_class_key (c), len) == 0)
+          found = c;
+      if (found < 0)
+        return -1;
+      k |= 1u << found;
+      if (!p[len])
+        break;
+      p += len + 1;
+    }
+  *kinds = k;
+  return 0;
+}
 
 /* Apply option C (argument ARG); -1 to go on, else the exit status. */
 static int
@@ -156,6 +197,26 @@ apply_option (int c, char *arg, struct settings *st)
       return -1;
     case OPT_FOLLOW:
       st->run.follow_children = 1;
+      return -1;
+    case OPT_LEAK_CHECK:
+      st->leak_check = st->run.leak_check = 1;
+      return -1;
+    case OPT_ERROR_EXITCODE:
+      {
+        long n;
+        if (parse_number (arg, &n) != 0 || n > 255)
+          return usage_line ("--error-exitcode takes a number from 0 to "
+                             "255");
+        st->run.error_exitcode = (int) n;
+        st->error_options = 1;
+        return -1;
+      }
+    case OPT_ERROR_KINDS:
+      if (parse_leak_kinds (arg, &st->run.error_kinds) != 0)
+        return usage_line ("--errors-for-leak-kinds takes definite, "
+                           "indirect, possible, reachable (comma-separated), "
+                           "all or none");
+      st->error_options = 1;
       return -1;
     case OPT_RAW:
       {
@@ -244,6 +305,9 @@ main_run (int argc, char **argv, struct settings *st)
   if (st->src.pid || st->src.raw || st->src.no_stop)
     return bad_usage ("run reads the program it starts: -p, --raw and "
                       "--no-stop do not go with it");
+  if (st->error_options && !st->run.leak_check)
+    return usage_line ("--error-exitcode and --errors-for-leak-kinds go "
+                       "with run --leak-check");
   if (!hi_tables_valid (st->tables))
     return bad_usage ("-t takes a list of: " HI_TABLE_NAMES);
   argv += optind;
@@ -295,7 +359,8 @@ int
 main (int argc, char **argv)
 {
   struct settings st = { .opt = HI_OPTIONS_DEFAULT,
-                         .tables = HI_OPT_TABLES_DEFAULT };
+                         .tables = HI_OPT_TABLES_DEFAULT,
+                         .run.error_kinds = HI_RUN_ERROR_KINDS_DEFAULT };
   int c, r;
   /* Options may come anywhere before `run`; those after it are read
      by main_run.  Parse only up to `run`. */
@@ -323,6 +388,9 @@ main (int argc, char **argv)
     }
   if (st.run.follow_children)
     return bad_usage ("--follow-children goes with run");
+  if (st.error_options)
+    return usage_line ("--error-exitcode and --errors-for-leak-kinds go "
+                       "with run --leak-check");
   struct hi_source src = st.src;
   struct hi_options opt = st.opt;
   const char *tables = st.tables;
@@ -410,6 +478,18 @@ main (int argc, char **argv)
       src.exe = argc > 1 ? argv[1] : NULL;
       src.name = src.path;
     }
+  if (st.leak_check && (cmd && (modules || block || strcmp (cmd, "peak") == 0
+                               || strcmp (cmd, "timeline") == 0
+                               || strcmp (cmd, "flamegraph") == 0
+                               || strcmp (cmd, "stat") == 0)))
+    return usage_line ("--leak-check prints its own report: no command goes "
+                       "with it");
+  if (st.leak_check && strcmp (tables, HI_OPT_TABLES_DEFAULT) != 0)
+    return usage_line ("--leak-check prints its own tables: -t does not go "
+                       "with it");
+  if (st.leak_check && opt.format != HI_TEXT && opt.format != HI_JSON)
+    return usage_line ("--leak-check writes text or JSON: --format=text or "
+                       "--format=json");
   /* Binary and large formats are refused on a terminal; `modules` and
      `block` print text whatever --format says. */
   if (!modules && !block && (r = check_terminal (&st)) >= 0)
@@ -425,7 +505,9 @@ main (int argc, char **argv)
       return 1;
     }
   int written = 0, status;
-  if (modules)
+  if (st.leak_check)
+    status = hi_cmd_leak_check (&src, &opt, &written);
+  else if (modules)
     status = hi_cmd_modules (&src, &written);
   else if (block)
     status = hi_cmd_block (&src, block_addr, &opt, &written);

@@ -36,8 +36,23 @@ open_file (const struct hi_source *src, struct hi_target *t)
   return HI_E_NOT_SNAPSHOT;
 }
 
+static struct hi_model *load (const struct hi_source *src,
+                              struct hi_target *keep, int finish);
+
 struct hi_model *
 hi_cli_load (const struct hi_source *src, struct hi_target *keep)
+{
+  return load (src, keep, 1);
+}
+
+struct hi_model *
+hi_cli_load_open (const struct hi_source *src, struct hi_target *keep)
+{
+  return load (src, keep, 0);
+}
+
+static struct hi_model *
+load (const struct hi_source *src, struct hi_target *keep, int finish)
 {
   struct hi_target t;
   struct hi_model *m = NULL;
@@ -57,7 +72,8 @@ hi_cli_load (const struct hi_source *src, struct hi_target *keep)
         fprintf (stderr, "heapinspect: %s: the file is truncated: %llu bytes "
                  "missing (the heapinspect data in it was read whole)\n",
                  src->name, (unsigned long long) missing);
-      hi_status after = hi_target_finish (&t);
+      hi_status after = finish || s != HI_OK ? hi_target_finish (&t)
+                                             : HI_OK;
       if (s == HI_OK && after != HI_OK)
         fprintf (stderr, "heapinspect: %s: %s\n", src->name,
                  hi_strerror (after));

@@ -104,7 +104,33 @@ struct hi_analysis
      --suppressions file held, skipped: for the summary's problems. */
   uint32_t suppress_ignored;
   uint64_t total_allocs, total_bytes, total_frees, total_freed;
+  /* The client API's types (hi_types_ready): one entry per name, and per
+     type record of the model its entry (UINT32_MAX: none). */
+  struct hi_type_sum *types;
+  uint32_t n_types;
+  uint32_t *type_of_rec;
+  int types_done;
 };
+
+/* One type as the tables show it: blocks given the type, summed over
+   the type records of that name. */
+struct hi_type_sum
+{
+  const char *name;          /* owned by the analysis (labels) */
+  uint64_t elem_size;        /* sizeof the type, 0 if not known */
+  uint64_t allocs, bytes, frees, freed;
+};
+
+/* Name and sum A's types (once): HI_OK or HI_E_NOMEM. */
+hi_status hi_types_ready (struct hi_analysis *a);
+/* The exact types of the blocks of the sites S with ROW_OF[S] == ROW
+   (ROW_OF NULL: site ROW, or any site for HI_ANY_ROW) in size bin BIN (HI_ANY_BIN: any), joined by
+   ", ", most bytes first, into BUF of SIZE bytes; "" if none is known. */
+void hi_types_text (struct hi_analysis *a, const uint32_t *row_of,
+                    uint32_t row, unsigned bin, char *buf, size_t size);
+#define HI_ANY_SITE UINT64_MAX
+#define HI_ANY_ROW UINT32_MAX
+#define HI_ANY_BIN  HI_NBINS
 
 /* Site flags: left out of every table by --focus, --ignore or --module;
    left out of the leak table by the user's suppressions, or by the
@@ -249,7 +275,8 @@ hi_status hi_block_report (const struct hi_target *t, const struct hi_model *m,
 /* The tables -t takes, for messages. */
 #define HI_TABLE_NAMES \
   "leaks, bins, direct, graph, stat, peak, temporary, lifetimes, timeline, " \
-  "errors"
+  "errors, "
+  "types"
 /* 1 if LIST names only known tables (HI_TABLE_NAMES). */
 int hi_tables_valid (const char *list);
 /* Print the tables of LIST (comma-separated) of M to OUT; NAME names the
@@ -331,6 +358,9 @@ hi_status hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r);
 /* Heap errors (format 5): every error the monitor recorded, in order, a
    prose paragraph each with its chains; an older input says it has none. */
 hi_status hi_table_errors (struct hi_analysis *a, struct hi_rmodel *r);
+/* The client API's types (format 5): per type, its blocks, live figures
+   and top chain, most live bytes first. */
+hi_status hi_table_types (struct hi_analysis *a, struct hi_rmodel *r);
 
 /* The frames of site S's leak path (hi_path_span, "..." first when cut)
    appended to R: a PATH cell for them. */

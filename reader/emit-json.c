@@ -139,9 +139,13 @@ json_table (const struct hi_rmodel *r, const struct hi_table *t, FILE *f)
   if (t->keyvalue)
     {
       fputs (": {", f);
+      int first = 1;
       for (size_t i = 0; i < t->n_rows; i++)
         {
-          fputs (i ? ",\n  " : "\n  ", f);
+          if (t->rows[i].text_only)
+            continue;
+          fputs (first ? "\n  " : ",\n  ", f);
+          first = 0;
           hi_json_string (f, t->rows[i].cells[0].text);
           fputs (": ", f);
           json_cell (r, &t->rows[i].cells[1], f);

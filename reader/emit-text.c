@@ -262,6 +262,8 @@ emit_keyvalue (const struct hi_rmodel *r, const struct hi_emit_options *o,
 {
   for (size_t i = 0; i < t->n_rows; i++)
     {
+      if (t->rows[i].json_only)
+        continue;
       struct buf k = { 0 }, v = { 0 };
       cell_text (r, o, &t->columns[0], &t->rows[i].cells[0], &k);
       cell_text (r, o, &t->columns[1], &t->rows[i].cells[1], &v);

@@ -29,6 +29,7 @@
   X (HI_E_PROCESS, "cannot read the process (ptrace)") \
   X (HI_E_USAGE, "unknown table: use leaks, bins, direct, graph, stat, peak, temporary, lifetimes, timeline or errors") \
   X (HI_E_NOT_BLOCK, "not in a block allocated through heapinspect") \
+  X (HI_E_NO_MEMORY, "holds no memory to scan for leaks (a snapshot file): use a core file or a live process") \
   X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)") \
   X (HI_E_REGEX, "not a valid regular expression") \
   X (HI_E_SUPPRESSIONS, "cannot use the suppressions file") \
@@ -149,6 +150,13 @@ hi_status hi_target_open_process (int pid, int stop, struct hi_target *out);
    its memory cannot be opened. */
 hi_status hi_target_open_stopped (int pid, struct hi_target *out);
 
+/* Process PID as another tracer holds it (gdb, whose plugin reads the
+   memory map here): its memory and /proc/PID/maps only; no stopping or
+   resuming, no consistency check, and no threads (thread_regs gives
+   none: the tracer has the registers).  HI_E_PROCESS if it cannot be
+   opened. */
+hi_status hi_target_open_maps (int pid, struct hi_target *out);
+
 /* Raw memory dumps: PATHS[i] holds the memory from address BASES[i] on
    (N of them, at most 64).  ELF, if not NULL, is the program whose
    symbols locate the root; without it the root is found by its magic. */
@@ -227,6 +235,7 @@ struct hi_model
     uint64_t time;           /* time arenas or timeline points unusable */
     uint64_t guards;         /* heap error records or quarantine entries
                                 out of range (format 5) */
+    uint64_t types;          /* client API type records left out */
   } damage;
   /* The process, as the monitor recorded it (format 3 on).  NULL or 0:
      not recorded (format 2, a raw dump, fields out of range: the last
@@ -271,6 +280,16 @@ struct hi_model
                                 chains' sum (root.totals.peak_blocks is
                                 the most blocks ever live, which may be
                                 another moment) */
+  /* The client API's types (format 5 on; format.h): HI_ARENA_TYPES's
+     records, those out of range (a pair of no type or site, a type
+     beyond HI_TYPES_MAX) with kind HI_TREC_NONE, counted in damage.types;
+     NULL, 0: none recorded. */
+  struct hi_type_rec *type_recs;
+  uint64_t n_type_recs;
+  /* The client API's pools (format 5 on), names NUL-ended; NULL, 0:
+     none. */
+  struct hi_pool *pools;
+  uint64_t n_pools;
   uint64_t peak_time_ns;     /* when the peak was reached, ns since the
                                 monitor started: the time of the point at
                                 or after the peak's clock (the points'
@@ -369,6 +388,9 @@ struct hi_stat
   uint64_t chains_truncated, chains_dropped, internal_allocations, damaged;
   uint64_t unwind_fallbacks, unwind_checked, unwind_mismatches;
   uint64_t calls[HI_NCALLS];
+  /* The client API's pools, apart from malloc's figures above. */
+  uint64_t pools, pool_allocations, pool_frees, pool_bytes_allocated,
+           pool_bytes_freed, pool_resets;
 };
 void hi_stat_compute (const struct hi_model *m, struct hi_stat *out);
 

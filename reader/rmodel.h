@@ -86,6 +86,9 @@ struct hi_rsample
   uint64_t alloc_objects, alloc_space, inuse_objects, inuse_space;
   uint64_t peak_objects, peak_space; /* live at the peak (the report's
                                 has_peak), else 0 */
+  const char *types;         /* the client API's types of its blocks
+                                (", "-joined), or NULL: pprof's label
+                                "type" */
 };
 
 /* Which figure of a sample a one-number format shows (--weight). */

@@ -1,5 +1,6 @@
 /* target-core.c - an ELF core file as a target: memory from its PT_LOAD
-   segments, mapped files from its NT_FILE note. */
+   segments, mapped files from its NT_FILE note, threads from its
+   NT_PRSTATUS notes. */
 #define _GNU_SOURCE
 #include "hi-reader.h"
 
@@ -14,6 +15,26 @@
 #ifndef NT_FILE
 # define NT_FILE 0x46494c45
 #endif
+#ifndef NT_PRSTATUS
+# define NT_PRSTATUS 1
+#endif
+
+/* x86-64's struct elf_prstatus: the thread id at 32, then the 27 words
+   of user_regs_struct at 112 (rsp is word 19, fs_base word 21). */
+#define PRSTATUS_PID 32
+#define PRSTATUS_REGS 112
+#define PRSTATUS_NREGS 27
+#define REG_RSP 19
+#define REG_FS_BASE 21
+#define THREADS_MAX 100000
+
+/* A PT_LOAD segment as a mapping of the process: all of it, with the
+   bytes the file holds (HELD, from its start) and its protection. */
+struct cmap
+{
+  uint64_t start, end, held;
+  uint32_t prot;
+};
 
 struct segment
 {
@@ -34,6 +55,14 @@ struct core
   struct hi_mapping *maps;
   size_t nmaps;
   char *note;                 /* the NT_FILE descriptor (strings point in) */
+  struct cmap *cmap;          /* every PT_LOAD, by address, none overlapping */
+  size_t ncmap;
+  struct hi_map_entry *mapv;  /* the mappings the `mapping` op gives:
+                                 each cmap's held part and the rest */
+  size_t nmapv;
+  struct hi_thread_regs *threads; /* one per NT_PRSTATUS, in note order */
+  size_t nthreads;
+  int x86_64;                 /* registers are only read for x86-64 */
   const char *exe;
   uint64_t mtime_ns;          /* the file's modification time, 0 if none */
 };
@@ -108,11 +137,35 @@ core_close (void *ctx)
   free (c->writable);
   free (c->maps);
   free (c->note);
+  free (c->cmap);
+  free (c->mapv);
+  free (c->threads);
   free (c);
 }
 
+static int
+core_mapping (void *ctx, size_t i, struct hi_map_entry *out)
+{
+  struct core *c = ctx;
+  if (i >= c->nmapv)
+    return -1;
+  *out = c->mapv[i];
+  return 0;
+}
+
+static int
+core_thread_regs (void *ctx, size_t i, struct hi_thread_regs *out)
+{
+  struct core *c = ctx;
+  if (i >= c->nthreads)
+    return -1;
+  *out = c->threads[i];
+  return 0;
+}
+
 static const struct hi_target_ops core_ops = {
-  core_read, core_symbol, core_close, core_region, NULL, NULL, NULL
+  core_read, core_symbol, core_close, core_region, NULL, core_mapping,
+  core_thread_regs
 };
 
 uint64_t
@@ -183,6 +236,114 @@ sort_segments (struct core *c)
     if (c->seg[i].writable)
       c->writable[c->nwritable++] = i;
   return 0;
+}
+
+static int
+cmap_by_address (const void *x, const void *y)
+{
+  const struct cmap *a = x, *b = y;
+  return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* The NT_FILE entry holding ADDR, or NULL. */
+static const struct hi_mapping *
+file_of (const struct core *c, uint64_t addr)
+{
+  for (size_t i = 0; i < c->nmaps; i++)
+    if (addr >= c->maps[i].start && addr < c->maps[i].end)
+      return &c->maps[i];
+  return NULL;
+}
+
+/* Make the mappings the `mapping` op gives from the PT_LOAD segments
+   (sorted; a damaged core's overlaps cut as the segments' are): each
+   segment's held bytes, then the part the file does not hold, named by
+   NT_FILE where it names them.  -1 if out of memory. */
+static int
+make_mappings (struct core *c)
+{
+  qsort (c->cmap, c->ncmap, sizeof *c->cmap, cmap_by_address);
+  size_t n = 0;
+  for (size_t i = 0; i < c->ncmap; i++)
+    {
+      struct cmap m = c->cmap[i];
+      if (n && m.start < c->cmap[n - 1].end)
+        {
+          struct cmap *prev = &c->cmap[n - 1];
+          prev->end = m.start > prev->start ? m.start : prev->start;
+          if (prev->held > prev->end - prev->start)
+            prev->held = prev->end - prev->start;
+          if (prev->end == prev->start)
+            n--;
+        }
+      if (m.end > m.start)
+        c->cmap[n++] = m;
+    }
+  c->ncmap = n;
+  c->mapv = calloc (2 * n + 1, sizeof *c->mapv);
+  if (!c->mapv)
+    return -1;
+  for (size_t i = 0; i < n; i++)
+    {
+      const struct cmap *m = &c->cmap[i];
+      /* The held bytes are where the file has them: a segment cut by the
+         file's end holds less than its filesz. */
+      uint64_t held = 0;
+      const struct segment *s = find_segment (c, m->start);
+      if (s && s->vaddr == m->start)
+        held = s->filesz < m->held ? s->filesz : m->held;
+      if (held > m->end - m->start)
+        held = m->end - m->start;
+      uint64_t cut[3] = { m->start, m->start + held, m->end };
+      for (int part = 0; part < 2; part++)
+        {
+          if (cut[part + 1] == cut[part])
+            continue;
+          struct hi_map_entry *e = &c->mapv[c->nmapv++];
+          e->start = cut[part];
+          e->end = cut[part + 1];
+          e->prot = m->prot;
+          e->in_target = part == 0;
+          const struct hi_mapping *f = file_of (c, e->start);
+          if (f && f->path)
+            {
+              e->file_offset = f->offset + (e->start - f->start);
+              size_t len = strlen (f->path);
+              if (len >= HI_MAP_PATH_MAX)
+                len = HI_MAP_PATH_MAX - 1;
+              memcpy (e->path, f->path, len);
+              e->path[len] = '\0';
+            }
+        }
+    }
+  return 0;
+}
+
+/* Add the thread of an NT_PRSTATUS descriptor DESC of SIZE bytes. */
+static void
+add_thread (struct core *c, const char *desc, size_t size)
+{
+  if (!c->x86_64 || size < PRSTATUS_REGS + PRSTATUS_NREGS * 8
+      || c->nthreads >= THREADS_MAX)
+    return;
+  if ((c->nthreads & (c->nthreads + 1)) == 0 || !c->threads)
+    {
+      /* grow at 0, 1, 3, 7, ...: capacity a power of two */
+      struct hi_thread_regs *t = realloc (c->threads, 2 * (c->nthreads + 1)
+                                          * sizeof *t);
+      if (!t)
+        return;
+      c->threads = t;
+    }
+  struct hi_thread_regs *t = &c->threads[c->nthreads++];
+  memset (t, 0, sizeof *t);
+  int32_t pid;
+  memcpy (&pid, desc + PRSTATUS_PID, sizeof pid);
+  t->tid = pid > 0 ? (uint64_t) pid : 0;
+  t->n_regs = PRSTATUS_NREGS;
+  memcpy (t->regs, desc + PRSTATUS_REGS, PRSTATUS_NREGS * 8);
+  t->sp = t->regs[REG_RSP];
+  t->fs_base = t->regs[REG_FS_BASE];
 }
 
 /* Parse an NT_FILE descriptor: count, page size, count triples, count
@@ -261,6 +422,14 @@ hi_target_open_core (const char *path, const char *exe, struct hi_target *out)
       err = HI_E_NOMEM;
       goto fail;
     }
+  c->x86_64 = eh.e_machine == EM_X86_64
+               && eh.e_ident[EI_CLASS] == ELFCLASS64;
+  c->cmap = calloc (n, sizeof *c->cmap);
+  if (!c->cmap)
+    {
+      err = HI_E_NOMEM;
+      goto fail;
+    }
   for (size_t i = 0; i < n; i++)
     {
       GElf_Phdr ph;
@@ -268,13 +437,23 @@ hi_target_open_core (const char *path, const char *exe, struct hi_target *out)
         goto fail;
       if (ph.p_type == PT_LOAD && ph.p_filesz > 0)
         add_segment (c, &ph);
+      if (ph.p_type == PT_LOAD && ph.p_memsz > 0)
+        {
+          uint64_t end = ph.p_vaddr + ph.p_memsz < ph.p_vaddr
+                         ? UINT64_MAX : ph.p_vaddr + ph.p_memsz;
+          c->cmap[c->ncmap++] = (struct cmap) {
+            ph.p_vaddr, end, ph.p_filesz,
+            ((ph.p_flags & PF_R) ? HI_MAP_READ : 0)
+            | ((ph.p_flags & PF_W) ? HI_MAP_WRITE : 0)
+            | ((ph.p_flags & PF_X) ? HI_MAP_EXEC : 0) };
+        }
       if (ph.p_type == PT_NOTE && (ph.p_offset > c->file_size
                                    || ph.p_filesz > c->file_size - ph.p_offset))
         c->missing += ph.p_offset > c->file_size
                       ? ph.p_filesz
                       : ph.p_filesz - (c->file_size - ph.p_offset);
       if (ph.p_type != PT_NOTE || ph.p_offset > c->file_size
-          || ph.p_filesz > c->file_size - ph.p_offset || c->maps)
+          || ph.p_filesz > c->file_size - ph.p_offset)
         continue;
       Elf_Data *data = elf_getdata_rawchunk (c->elf, (int64_t) ph.p_offset,
                                              ph.p_filesz, ELF_T_NHDR);
@@ -282,11 +461,16 @@ hi_target_open_core (const char *path, const char *exe, struct hi_target *out)
       GElf_Nhdr nh;
       while (data && (off = gelf_getnote (data, off, &nh, &name_off,
                                           &desc_off)) > 0)
-        if (nh.n_type == NT_FILE && nh.n_namesz == 5
+        if (nh.n_namesz == 5
             && memcmp ((char *) data->d_buf + name_off, "CORE", 5) == 0)
-          parse_nt_file (c, (char *) data->d_buf + desc_off, nh.n_descsz);
+          {
+            if (nh.n_type == NT_FILE)
+              parse_nt_file (c, (char *) data->d_buf + desc_off, nh.n_descsz);
+            else if (nh.n_type == NT_PRSTATUS)
+              add_thread (c, (char *) data->d_buf + desc_off, nh.n_descsz);
+          }
     }
-  if (sort_segments (c) != 0)
+  if (sort_segments (c) != 0 || make_mappings (c) != 0)
     {
       err = HI_E_NOMEM;
       goto fail;

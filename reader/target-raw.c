@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,6 +51,36 @@ raw_region (void *ctx, size_t i, uint64_t *addr, uint64_t *size)
   return 0;
 }
 
+/* The dumps as mappings of the process, in address order, readable and
+   writable (a dump says nothing of protection); none if two overlap:
+   then they are not one process's memory as it was mapped.  No threads. */
+static int
+raw_mapping (void *ctx, size_t i, struct hi_map_entry *out)
+{
+  struct raw *r = ctx;
+  if (i >= r->n)
+    return -1;
+  size_t order[RAW_MAX], n = 0;
+  for (size_t k = 0; k < r->n; k++)
+    {
+      size_t j = n++;
+      for (; j > 0 && r->base[order[j - 1]] > r->base[k]; j--)
+        order[j] = order[j - 1];
+      order[j] = k;
+    }
+  for (size_t k = 0; k + 1 < n; k++)
+    if (r->base[order[k]] + r->size[order[k]] > r->base[order[k + 1]]
+        || r->base[order[k]] + r->size[order[k]] < r->base[order[k]])
+      return -1;
+  size_t k = order[i];
+  memset (out, 0, sizeof *out);
+  out->start = r->base[k];
+  out->end = r->base[k] + r->size[k];
+  out->prot = HI_MAP_READ | HI_MAP_WRITE;
+  out->in_target = 1;
+  return 0;
+}
+
 static void
 raw_close (void *ctx)
 {
@@ -60,7 +91,7 @@ raw_close (void *ctx)
 }
 
 static const struct hi_target_ops raw_ops = {
-  raw_read, raw_symbol, raw_close, raw_region, NULL, NULL, NULL
+  raw_read, raw_symbol, raw_close, raw_region, NULL, raw_mapping, NULL
 };
 
 hi_status

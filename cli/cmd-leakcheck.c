@@ -1,0 +1,42 @@
+/* cmd-leakcheck.c - `heapinspect --leak-check SOURCE`: which live blocks
+   are lost, as valgrind memcheck's leak check says it. */
+#define _GNU_SOURCE
+#include "cli.h"
+#include "reach.h"
+
+#include <stdio.h>
+
+int
+hi_cmd_leak_check (const struct hi_source *src, const struct hi_options *opt,
+                   int *written)
+{
+  struct hi_target t;
+  *written = 0;
+  struct hi_model *m = hi_cli_load_open (src, &t);
+  if (!m)
+    return 1;
+  unsigned missing = 0;
+  /* A live process is scanned while it is still stopped. */
+  hi_status s = hi_reach_report (&t, m, src->exe, src->name, opt, stdout,
+                                 NULL, &missing);
+  hi_status after = hi_target_finish (&t);
+  int status = 0;
+  if (s == HI_OK)
+    {
+      *written = 1;
+      if (after != HI_OK)
+        hi_cli_error (src->name, hi_strerror (after));
+      if (missing && opt->format != HI_JSON)
+        hi_cli_module_problems (src, m);
+      status = m->damaged ? 1 : 0;
+    }
+  else
+    {
+      if (!(s == HI_E_WRITE && ferror (stdout)))
+        hi_cli_error (src->name, hi_strerror (s));
+      status = 1;
+    }
+  hi_target_close (&t);
+  hi_model_free (m);
+  return status;
+}
