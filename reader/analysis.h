@@ -275,7 +275,7 @@ hi_status hi_block_report (const struct hi_target *t, const struct hi_model *m,
 /* The tables -t takes, for messages. */
 #define HI_TABLE_NAMES \
   "leaks, bins, direct, graph, stat, peak, temporary, lifetimes, timeline, " \
-  "errors, "
+  "errors, " \
   "types"
 /* 1 if LIST names only known tables (HI_TABLE_NAMES). */
 int hi_tables_valid (const char *list);
