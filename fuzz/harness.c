@@ -81,6 +81,14 @@ blocks (const struct hi_target *t, const struct hi_model *m)
       lookup (t, m, &a, at);
       lookup (t, m, &a, at + 40);
     }
+  /* The addresses the heap errors and the quarantine name (format 5). */
+  for (uint64_t i = 0; i < m->n_errors && i < 8; i++)
+    {
+      lookup (t, m, &a, m->errors[i].addr);
+      lookup (t, m, &a, m->errors[i].block + m->errors[i].block_size + 2);
+    }
+  for (uint64_t i = 0; i < m->n_quarantine && i < 8; i++)
+    lookup (t, m, &a, m->quarantine[i].user + 1);
   uint64_t base, size;
   for (size_t i = 0; i < 4 && t->ops->region
        && t->ops->region (t->ctx, i, &base, &size) == 0; i++)
@@ -114,8 +122,8 @@ hi_fuzz_target (struct hi_target *t)
          names (the fuzzer would read the machine's libraries). */
       m->n_modules = 0;
       for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
-        hi_report (m, NULL, "fuzz", "leaks,bins,direct,graph,stat", &opts[i],
-                   sink (), NULL);
+        hi_report (m, NULL, "fuzz", "leaks,bins,direct,graph,stat,errors",
+                   &opts[i], sink (), NULL);
       hi_report (m, NULL, "fuzz", "stat", &opts[0], sink (), NULL);
       blocks (t, m);
       hi_model_free (m);

@@ -38,7 +38,8 @@ fuzz_headers = $(filter %.h,$(reader_libhireader_la_SOURCES)) \
 
 fuzz-targets: $(fuzz_targets)
 fuzz_check_deps = demo/widget lib/libheapinspect.la \
-	testsuite/progs/recursion testsuite/progs/hip-tool
+	testsuite/progs/recursion testsuite/progs/hip-tool \
+	testsuite/progs/guard-bugs
 check-fuzz: $(fuzz_check_deps)
 	@if test "$(HAVE_FUZZER)" != yes; then \
 	  echo "check-fuzz: $(FUZZ_CC) cannot build libFuzzer targets" \

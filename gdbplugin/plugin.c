@@ -622,6 +622,37 @@ lost (struct gdb_target *g, const struct hi_target *t,
     hi_target_close (&l.side);
 }
 
+/* heap block's threads: the side's (a core's NT_PRSTATUS; a live
+   process opened for its map has none: its stack is named by the map). */
+static int
+block_regs (void *ctx, size_t i, struct hi_thread_regs *out)
+{
+  struct lost_target *l = ctx;
+  return l->side.ops->thread_regs ? l->side.ops->thread_regs (l->side.ctx, i,
+                                                              out) : -1;
+}
+
+static const struct hi_target_ops block_ops = {
+  lost_read, lost_symbol, NULL, NULL, NULL, lost_mapping, block_regs
+};
+
+/* heap block: what ADDR is in the inferior T (model M); with the memory
+   map heap lost finds, stacks and unmapped addresses are named as
+   heapinspect block names them on the same core. */
+static hi_status
+block (struct gdb_target *g, const struct hi_target *t,
+       const struct hi_model *m, const struct request *r, FILE *out)
+{
+  struct lost_target l = { *t, { NULL, NULL }, 0, r };
+  l.have_side = find_side (t, g->root, &l.side) == 0;
+  struct hi_target bt = { &block_ops, &l };
+  hi_status s = hi_block_report (l.have_side ? &bt : t, m, NULL, r->addr,
+                                 &r->opt, out);
+  if (l.have_side)
+    hi_target_close (&l.side);
+  return s;
+}
+
 /* Answer request R on the inferior, printing to OUT. */
 static void
 run (struct gdb_target *g, const struct request *r, FILE *out)
@@ -657,7 +688,7 @@ run (struct gdb_target *g, const struct request *r, FILE *out)
       if (strcmp (r->name, "lost") == 0)
         lost (g, &t, m, r, out);
       else if (r->have_addr)
-        s = hi_block_report (&t, m, NULL, r->addr, &r->opt, out);
+        s = block (g, &t, m, r, out);
       else if (r->export)
         s = export (m, r, out);
       else if (r->diff)

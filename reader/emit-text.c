@@ -609,6 +609,21 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
     }
   bytes_text (o, s->monitor_bytes, a, sizeof a);
   fprintf (f, "  monitor    %s of its own memory\n", a);
+  if (s->quarantine_limit || s->redzone)
+    {
+      fputs ("  guards    ", f);
+      if (s->quarantine_limit)
+        {
+          bytes_text (o, s->quarantine_limit, a, sizeof a);
+          bytes_text (o, s->quarantine_bytes, b, sizeof b);
+          fprintf (f, " quarantine %s (%s held)%s", a, b,
+                   s->redzone ? "," : "");
+        }
+      if (s->redzone)
+        fprintf (f, " redzone %" PRIu32 " byte%s", s->redzone,
+                 plural (s->redzone));
+      fputc ('\n', f);
+    }
   if (s->errors_total)
     {
       fprintf (f, "  errors     %" PRIu64 " heap error%s found", s->errors_total,
@@ -617,7 +632,7 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
         fprintf (f, ", the first %" PRIu64 " recorded", s->errors_recorded);
       fputs (": -t errors lists them\n", f);
     }
-  /* Ten lines at most: four for problems, the last counting the rest. */
+  /* Twelve lines at most: four for problems, the last counting the rest. */
   for (size_t i = 0; i < s->n_problems && i < 4; i++)
     if (i == 3 && s->n_problems > 4)
       fprintf (f, "  problem    and %zu more (--format=json lists them)\n",

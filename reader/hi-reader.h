@@ -391,6 +391,8 @@ struct hi_stat
   /* The client API's pools, apart from malloc's figures above. */
   uint64_t pools, pool_allocations, pool_frees, pool_bytes_allocated,
            pool_bytes_freed, pool_resets;
+  /* Heap errors (format 5): found, and recorded in the errors arena. */
+  uint64_t errors_total, errors_recorded;
 };
 void hi_stat_compute (const struct hi_model *m, struct hi_stat *out);
 

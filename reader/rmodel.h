@@ -338,6 +338,9 @@ struct hi_summary
   uint64_t monitor_bytes;    /* the monitor's own memory (its arenas) */
   uint64_t errors_total;     /* heap errors the monitor found (format 5) */
   uint64_t errors_recorded;  /* ... and recorded (-t errors lists them) */
+  uint64_t quarantine_limit; /* HEAPINSPECT_QUARANTINE's bytes; 0: off */
+  uint64_t quarantine_bytes; /* user bytes it held when read */
+  uint32_t redzone;          /* HEAPINSPECT_REDZONE's bytes; 0: none */
   const char *problems[8];   /* one line each: damage, unreadable modules */
   size_t n_problems;
 };

@@ -61,6 +61,9 @@ hi_summary_build (const struct hi_model *m, const struct hi_analysis *a,
   s->depth_cap = m->root.max_depth;
   s->errors_total = m->errors_total;
   s->errors_recorded = m->n_errors;
+  s->quarantine_limit = m->quarantine_limit;
+  s->quarantine_bytes = m->quarantine_bytes;
+  s->redzone = m->redzone;
   for (uint64_t i = 1; i < m->n_sites; i++)
     if (site_cut (m, i))
       {

@@ -45,6 +45,8 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
                                      m->threads[i].frames_cached);
     }
   s->damaged = m->damaged;
+  s->errors_total = m->errors_total;
+  s->errors_recorded = m->n_errors;
   s->pools = m->n_pools;
   for (uint64_t i = 0; i < m->n_pools; i++)
     {
@@ -143,6 +145,19 @@ stat_table (const struct hi_stat *s, struct hi_rmodel *r)
         return HI_E_NOMEM;
       c[0] = hi_cell_text (pool_keys[i].key);
       c[1] = hi_cell_count (pool_keys[i].value);
+    }
+  /* Heap errors, when the monitor found any (-t errors lists them). */
+  const struct { const char *key; uint64_t value; } error_keys[] = {
+    { "heap_errors", s->errors_total },
+    { "heap_errors_recorded", s->errors_recorded },
+  };
+  for (size_t i = 0; s->errors_total && i < 2; i++)
+    {
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        return HI_E_NOMEM;
+      c[0] = hi_cell_text (error_keys[i].key);
+      c[1] = hi_cell_count (error_keys[i].value);
     }
   return HI_OK;
 }
