@@ -35,6 +35,18 @@ struct hi_span
   uint32_t *page;              /* (end - start + 4095) / 4096 entries */
 };
 
+/* A live block: its user pointer and size (0 stays 0; the pointer
+   search takes it as 1 byte, as memcheck does), its site, and memcheck's
+   marking state; one record, so a pointer's lookup and marking touch one
+   cache line. */
+struct hi_sblock
+{
+  uint64_t start, size;
+  uint32_t site;
+  uint8_t state;               /* HI_ST_* */
+  uint8_t pending;             /* on the mark stack */
+};
+
 /* The scan's state. */
 struct hi_scan
 {
@@ -53,19 +65,14 @@ struct hi_scan
   /* Malloc's heap memory found by the block search (normalized): not
      roots. */
   struct hi_ranges heap;
-  /* The live blocks, by address: user pointer, size (0 stays 0; a
-     pointer search treats it as 1 byte, as memcheck does), site. */
-  uint64_t *start;
-  uint64_t *size;
-  uint32_t *site;
+  /* The live blocks, by address. */
+  struct hi_sblock *b;
   uint32_t n_blocks, cap_blocks;
   /* Where blocks are, for the pointer search. */
   struct hi_span *spans;
   size_t n_spans;
   uint64_t lo, hi;             /* all blocks lie in [lo, hi) */
-  /* Marking state, per block. */
-  uint8_t *state;              /* enum below */
-  uint8_t *pending;
+  /* Marking. */
   uint32_t *stack;             /* the mark stack */
   uint32_t top;
   uint32_t *batch;              /* the mark stack's blocks being scanned */
