@@ -25,6 +25,13 @@ void hi_ranges_free (struct hi_ranges *r);
 #define HI_SCAN_SLOT ((uint64_t) 1 << 16)
 #define HI_SCAN_SLOTS 64u
 
+/* The cache slot holding ADDR. */
+static inline size_t
+hi_scan_slot (uint64_t addr)
+{
+  return (size_t) (addr / HI_SCAN_SLOT) % HI_SCAN_SLOTS;
+}
+
 /* A heap span: a stretch of memory holding blocks (a heap mapping's
    part from its first block to its last block's end), with an index of
    its pages: page[i] is the first block ending after the page's start. */
@@ -80,6 +87,7 @@ struct hi_scan
      direct-mapped, to read blocks and roots in large pieces. */
   unsigned char *cache;        /* HI_SCAN_SLOTS pieces */
   uint64_t slot_lo[HI_SCAN_SLOTS], slot_hi[HI_SCAN_SLOTS]; /* held bytes */
+  uint64_t slot_gen[HI_SCAN_SLOTS]; /* raised each time a slot is read */
   unsigned char scratch[16];
 };
 

@@ -186,6 +186,10 @@ scan_memory (struct hi_scan *s, uint64_t start, uint64_t len,
               continue;
             }
         }
+      /* A heuristic's reads may reuse P's cache slot: then read the
+         piece again (the target's memory does not change). */
+      size_t slot = hi_scan_slot (at);
+      uint64_t gen = s->slot_gen[slot];
       for (size_t k = 0; k + 8 <= n; k += 8)
         {
           uint64_t v;
@@ -196,6 +200,16 @@ scan_memory (struct hi_scan *s, uint64_t start, uint64_t len,
             push_root (s, v, prior_definite);
           else
             push_clique (s, v, (uint32_t) clique);
+          if (s->slot_gen[slot] != gen)
+            {
+              p = hi_scan_read (s, at, n);
+              gen = s->slot_gen[slot];
+              if (!p)
+                {
+                  s->r->skipped.unreadable_bytes += n - k - 8;
+                  break;
+                }
+            }
         }
       at += n;
     }
