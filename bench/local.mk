@@ -7,3 +7,7 @@ CLEANFILES += %reldir%/many-sites %reldir%/threads-scaling
 EXTRA_PROGRAMS += %reldir%/many-funcs
 %canon_reldir%_many_funcs_CFLAGS = $(AM_CFLAGS) -g -O1 -fno-ipa-icf -fno-optimize-sibling-calls
 CLEANFILES += %reldir%/many-funcs
+# bench/run --leak-check: the reachability scan of 1 000 000 live blocks.
+EXTRA_PROGRAMS += %reldir%/many-live
+%canon_reldir%_many_live_CFLAGS = $(AM_CFLAGS) -g -O2
+CLEANFILES += %reldir%/many-live

@@ -4,6 +4,7 @@
 
 #include "analysis.h"
 #include "outfile.h"
+#include "reach.h"
 
 /* Where the data comes from. */
 struct hi_source
@@ -102,7 +103,17 @@ struct hi_run
 {
   int follow_children;       /* --follow-children: every process writes
                                 its own snapshot */
+  int leak_check;            /* --leak-check: scan the program for leaks
+                                at its exit and print that report */
+  int error_exitcode;        /* --error-exitcode=N: exit N when the scan
+                                found leaks of error_kinds; 0: never */
+  unsigned error_kinds;      /* --errors-for-leak-kinds: 1 << class
+                                (enum hi_reach_class) of each kind that
+                                counts; memcheck's default is definite
+                                and possible */
 };
+/* memcheck's --errors-for-leak-kinds default: definite,possible. */
+#define HI_RUN_ERROR_KINDS_DEFAULT 5u
 
 /* `run COMMAND ARGS...`: ARGV is the command.  Returns the command's
    exit status, 128 + the signal that killed it, 126/127 if it could not
@@ -118,6 +129,24 @@ struct hi_traced_end
   int seen_exit;             /* it was stopped at its exit and read */
   hi_status read;            /* the live read's outcome, if seen_exit */
   struct hi_model *model;    /* the model read there, or NULL */
+  /* With --leak-check: */
+  int scanned;               /* the leak report was made */
+  int at_exit_handlers;      /* ... at the monitor's exit stop (else at
+                                the exit stop: _exit, a signal) */
+  hi_status scan;            /* its outcome, if scanned */
+  char *report;              /* its text (malloc'd), if scanned */
+  size_t report_len;
+  struct hi_reach_totals totals; /* the classes' totals, if HI_OK */
+};
+
+/* What `run --leak-check` hands the tracing half. */
+struct hi_leak_run
+{
+  int fd;                    /* the write end of the exit stop's pipe
+                                (lib/leak-stop.h): closed here once the
+                                scan is done or can no longer happen */
+  const struct hi_options *opt;
+  const char *name;          /* the program, for the report */
 };
 
 /* Trace PID, a child that has not yet exec'd: 0, or the errno of
@@ -125,7 +154,11 @@ struct hi_traced_end
 int hi_run_trace (int pid);
 /* Let traced PID run to its end, passing its signals on; at its exit
    stop (after its exit handlers, also on death by a signal) read its
-   heap live.  Fills *END. */
-void hi_run_wait_traced (int pid, struct hi_traced_end *end);
+   heap live.  With LEAK (not NULL: --leak-check), scan it for leaks at
+   the monitor's stop at the end of its exit handlers, all its threads
+   stopped, or at its exit stop if it never gets there (_exit, a signal).
+   Fills *END. */
+void hi_run_wait_traced (int pid, struct hi_leak_run *leak,
+                         struct hi_traced_end *end);
 
 #endif

@@ -6,6 +6,7 @@
 #include "cli/paths.h"
 #include "cli.h"
 #include "output-name.h"
+#include "leak-stop.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -89,7 +90,7 @@ restore_signals (void)
    environment, exec.  On failure the errno goes up ERR_FD. */
 static void
 child (char **argv, int go_fd, int err_fd, const char *preload,
-       const char *pattern, int follow)
+       const char *pattern, int follow, int leak_fd)
 {
   restore_signals ();
   char traced = 0;
@@ -107,6 +108,14 @@ child (char **argv, int go_fd, int err_fd, const char *preload,
     unsetenv ("HEAPINSPECT_ROOT_PID");
   else
     setenv ("HEAPINSPECT_ROOT_PID", pid, 1);
+  /* The exit stop for --leak-check, only under our trace: untraced, the
+     monitor's SIGTRAP would kill the program. */
+  char stop[64];
+  snprintf (stop, sizeof stop, "%d:%s", leak_fd, pid);
+  if (traced == 't' && leak_fd >= 0 && fcntl (leak_fd, F_SETFD, 0) == 0)
+    setenv (HI_LEAK_STOP_ENV, stop, 1);
+  else
+    unsetenv (HI_LEAK_STOP_ENV);
   execvp (argv[0], argv);
   int e = errno;
   if (write (err_fd, &e, sizeof e) != (ssize_t) sizeof e)
@@ -228,6 +237,51 @@ choose_model (const char *prog, struct hi_traced_end *end, int traced,
   return NULL;
 }
 
+/* `run --leak-check`'s end: the report made at the program's exit, and
+   the exit status: RUN's error_exitcode when it found leaks of its
+   error_kinds and the program exited (not killed), else STATUS (1 if
+   that is 0 and there is no report). */
+static int
+leak_report (const char *prog, struct hi_traced_end *end,
+             const struct hi_run *run, int status, int trace_error,
+             int *written)
+{
+  int leaks = 0;
+  if (end->scanned && end->scan == HI_OK)
+    {
+      if (end->report_len
+          && fwrite (end->report, 1, end->report_len, stdout)
+             != end->report_len)
+        hi_cli_error (prog, hi_strerror (HI_E_WRITE));
+      else
+        *written = 1;
+      for (int c = 0; c < HI_REACH_NCLASSES; c++)
+        if (run->error_kinds & (1u << c))
+          leaks |= end->totals.cls[c].blocks > 0;
+      if (end->model && end->model->damaged)
+        fprintf (stderr, "heapinspect: %s: incomplete report: %llu damaged "
+                 "entries were left out\n", prog,
+                 (unsigned long long) end->model->damaged);
+    }
+  else if (end->scanned && end->scan == HI_E_NOT_READY)
+    hi_cli_error (prog, "the program allocated no memory through the "
+                  "monitor: no leaks are possible");
+  else if (end->scanned)
+    hi_cli_error (prog, end->scan == HI_E_NO_MEMORY
+                  ? "the leak check needs the program's memory, and it "
+                    "could not be read" : read_failure (end->scan));
+  else if (!trace_error)
+    hi_cli_error (prog, "it was not stopped at its exit: no leak check");
+  hi_model_free (end->model);
+  free (end->report);
+  if (leaks && run->error_exitcode && WIFEXITED (end->status))
+    return run->error_exitcode;
+  if (status)
+    return status;
+  return end->scanned && end->scan == HI_OK ? 0
+         : end->scanned && end->scan == HI_E_NOT_READY ? 0 : 1;
+}
+
 int
 hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
             const struct hi_run *run, int *written)
@@ -255,8 +309,9 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
   if (!pattern_usable (pattern))
     return 2;
 
-  int go[2], err[2];
-  if (pipe2 (go, O_CLOEXEC) != 0 || pipe2 (err, O_CLOEXEC) != 0)
+  int go[2], err[2], leak[2] = { -1, -1 };
+  if (pipe2 (go, O_CLOEXEC) != 0 || pipe2 (err, O_CLOEXEC) != 0
+      || (run->leak_check && pipe2 (leak, O_CLOEXEC) != 0))
     {
       hi_cli_error (prog, strerror (errno));
       return 1;
@@ -272,11 +327,14 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
     {
       close (go[1]);
       close (err[0]);
-      child (argv, go[0], err[1], preload, pattern, run->follow_children);
+      child (argv, go[0], err[1], preload, pattern, run->follow_children,
+             leak[0]);
     }
   child_pid = pid;
   close (go[0]);
   close (err[1]);
+  if (leak[0] >= 0)
+    close (leak[0]);
   int trace_error = hi_run_trace (pid);
   char word = trace_error ? 'f' : 't';
   if (write (go[1], &word, 1) != 1)
@@ -289,6 +347,12 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
                 "come from its snapshot file, so only if it exits normally",
                 strerror (trace_error));
       hi_cli_error ("ptrace", msg);
+      if (run->leak_check)
+        hi_cli_error ("ptrace", "--leak-check reads the program live: "
+                      "there is no leak check");
+      if (leak[1] >= 0)
+        close (leak[1]);
+      leak[1] = -1;
     }
   int exec_errno = 0;
   ssize_t got;
@@ -298,8 +362,9 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
   close (err[0]);
 
   struct hi_traced_end end;
+  struct hi_leak_run leak_run = { leak[1], opt, prog };
   if (!trace_error)
-    hi_run_wait_traced (pid, &end);
+    hi_run_wait_traced (pid, run->leak_check ? &leak_run : NULL, &end);
   else
     {
       memset (&end, 0, sizeof end);
@@ -307,10 +372,13 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
         ;
     }
   child_pid = 0;
+  if (leak_run.fd >= 0)
+    close (leak_run.fd);          /* not traced: no stop to end */
   if (got == (ssize_t) sizeof exec_errno)
     {
       hi_cli_error (prog, strerror (exec_errno));
       hi_model_free (end.model);
+      free (end.report);
       return exec_errno == ENOENT ? 127 : 126;
     }
   int status = end_status (prog, end.status, end.model != NULL);
@@ -330,6 +398,9 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
                && !(end.model && WIFSIGNALED (end.status)))
         explain_missing (prog, output, end.model != NULL);
     }
+
+  if (run->leak_check)
+    return leak_report (prog, &end, run, status, trace_error, written);
 
   struct hi_source src;
   struct hi_model *m = choose_model (prog, &end, !trace_error, have_file,

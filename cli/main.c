@@ -22,7 +22,8 @@ static const char usage_text[] =
   "       heapinspect flamegraph [OPTIONS] -o FILE.svg SOURCE...\n"
   "       heapinspect peak|timeline [OPTIONS] SOURCE...\n"
   "       heapinspect diff [OPTIONS] OLD [EXE] NEW [EXE]   NEW may be -p PID\n"
-  "options: -t bins,leaks,direct,graph,stat,peak,temporary,lifetimes,timeline\n"
+  "options: -t bins,leaks,direct,graph,stat,peak,temporary,lifetimes,timeline,\n"
+  "            errors,types\n"
   "         -o FILE (replaced when complete)\n"
   "         --format=text|json|pprof|pprof-text|folded|svg|massif\n"
   "         --weight=inuse_space|inuse_objects|alloc_space|alloc_objects|\n"
@@ -33,6 +34,8 @@ static const char usage_text[] =
   "         --focus=REGEX   --ignore=REGEX   --module=NAME\n"
   "         --suppressions=FILE   --no-default-suppressions\n"
   "run:     the options above but -p, --raw, --no-stop; --follow-children\n"
+  "         --leak-check [--error-exitcode=N]\n"
+  "         [--errors-for-leak-kinds=definite,indirect,possible,reachable|all|none]\n"
   "See heapinspect(1).\n";
 
 static int
@@ -72,11 +75,15 @@ parse_number (const char *s, long *out)
    options (options.h) from OPT_REPORT on, handed to hi_option_set. */
 enum { OPT_NO_STOP = 256, OPT_RAW, OPT_VERSION, OPT_FOLLOW,
        OPT_LEAK_CHECK, OPT_REPORT = 512 };
+/* run --leak-check's exit status (valgrind's words). */
+enum { OPT_ERROR_EXITCODE = 400, OPT_ERROR_KINDS };
 static const struct option longopts[] = {
   { "no-stop", no_argument, NULL, OPT_NO_STOP },
   { "raw", required_argument, NULL, OPT_RAW },
   { "follow-children", no_argument, NULL, OPT_FOLLOW },
   { "leak-check", no_argument, NULL, OPT_LEAK_CHECK },
+  { "error-exitcode", required_argument, NULL, OPT_ERROR_EXITCODE },
+  { "errors-for-leak-kinds", required_argument, NULL, OPT_ERROR_KINDS },
   { "help", no_argument, NULL, 'h' },
   { "version", no_argument, NULL, OPT_VERSION },
 #define REPORT_OPTION(id, name, value) \
@@ -120,7 +127,39 @@ struct settings
   const char *report;        /* -o FILE */
   int weight_given;          /* --weight was given */
   int leak_check;            /* --leak-check */
+  int error_options;         /* --error-exitcode or --errors-for-leak-kinds */
 };
+
+/* valgrind's --errors-for-leak-kinds=SET (and --show-leak-kinds'): a
+   comma-separated list of definite, indirect, possible, reachable, or
+   all, or none; into *KINDS as 1 << enum hi_reach_class.  0, or -1. */
+static int
+parse_leak_kinds (const char *arg, unsigned *kinds)
+{
+  if (strcmp (arg, "all") == 0 || strcmp (arg, "none") == 0)
+    {
+      *kinds = arg[0] == 'a' ? (1u << HI_REACH_NCLASSES) - 1 : 0;
+      return 0;
+    }
+  unsigned k = 0;
+  for (const char *p = arg; ; )
+    {
+      size_t len = strcspn (p, ",");
+      int found = -1;
+      for (int c = 0; c < HI_REACH_NCLASSES; c++)
+        if (strlen (hi_reach_class_key (c)) == len
+            && strncmp (p, hi_reach_class_key (c), len) == 0)
+          found = c;
+      if (found < 0)
+        return -1;
+      k |= 1u << found;
+      if (!p[len])
+        break;
+      p += len + 1;
+    }
+  *kinds = k;
+  return 0;
+}
 
 /* Apply option C (argument ARG); -1 to go on, else the exit status. */
 static int
@@ -160,7 +199,24 @@ apply_option (int c, char *arg, struct settings *st)
       st->run.follow_children = 1;
       return -1;
     case OPT_LEAK_CHECK:
-      st->leak_check = 1;
+      st->leak_check = st->run.leak_check = 1;
+      return -1;
+    case OPT_ERROR_EXITCODE:
+      {
+        long n;
+        if (parse_number (arg, &n) != 0 || n > 255)
+          return usage_line ("--error-exitcode takes a number from 0 to "
+                             "255");
+        st->run.error_exitcode = (int) n;
+        st->error_options = 1;
+        return -1;
+      }
+    case OPT_ERROR_KINDS:
+      if (parse_leak_kinds (arg, &st->run.error_kinds) != 0)
+        return usage_line ("--errors-for-leak-kinds takes definite, "
+                           "indirect, possible, reachable (comma-separated), "
+                           "all or none");
+      st->error_options = 1;
       return -1;
     case OPT_RAW:
       {
@@ -249,6 +305,9 @@ main_run (int argc, char **argv, struct settings *st)
   if (st->src.pid || st->src.raw || st->src.no_stop)
     return bad_usage ("run reads the program it starts: -p, --raw and "
                       "--no-stop do not go with it");
+  if (st->error_options && !st->run.leak_check)
+    return usage_line ("--error-exitcode and --errors-for-leak-kinds go "
+                       "with run --leak-check");
   if (!hi_tables_valid (st->tables))
     return bad_usage ("-t takes a list of: " HI_TABLE_NAMES);
   argv += optind;
@@ -300,7 +359,8 @@ int
 main (int argc, char **argv)
 {
   struct settings st = { .opt = HI_OPTIONS_DEFAULT,
-                         .tables = HI_OPT_TABLES_DEFAULT };
+                         .tables = HI_OPT_TABLES_DEFAULT,
+                         .run.error_kinds = HI_RUN_ERROR_KINDS_DEFAULT };
   int c, r;
   /* Options may come anywhere before `run`; those after it are read
      by main_run.  Parse only up to `run`. */
@@ -328,6 +388,9 @@ main (int argc, char **argv)
     }
   if (st.run.follow_children)
     return bad_usage ("--follow-children goes with run");
+  if (st.error_options)
+    return usage_line ("--error-exitcode and --errors-for-leak-kinds go "
+                       "with run --leak-check");
   struct hi_source src = st.src;
   struct hi_options opt = st.opt;
   const char *tables = st.tables;

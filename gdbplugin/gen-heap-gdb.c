@@ -77,6 +77,24 @@ helper_tail (int usage)
           "      end\n    end\n%s  end\nend\n", usage ? "    end\n" : "");
 }
 
+/* heap lost's roots: a "# regs" line per thread (protocol.h), each
+   thread in its innermost frame (thread apply selects it), numbers only.
+   -s: a thread whose registers gdb cannot read is left out, quietly. */
+static void
+thread_registers (void)
+{
+  printf ("        thread apply all -q -s -- eval \"append binary value "
+          CHANNEL " \\\"\\\\n# regs");
+#define FMT(name, index) printf (" %%lu");
+  HI_GDB_REGS (FMT)
+#undef FMT
+  printf ("\\\"\"");
+#define ARG(name, index) printf (", (unsigned long) $" #name);
+  HI_GDB_REGS (ARG)
+#undef ARG
+  printf ("\n");
+}
+
 static void
 helpers (void)
 {
@@ -89,17 +107,22 @@ helpers (void)
      vanish, and what followed would be evaluated.  The line starts with
      "#": if the plugin never answers and the request is sourced, the
      word is a comment there, never a command. */
-  helper_head ("_words", 0);
-  helper_request ();
-  for (int i = 0; i < HI_GDB_MAX_WORDS; i++)
-    printf ("        if $arg1 > %d\n"
-            "          maintenance set " WORD_SETTING " # arg $arg%d\n"
-            "          append binary value " CHANNEL " \"\\n\"\n"
-            "          append binary value " CHANNEL
-            " $_gdb_maint_setting_str(\"" WORD_SETTING "\")\n"
-            "        end\n", i, i + 2);
-  printf ("        maintenance set " WORD_SETTING "\n");
-  helper_tail (0);
+  for (int roots = 0; roots < 2; roots++)
+    {
+      helper_head (roots ? "_roots" : "_words", 0);
+      helper_request ();
+      for (int i = 0; i < HI_GDB_MAX_WORDS; i++)
+        printf ("        if $arg1 > %d\n"
+                "          maintenance set " WORD_SETTING " # arg $arg%d\n"
+                "          append binary value " CHANNEL " \"\\n\"\n"
+                "          append binary value " CHANNEL
+                " $_gdb_maint_setting_str(\"" WORD_SETTING "\")\n"
+                "        end\n", i, i + 2);
+      printf ("        maintenance set " WORD_SETTING "\n");
+      if (roots)
+        thread_registers ();
+      helper_tail (0);
+    }
 
   /* An expression: its words pasted back together, evaluated by gdb. */
   helper_head ("_expr", 1);
@@ -120,7 +143,8 @@ commands (void)
 {
   helpers ();
 #define TOP(name, kind) \
-  top_command (#name, strcmp (#kind, "EXPR") == 0 ? "_expr" : "_words");
+  top_command (#name, strcmp (#kind, "EXPR") == 0 ? "_expr" \
+                      : strcmp (#kind, "ROOTS") == 0 ? "_roots" : "_words");
   HI_GDB_COMMANDS (TOP)
 #undef TOP
 }

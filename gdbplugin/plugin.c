@@ -21,7 +21,10 @@
 #include "options.h"
 #include "outfile.h"
 #include "protocol.h"
+#include "reach.h"
 
+#include <dirent.h>
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -64,7 +67,47 @@ struct request
   char file[4096];           /* export's or diff's FILE, as the user
                                 named it */
   char error[256];           /* set: say this instead */
+  struct hi_thread_regs *regs; /* heap lost: each thread's registers */
+  size_t n_regs, cap_regs;
 };
+
+/* A "# regs" line (protocol.h): one thread's registers, kept in R. */
+static void
+parse_regs (struct request *r, const char *line)
+{
+  static const int index[] = {
+#define INDEX(name, i) i,
+    HI_GDB_REGS (INDEX)
+#undef INDEX
+  };
+  if (r->n_regs == r->cap_regs)
+    {
+      size_t cap = r->cap_regs ? 2 * r->cap_regs : 16;
+      struct hi_thread_regs *g = realloc (r->regs, cap * sizeof *g);
+      if (!g)
+        return;
+      r->regs = g;
+      r->cap_regs = cap;
+    }
+  struct hi_thread_regs *t = &r->regs[r->n_regs];
+  memset (t, 0, sizeof *t);
+  const char *p = line;
+  for (size_t k = 0; k < sizeof index / sizeof index[0]; k++)
+    {
+      char *end;
+      errno = 0;
+      unsigned long long v = strtoull (p, &end, 10);
+      if (end == p || errno)
+        return;              /* not a whole line: left out */
+      t->regs[index[k]] = v;
+      p = end;
+    }
+  t->tid = r->n_regs + 1;    /* gdb's registers carry no LWP id */
+  t->n_regs = HI_GDB_NREGS;
+  t->sp = t->regs[HI_GDB_REG_SP];
+  t->fs_base = t->regs[HI_GDB_REG_FS_BASE];
+  r->n_regs++;
+}
 
 /* heap export's words before its options: FORMAT, then FILE. */
 static void
@@ -276,6 +319,8 @@ parse_request (char *text, size_t len, struct request *r)
         }
       else if (strncmp (line, "# arg ", 6) == 0)
         parse_word (r, line + 6, &pending);
+      else if (strncmp (line, "# regs ", 7) == 0)
+        parse_regs (r, line + 7);
       else if (strncmp (line, "# addr ", 7) == 0)
         {
           r->addr = strtoull (line + 7, NULL, 10);
@@ -438,6 +483,145 @@ load_snapshot (const char *path, FILE *out)
   return m;
 }
 
+/* heap lost's target: the inferior's memory through gdb, the memory
+   map of SIDE (the core file gdb reads, or the live process's
+   /proc/PID/maps), the registers heap.gdb passed. */
+struct lost_target
+{
+  struct hi_target inner;
+  struct hi_target side;
+  int have_side;
+  const struct request *r;
+};
+
+static int
+lost_read (void *ctx, uint64_t addr, void *buf, size_t len)
+{
+  struct lost_target *l = ctx;
+  return l->inner.ops->read_memory (l->inner.ctx, addr, buf, len);
+}
+
+static int
+lost_symbol (void *ctx, const char *name, uint64_t *addr)
+{
+  struct lost_target *l = ctx;
+  return l->inner.ops->lookup_symbol (l->inner.ctx, name, addr);
+}
+
+static int
+lost_mapping (void *ctx, size_t i, struct hi_map_entry *out)
+{
+  struct lost_target *l = ctx;
+  return l->side.ops->mapping ? l->side.ops->mapping (l->side.ctx, i, out)
+                              : -1;
+}
+
+static int
+lost_regs (void *ctx, size_t i, struct hi_thread_regs *out)
+{
+  struct lost_target *l = ctx;
+  if (i >= l->r->n_regs)
+    return -1;
+  *out = l->r->regs[i];
+  return 0;
+}
+
+static const struct hi_target_ops lost_ops = {
+  lost_read, lost_symbol, NULL, NULL, NULL, lost_mapping, lost_regs
+};
+static const struct hi_target_ops lost_ops_no_map = {
+  lost_read, lost_symbol, NULL, NULL, NULL, NULL, lost_regs
+};
+
+/* 1 if SIDE holds the same monitor root at ROOT as the inferior: the
+   same process (the salt and the totals make it unique). */
+static int
+same_root (const struct hi_target *inner, const struct hi_target *side,
+           uint64_t root)
+{
+  struct hi_root a, b;
+  return inner->ops->read_memory (inner->ctx, root, &a, sizeof a) == 0
+         && side->ops->read_memory (side->ctx, root, &b, sizeof b) == 0
+         && memcmp (&a, &b, sizeof a) == 0;
+}
+
+/* Where the inferior's memory map is: the core file gdb has open (found
+   among gdb's descriptors), else the live process the root names (its
+   /proc/PID/maps); either only if it holds the inferior's root.  0 with
+   *SIDE open, or -1. */
+static int
+find_side (const struct hi_target *inner, uint64_t root,
+           struct hi_target *side)
+{
+  DIR *d = opendir ("/proc/self/fd");
+  struct dirent *e;
+  while (d && (e = readdir (d)) != NULL)
+    {
+      int fd = atoi (e->d_name);
+      struct stat st;
+      unsigned char h[EI_NIDENT + 2];
+      if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == dirfd (d)
+          || fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
+          || pread (fd, h, sizeof h, 0) != (ssize_t) sizeof h
+          || memcmp (h, ELFMAG, SELFMAG) != 0
+          || h[EI_NIDENT] + 256 * h[EI_NIDENT + 1] != ET_CORE)
+        continue;
+      char path[64];
+      snprintf (path, sizeof path, "/proc/self/fd/%d", fd);
+      if (hi_target_open_core (path, NULL, side) != HI_OK)
+        continue;
+      if (same_root (inner, side, root))
+        {
+          closedir (d);
+          return 0;
+        }
+      hi_target_close (side);
+    }
+  if (d)
+    closedir (d);
+  struct hi_root r;
+  if (inner->ops->read_memory (inner->ctx, root, &r, sizeof r) == 0
+      && r.pid > 0 && r.pid < 0x7fffffff
+      && hi_target_open_maps ((int) r.pid, side) == HI_OK)
+    {
+      if (same_root (inner, side, root))
+        return 0;
+      hi_target_close (side);
+    }
+  return -1;
+}
+
+/* heap lost: the --leak-check report of the inferior T (model M). */
+static void
+lost (struct gdb_target *g, const struct hi_target *t,
+      const struct hi_model *m, const struct request *r, FILE *out)
+{
+  struct lost_target l = { *t, { NULL, NULL }, 0, r };
+  l.have_side = find_side (t, g->root, &l.side) == 0;
+  if (getenv ("HEAPINSPECT_GDB_DEBUG"))
+    {
+      uint64_t rt, mono;
+      fprintf (out, "heap: debug: %zu threads' registers; memory map: %s\n",
+               r->n_regs, !l.have_side ? "none"
+               : hi_target_process_time (&l.side, &rt, &mono) == 0
+               ? "the process" : "the core file");
+    }
+  struct hi_target lt = { l.have_side ? &lost_ops : &lost_ops_no_map, &l };
+  unsigned missing = 0;
+  hi_status s = hi_reach_report (&lt, m, NULL, "inferior", &r->opt, out,
+                                 NULL, &missing);
+  if (s == HI_E_NO_MEMORY)
+    fprintf (out, "heap: lost needs the inferior's memory map, and it is "
+             "not known here: %s\n", l.have_side
+             ? "it cannot be read"
+             : "neither a core file gdb reads nor a process on this "
+               "machine holds this inferior (a remote target?)");
+  else if (s != HI_OK)
+    fprintf (out, "heap: %s\n", hi_strerror (s));
+  if (l.have_side)
+    hi_target_close (&l.side);
+}
+
 /* Answer request R on the inferior, printing to OUT. */
 static void
 run (struct gdb_target *g, const struct request *r, FILE *out)
@@ -470,7 +654,9 @@ run (struct gdb_target *g, const struct request *r, FILE *out)
           hi_model_damage_text (m, damage, sizeof damage);
           fprintf (out, "heap: incomplete report: %s\n", damage);
         }
-      if (r->have_addr)
+      if (strcmp (r->name, "lost") == 0)
+        lost (g, &t, m, r, out);
+      else if (r->have_addr)
         s = hi_block_report (&t, m, NULL, r->addr, &r->opt, out);
       else if (r->export)
         s = export (m, r, out);
@@ -551,6 +737,7 @@ read_entry (struct gdb_reader_funcs *self, struct gdb_symbol_callbacks *cb,
   struct gdb_target g = { cb, blob.root_addr };
   run (&g, &req, out);
   fclose (out);
+  free (req.regs);
   out = open_memstream (&script, &script_len);
   if (out)
     {

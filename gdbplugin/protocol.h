@@ -9,6 +9,8 @@
      echo <what to say if the plugin is never called>
      # arg WORD            one line per word after the command, or
      # addr DECIMAL        the address `heap block` computed
+     # regs V0 V1 ...      heap lost: one line per thread, the values
+                           (decimal) of the registers HI_GDB_REGS names
 
    (each line may end with the NUL of gdb's string literal).  The plugin
    replaces it with the answer, as gdb `echo` commands, that heap.gdb then
@@ -23,11 +25,26 @@
 
 /* The commands: name, and how the words after it are taken (WORDS:
    options passed as they are; EXPR: one gdb expression, evaluated by gdb
-   in C, whose value is passed as an address).  A name is at most 15
+   in C, whose value is passed as an address; ROOTS: as WORDS, and every
+   thread's registers after them, the roots of the reachability scan).  A name is at most 15
    characters (the plugin's request keeps 15). */
 #define HI_GDB_COMMANDS(X) \
   X (leaks, WORDS) X (bins, WORDS) X (direct, WORDS) X (graph, WORDS) \
   X (stat, WORDS) X (block, EXPR) X (export, WORDS) X (peak, WORDS) \
-  X (timeline, WORDS) X (diff, WORDS)
+  X (timeline, WORDS) X (diff, WORDS) X (errors, WORDS) X (lost, ROOTS) \
+  X (types, WORDS)
+
+/* The registers of a "# regs" line, in its order, as gdb names them
+   (x86-64), and the index of each in struct hi_thread_regs' regs[]
+   (user_regs_struct's order).  Only those that may hold a pointer:
+   flags, segment selectors and orig_rax never point into the heap. */
+#define HI_GDB_REGS(X) \
+  X (r15, 0) X (r14, 1) X (r13, 2) X (r12, 3) X (rbp, 4) X (rbx, 5) \
+  X (r11, 6) X (r10, 7) X (r9, 8) X (r8, 9) X (rax, 10) X (rcx, 11) \
+  X (rdx, 12) X (rsi, 13) X (rdi, 14) X (rip, 16) X (rsp, 19) \
+  X (fs_base, 21) X (gs_base, 22)
+#define HI_GDB_REG_SP 19       /* rsp's index */
+#define HI_GDB_REG_FS_BASE 21
+#define HI_GDB_NREGS 27        /* words of user_regs_struct */
 
 #endif

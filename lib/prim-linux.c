@@ -5,7 +5,9 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <linux/futex.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -349,6 +351,55 @@ hi_prim_page_size (void)
 }
 
 int
+hi_prim_read_safe (uint64_t addr, void *buf, size_t n)
+{
+  int saved = errno;
+  struct iovec local = { buf, n };
+  struct iovec remote = { (void *) (uintptr_t) addr, n };
+  ssize_t r = process_vm_readv (getpid (), &local, 1, &remote, 1, 0);
+  int ok = r >= 0 && (size_t) r == n;
+  if (r < 0 && (errno == ENOSYS || errno == EPERM))
+    {
+      /* process_vm_readv refused (a seccomp filter): ask whether the
+         pages are mapped.  mincore does not see PROT_NONE, the rare
+         case left. */
+      uint64_t page = hi_prim_page_size ();
+      uint64_t lo = addr & ~(page - 1), hi = addr + n;
+      unsigned char v;
+      ok = hi >= addr;
+      for (uint64_t a = lo; ok && a < hi; a += page)
+        ok = mincore ((void *) (uintptr_t) a, page, &v) == 0;
+      if (ok)
+        memcpy (buf, (const void *) (uintptr_t) addr, n);
+    }
+  errno = saved;
+  return ok ? 0 : -1;
+}
+
+void
+hi_prim_write_err (const char *buf, size_t n)
+{
+  int saved = errno;
+  while (n > 0)
+    {
+      ssize_t w = write (2, buf, n);
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        break;
+      buf += w;
+      n -= (size_t) w;
+    }
+  errno = saved;
+}
+
+void
+hi_prim_abort (void)
+{
+  abort ();
+}
+
+int
 hi_prim_signal_catch (int sig, void (*handler) (int))
 {
   struct sigaction sa;
@@ -391,6 +442,48 @@ int
 hi_prim_at_exit (void (*fn) (void *), void *arg)
 {
   return __cxa_atexit (fn, arg, NULL) == 0 ? 0 : -1;
+}
+
+void
+hi_prim_stop_for_tracer (int fd, unsigned long long value)
+{
+  int saved = errno;
+  siginfo_t si;
+  memset (&si, 0, sizeof si);
+  si.si_signo = SIGTRAP;
+  si.si_code = SI_QUEUE;
+  si.si_pid = getpid ();
+  si.si_uid = getuid ();
+  si.si_value.sival_ptr = (void *) (uintptr_t) value;
+  /* To the main thread, the one the tracer follows; from it, the signal
+     is taken on the way out of this call, even where the program blocks
+     SIGTRAP. */
+  int main_thread = syscall (SYS_gettid) == getpid ();
+  sigset_t trap, old;
+  sigemptyset (&trap);
+  sigaddset (&trap, SIGTRAP);
+  if (main_thread)
+    pthread_sigmask (SIG_UNBLOCK, &trap, &old);
+  syscall (SYS_rt_tgsigqueueinfo, getpid (), getpid (), SIGTRAP, &si);
+  if (main_thread)
+    pthread_sigmask (SIG_SETMASK, &old, NULL);
+  /* The tracer writes a byte when it takes the stop and closes its end
+     when done.  No byte in 2 s: the main thread did not stop (it blocks
+     SIGTRAP, or has ended) and nobody scans; go on exiting. */
+  struct pollfd p = { fd, POLLIN, 0 };
+  int r;
+  do
+    r = poll (&p, 1, 2000);
+  while (r < 0 && errno == EINTR);
+  char c;
+  while (r > 0)
+    {
+      ssize_t n = read (fd, &c, 1);
+      if (n <= 0 && !(n < 0 && errno == EINTR))
+        break;
+    }
+  close (fd);
+  errno = saved;
 }
 
 void
@@ -508,4 +601,15 @@ hi_prim_stack_bounds (uint64_t *lo, uint64_t *hi)
   *lo = start;
   *hi = end;
   return 1;
+}
+
+int
+hi_prim_readable (uint64_t addr, size_t n)
+{
+  char buf[64];
+  if (n > sizeof buf)
+    return 0;
+  struct iovec local = { buf, n }, remote = { (void *) (uintptr_t) addr, n };
+  return syscall (SYS_process_vm_readv, (long) getpid (), &local, 1UL,
+                  &remote, 1UL, 0UL) == (long) n;
 }

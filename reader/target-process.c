@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -20,11 +21,18 @@ struct process
   int pid, mem;
   struct hi_mapping *maps;
   char *writable;
+  uint32_t *prot;            /* HI_MAP_* of each map */
   size_t nmaps;
   size_t *wmaps;             /* indexes of the writable maps, once asked */
   size_t nwmaps;
   int *tids;                 /* seized threads */
+  int *sigs;                 /* the signal each was stopped with, if it
+                                was a signal's stop: passed on at detach */
   size_t ntids, captids;
+  int held;                  /* the thread the caller holds stopped
+                                (hi_target_open_stopped), or 0 */
+  struct hi_thread_regs *regs; /* every stopped thread's, read at once */
+  size_t nregs;
   int stop;
   uint64_t root;             /* for the --no-stop consistency check */
   struct digest *before;
@@ -130,7 +138,7 @@ static void
 detach_all (struct process *p)
 {
   for (size_t i = 0; i < p->ntids; i++)
-    ptrace (PTRACE_DETACH, p->tids[i], NULL, NULL);
+    ptrace (PTRACE_DETACH, p->tids[i], NULL, (void *) (long) p->sigs[i]);
   p->ntids = 0;
 }
 
@@ -156,16 +164,52 @@ proc_close (void *ctx)
     free ((char *) p->maps[i].path);
   free (p->maps);
   free (p->writable);
+  free (p->prot);
+  free (p->regs);
   free (p->wmaps);
   free (p->tids);
+  free (p->sigs);
   free (p->before);
   if (p->mem >= 0)
     close (p->mem);
   free (p);
 }
 
+static int
+proc_mapping (void *ctx, size_t i, struct hi_map_entry *out)
+{
+  struct process *p = ctx;
+  if (i >= p->nmaps)
+    return -1;
+  const struct hi_mapping *m = &p->maps[i];
+  memset (out, 0, sizeof *out);
+  out->start = m->start;
+  out->end = m->end;
+  out->prot = p->prot[i];
+  /* The kernel shows a file's offset for anonymous maps too (the page
+     offset of the region); the contract says 0 for them. */
+  out->file_offset = m->path && m->path[0] == '/' ? m->offset : 0;
+  /* The kernel's own pages cannot be read through /proc/PID/mem. */
+  out->in_target = !m->path || (strncmp (m->path, "[vvar", 5) != 0
+                                && strcmp (m->path, "[vsyscall]") != 0);
+  if (m->path)
+    snprintf (out->path, sizeof out->path, "%s", m->path);
+  return 0;
+}
+
+static int
+proc_thread_regs (void *ctx, size_t i, struct hi_thread_regs *out)
+{
+  struct process *p = ctx;
+  if (i >= p->nregs)
+    return -1;
+  *out = p->regs[i];
+  return 0;
+}
+
 static const struct hi_target_ops process_ops = {
-  proc_read, proc_symbol, proc_close, proc_region, proc_finish, NULL, NULL
+  proc_read, proc_symbol, proc_close, proc_region, proc_finish,
+  proc_mapping, proc_thread_regs
 };
 
 /* 1 if process PID has this process's CLOCK_MONOTONIC: the same time
@@ -229,11 +273,14 @@ read_maps (struct process *p)
           cap = cap ? cap * 2 : 64;
           struct hi_mapping *m = realloc (p->maps, cap * sizeof *m);
           char *w = realloc (p->writable, cap);
+          uint32_t *pr = realloc (p->prot, cap * sizeof *pr);
           if (m)
             p->maps = m;
           if (w)
             p->writable = w;
-          if (!m || !w)
+          if (pr)
+            p->prot = pr;
+          if (!m || !w || !pr)
             break;
         }
       char *name = name_at ? line + name_at : NULL;
@@ -242,13 +289,17 @@ read_maps (struct process *p)
       p->maps[p->nmaps] = (struct hi_mapping) { start, end, offset,
                                                 name && *name ? strdup (name)
                                                               : NULL };
+      p->prot[p->nmaps] = (perms[0] == 'r' ? HI_MAP_READ : 0)
+                          | (perms[1] == 'w' ? HI_MAP_WRITE : 0)
+                          | (perms[2] == 'x' ? HI_MAP_EXEC : 0);
       p->writable[p->nmaps++] = perms[1] == 'w';
     }
   fclose (f);
   return 0;
 }
 
-/* Seize and interrupt every thread, until no new one appears. */
+/* Seize and interrupt every thread but P->held, until no new one
+   appears. */
 static int
 stop_all (struct process *p)
 {
@@ -268,7 +319,7 @@ stop_all (struct process *p)
       while ((e = readdir (d)) != NULL)
         {
           int tid = atoi (e->d_name);
-          int known = tid <= 0;
+          int known = tid <= 0 || tid == p->held;
           for (size_t i = 0; i < p->ntids && !known; i++)
             known = p->tids[i] == tid;
           if (known)
@@ -277,28 +328,72 @@ stop_all (struct process *p)
             {
               size_t cap = p->captids ? p->captids * 2 : 16;
               int *t = realloc (p->tids, cap * sizeof *t);
-              if (!t)
+              if (t)
+                p->tids = t;
+              int *g = t ? realloc (p->sigs, cap * sizeof *g) : NULL;
+              if (!g)
                 break;
-              p->tids = t;
+              p->sigs = g;
               p->captids = cap;
             }
           if (ptrace (PTRACE_SEIZE, tid, NULL, NULL) != 0)
             {
-              if (errno == ESRCH)
-                continue;          /* it just exited */
+              /* Gone, or (held) dying: a thread killed by the exit of
+                 its group cannot be seized any more. */
+              if (errno == ESRCH || (p->held && errno == EPERM))
+                continue;
               int err = errno;
               closedir (d);
               errno = err;
               return -1;
             }
-          p->tids[p->ntids++] = tid;
+          p->tids[p->ntids] = tid;
+          p->sigs[p->ntids++] = 0;
           added = 1;
           int status;
-          if (ptrace (PTRACE_INTERRUPT, tid, NULL, NULL) == 0)
-            waitpid (tid, &status, __WALL);
+          if (ptrace (PTRACE_INTERRUPT, tid, NULL, NULL) == 0
+              && waitpid (tid, &status, __WALL) == tid && WIFSTOPPED (status)
+              && status >> 16 == 0)
+            /* A signal's stop came first: it is the thread's, not ours
+               to swallow. */
+            p->sigs[p->ntids - 1] = WSTOPSIG (status);
         }
       closedir (d);
     }
+  return 0;
+}
+
+/* Store the registers of thread TID (stopped, traced by us) in P->regs;
+   a thread that died meanwhile is left out. */
+static void
+take_regs (struct process *p, int tid)
+{
+  struct user_regs_struct u;
+  if (ptrace (PTRACE_GETREGS, tid, NULL, &u) != 0)
+    return;
+  struct hi_thread_regs *r = &p->regs[p->nregs++];
+  memset (r, 0, sizeof *r);
+  r->tid = (uint64_t) tid;
+  r->sp = u.rsp;
+  r->fs_base = u.fs_base;
+  _Static_assert (sizeof u / sizeof (uint64_t) <= HI_THREAD_REGS_MAX,
+                  "user_regs_struct fits hi_thread_regs");
+  r->n_regs = sizeof u / sizeof (uint64_t);
+  memcpy (r->regs, &u, sizeof u);
+}
+
+/* Every stopped thread's registers, the held one first: taken at once,
+   so they stay known after the threads run again. */
+static int
+take_all_regs (struct process *p)
+{
+  p->regs = calloc (p->ntids + 1, sizeof *p->regs);
+  if (!p->regs)
+    return -1;
+  if (p->held)
+    take_regs (p, p->held);
+  for (size_t i = 0; i < p->ntids; i++)
+    take_regs (p, p->tids[i]);
   return 0;
 }
 
@@ -313,7 +408,9 @@ hi_target_open_process (int pid, int stop, struct hi_target *out)
   p->stop = stop;
   char path[64];
   snprintf (path, sizeof path, "/proc/%d/mem", pid);
-  if (read_maps (p) != 0 || (stop && stop_all (p) != 0)
+  /* The maps once every thread stands still: none can map more. */
+  if ((stop && (stop_all (p) != 0 || take_all_regs (p) != 0))
+      || read_maps (p) != 0
       || (p->mem = open (path, O_RDONLY | O_CLOEXEC)) < 0)
     {
       int err = errno;
@@ -338,9 +435,40 @@ hi_target_open_process (int pid, int stop, struct hi_target *out)
 hi_status
 hi_target_open_stopped (int pid, struct hi_target *out)
 {
-  /* Opened as "read without stopping": no threads are seized, and
-     p->root stays 0 so finish makes no consistency check.  The caller's
-     stop already keeps the memory still. */
+  /* p->stop stays 0 and p->root 0, so finish makes no consistency
+     check: the caller's stop keeps the memory still.  The other threads
+     are stopped here too, for their registers (the reachability scan's
+     roots), and let go at finish or close; the held one stays the
+     caller's. */
+  hi_error_reset ();
+  struct process *p = calloc (1, sizeof *p);
+  if (!p)
+    return HI_E_NOMEM;
+  p->pid = pid;
+  p->held = pid;
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/mem", pid);
+  /* Threads that cannot be stopped only leave their registers out: the
+     heap is read all the same. */
+  int unused = stop_all (p);
+  (void) unused;
+  if (take_all_regs (p) != 0 || read_maps (p) != 0
+      || (p->mem = open (path, O_RDONLY | O_CLOEXEC)) < 0)
+    {
+      int err = errno;
+      p->mem = -1;
+      proc_close (p);
+      return hi_fail (HI_E_PROCESS, err);
+    }
+  out->ops = &process_ops;
+  out->ctx = p;
+  return HI_OK;
+}
+
+hi_status
+hi_target_open_maps (int pid, struct hi_target *out)
+{
+  hi_error_reset ();
   struct process *p = calloc (1, sizeof *p);
   if (!p)
     return HI_E_NOMEM;
@@ -349,9 +477,10 @@ hi_target_open_stopped (int pid, struct hi_target *out)
   snprintf (path, sizeof path, "/proc/%d/mem", pid);
   if (read_maps (p) != 0 || (p->mem = open (path, O_RDONLY | O_CLOEXEC)) < 0)
     {
+      int err = errno;
       p->mem = -1;
       proc_close (p);
-      return HI_E_PROCESS;
+      return hi_fail (HI_E_PROCESS, err);
     }
   out->ops = &process_ops;
   out->ctx = p;
