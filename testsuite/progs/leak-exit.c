@@ -15,6 +15,7 @@
      _exit        main calls _exit(0): no exit handlers
      wait         prints "ready" and waits until its input ends, then
                   returns (a live process for -p and gdb)
+     pause        prints "ready" and waits for a signal to end it
      clean        frees its blocks, starts no thread and returns: nothing
                   lost (stdio's buffer stays, still reachable) */
 #define _GNU_SOURCE
@@ -97,6 +98,13 @@ main (int argc, char **argv)
     pthread_join (t, NULL);
   else if (strcmp (how, "_exit") == 0)
     _exit (0);
+  else if (strcmp (how, "pause") == 0)
+    {
+      printf ("ready\n");
+      fflush (stdout);
+      for (;;)
+        pause ();
+    }
   else if (strcmp (how, "wait") == 0)
     {
       printf ("ready\n");
