@@ -16,6 +16,8 @@
      wait         prints "ready" and waits until its input ends, then
                   returns (a live process for -p and gdb)
      pause        prints "ready" and waits for a signal to end it
+     closefds     first closes every descriptor from 3 on and opens pipes
+                  on their numbers (as daemons do), then as exit-thread
      clean        frees its blocks, starts no thread and returns: nothing
                   lost (stdio's buffer stays, still reachable) */
 #define _GNU_SOURCE
@@ -73,6 +75,16 @@ int
 main (int argc, char **argv)
 {
   const char *how = argc > 1 ? argv[1] : "return";
+  if (strcmp (how, "closefds") == 0)
+    {
+      for (int fd = 3; fd < 1024; fd++)
+        close (fd);
+      int p[2];
+      for (int i = 0; i < 8; i++)
+        if (pipe (p) != 0)
+          return 1;
+      how = "exit-thread";
+    }
   if (strcmp (how, "clean") == 0)
     {
       void *volatile p = malloc (64);
