@@ -46,9 +46,17 @@ static void
 lookup (const struct hi_target *t, const struct hi_model *m,
         struct hi_analysis *a, uint64_t addr)
 {
-  struct hi_block b;
-  int found = hi_block_find (t, m, addr, &b) == HI_OK;
-  hi_block_print (a, addr, found ? &b : NULL, sink ());
+  struct hi_block_info i;
+  struct hi_rmodel r;
+  hi_block_classify (t, m, addr, &i);
+  hi_rmodel_init (&r);
+  if (hi_block_table (a, &i, &r) == HI_OK)
+    {
+      struct hi_emit_options eo = { 0, 1, HI_WEIGHT_INUSE_SPACE };
+      hi_emit_text (&r, &eo, sink ());
+      hi_emit_json (&r, &eo, sink ());
+    }
+  hi_rmodel_free (&r);
 }
 
 /* Blocks at the edges of each arena and region: headers of ours, the

@@ -31,7 +31,8 @@
 #define HI_GDB_COMMANDS(X) \
   X (leaks, WORDS) X (bins, WORDS) X (direct, WORDS) X (graph, WORDS) \
   X (stat, WORDS) X (block, EXPR) X (export, WORDS) X (peak, WORDS) \
-  X (timeline, WORDS) X (diff, WORDS) X (lost, ROOTS)
+  X (timeline, WORDS) X (diff, WORDS) X (errors, WORDS) X (lost, ROOTS) \
+  X (types, WORDS)
 
 /* The registers of a "# regs" line, in its order, as gdb names them
    (x86-64), and the index of each in struct hi_thread_regs' regs[]

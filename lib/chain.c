@@ -310,3 +310,23 @@ hi_chain_site (const struct hi_frame *caller)
     HI_ADD (heapinspect_root.totals.chains_dropped, 1);
   return site;
 }
+
+uint32_t
+hi_chain_site_under (uint32_t site, uint64_t ret)
+{
+  uint32_t node = HI_NODE_ROOT, depth = 0;
+  if (site != HI_SITE_UNKNOWN && site != HI_SITE_INTERNAL)
+    {
+      node = hi_state.sites[site].node;
+      depth = hi_state.sites[site].depth;
+    }
+  int created = 0;
+  node = intern (node, ret, &created);
+  if (!node)
+    {
+      HI_ADD (heapinspect_root.totals.chains_dropped, 1);
+      return HI_SITE_UNKNOWN;
+    }
+  site = site_of (node, depth + 1);
+  return site ? site : HI_SITE_UNKNOWN;
+}

@@ -6,7 +6,12 @@ monitor_sources = %reldir%/prim.h %reldir%/prim-linux.c %reldir%/monitor.h \
 	%reldir%/output-name.h %reldir%/output-name.c \
 	%reldir%/jit.c %reldir%/unwind.c %reldir%/process.c \
 	%reldir%/timeline.c
+# Heap errors and guards (issue 14).
+monitor_sources += %reldir%/guard.h %reldir%/guard.c
+monitor_sources += %reldir%/quarantine.c
 monitor_sources += %reldir%/leak-stop.h %reldir%/leakstop.c
+monitor_sources += %reldir%/types.c
+monitor_sources += %reldir%/pools.c
 monitor_cflags = $(AM_CFLAGS) -fvisibility=hidden -ftls-model=initial-exec \
 	-fno-omit-frame-pointer \
 	-fno-builtin-malloc -fno-builtin-free -fno-builtin-calloc \

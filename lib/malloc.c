@@ -3,6 +3,7 @@
    as __wrap_malloc/... (HI_WRAP) for static links with -Wl,--wrap. */
 #define _GNU_SOURCE
 #include "monitor.h"
+#include "guard.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -13,8 +14,9 @@ _Static_assert (sizeof (struct hi_block_header) == 16, "16-byte header");
 /* Bytes before a plain block's user pointer: the header and, with
    lifetimes, the birth stamp before it.  Fixed before the first block. */
 #define PRE ((size_t) (HDR + hi_state.birth))
-/* Room kept below SIZE_MAX for what goes before a block. */
-#define PRE_MAX ((size_t) 64)
+/* Room kept below SIZE_MAX for what goes before a block and its
+   redzone after (guard.h's HI_POST, at most 4096). */
+#define PRE_MAX ((size_t) 8192)
 
 #ifdef HI_WRAP
 # define ENTRY(name) __wrap_##name
@@ -79,6 +81,8 @@ finish (void *base, size_t offset, uint32_t site, uint64_t size)
   h->size_flags = sf;
   h->check = hi_block_check (heapinspect_root.header_salt,
                              (uint64_t) (uintptr_t) h, site, sf);
+  if (HI_UNLIKELY (HI_POST))
+    hi_guard_fill_redzone (h + 1, size);
   if (site != HI_SITE_INTERNAL)
     hi_tls.last_block = ~(uintptr_t) (h + 1);
   hi_account_alloc (site, size, birth);
@@ -133,12 +137,25 @@ temporary (const struct block *b)
   return is;
 }
 
+/* The program frees block B from CALLER in call WHEN (enum
+   hi_error_when): its redzone is checked, then it is counted as freed
+   and goes to the quarantine or back to glibc. */
 static void
-release (struct block *b)
+release (struct block *b, const struct hi_frame *caller, int when)
 {
-  b->h->check = ~b->h->check;   /* a second free finds no header */
+  if (HI_UNLIKELY (HI_POST) && b->site != HI_SITE_INTERNAL)
+    hi_guard_check_redzone ((uint64_t) (uintptr_t) (b->h + 1), b->size,
+                            b->site, caller, when);
+  if (HI_UNLIKELY (b->h->size_flags & HI_BLOCK_TYPE_MASK))
+    hi_types_freed (b->h->size_flags, b->site);
   hi_account_free (b->site, b->size, b->site == HI_SITE_INTERNAL ? NULL
                    : b->birth, temporary (b));
+  if (HI_UNLIKELY (hi_guard.quarantine) && b->site != HI_SITE_INTERNAL)
+    {
+      hi_quarantine_put (b->h, b->base, b->size, b->site, caller);
+      return;
+    }
+  b->h->check = ~b->h->check;   /* a second free finds a freed header */
   __libc_free (b->base);
 }
 
@@ -151,7 +168,7 @@ alloc_plain (size_t n, const struct hi_frame *caller)
       return NULL;
     }
   uint32_t site = site_for (caller);
-  void *base = __libc_malloc (n + PRE);
+  void *base = __libc_malloc (n + PRE + HI_POST);
   return base ? finish (base, hi_state.birth, site, n) : NULL;
 }
 
@@ -176,7 +193,7 @@ alloc_aligned_sized (size_t align, size_t usable, uint64_t recorded,
   size_t pad = align;
   while (pad < PRE + sizeof (uint64_t))
     pad += align;
-  void *base = __libc_memalign (align, usable + pad);
+  void *base = __libc_memalign (align, usable + pad + HI_POST);
   return base ? finish (base, pad - HDR, site, recorded) : NULL;
 }
 
@@ -187,14 +204,15 @@ alloc_aligned (size_t align, size_t n, const struct hi_frame *caller)
 }
 
 static void
-free_any (void *p)
+free_any (void *p, const struct hi_frame *caller)
 {
   struct block b;
   if (!p)
     return;
   if (hi_ensure_init () && lookup (p, &b))
-    release (&b);
-  else
+    release (&b, caller, HI_WHEN_FREE);
+  else if (!hi_ensure_init ()
+           || hi_guard_bad_pointer (p, caller, HI_WHEN_FREE))
     {
       HI_ADD (heapinspect_root.totals.foreign_frees, 1);
       __libc_free (p);
@@ -209,12 +227,19 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
     return alloc_plain (n, caller);
   if (!hi_ensure_init () || !lookup (p, &b))
     {
+      if (hi_ensure_init () && !hi_guard_bad_pointer (p, caller,
+                                                      HI_WHEN_REALLOC))
+        {
+          errno = ENOMEM;   /* a heap error, reported: P is left alone */
+          return NULL;
+        }
       HI_ADD (heapinspect_root.totals.foreign_frees, 1);
       return __libc_realloc (p, n);
     }
   if (n == 0)
     {
-      release (&b);      /* glibc: realloc (p, 0) frees p, returns NULL */
+      /* glibc: realloc (p, 0) frees p, returns NULL */
+      release (&b, caller, HI_WHEN_REALLOC);
       return NULL;
     }
   if (n > SIZE_MAX - PRE_MAX)
@@ -222,25 +247,34 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
       errno = ENOMEM;
       return NULL;
     }
-  if (b.aligned)
+  /* With a quarantine the old block is held, as a free would hold it:
+     a use of it after the realloc is then found too. */
+  if (b.aligned || HI_UNLIKELY (hi_guard.quarantine))
     {
       void *q = alloc_plain (n, caller);
       if (q)
         {
           memcpy (q, p, b.size < n ? b.size : n);
-          release (&b);
+          release (&b, caller, HI_WHEN_REALLOC);
         }
       return q;
     }
+  if (HI_UNLIKELY (HI_POST))
+    hi_guard_check_redzone ((uint64_t) (uintptr_t) p, b.size, b.site,
+                            caller, HI_WHEN_REALLOC);
   /* Not a temporary: the block lives on, moved (libheapinspect(7)). */
   uint32_t site = site_for (caller);
   struct hi_block_birth born = b.birth ? *b.birth : (struct hi_block_birth) { 0, 0 };
-  void *nb = __libc_realloc (b.base, n + PRE);
+  uint64_t typed = b.h->size_flags;
+  void *nb = __libc_realloc (b.base, n + PRE + HI_POST);
   if (!nb)
     return NULL;         /* the old block is untouched */
   hi_account_free (b.site, b.size, b.birth && b.site != HI_SITE_INTERNAL
                    ? &born : NULL, 0);
-  return finish (nb, hi_state.birth, site, n);
+  void *q = finish (nb, hi_state.birth, site, n);
+  if (HI_UNLIKELY (typed & HI_BLOCK_TYPE_MASK))
+    hi_types_moved (q, typed, b.site);   /* the type goes with the bytes */
+  return q;
 }
 
 static size_t
@@ -263,8 +297,9 @@ ENTRY (malloc) (size_t n)
 PUBLIC void
 ENTRY (free) (void *p)
 {
+  HI_CALLER_FRAME (caller);
   COUNT_CALL (free);
-  free_any (p);
+  free_any (p, &caller);
 }
 
 PUBLIC void *
@@ -279,7 +314,7 @@ ENTRY (calloc) (size_t k, size_t n)
       return NULL;
     }
   uint32_t site = site_for (&caller);
-  void *base = __libc_calloc (1, total + PRE);
+  void *base = __libc_calloc (1, total + PRE + HI_POST);
   return base ? finish (base, hi_state.birth, site, total) : NULL;
 }
 
@@ -401,12 +436,21 @@ underlying_usable_size (void *p)
 PUBLIC size_t
 ENTRY (malloc_usable_size) (void *p)
 {
+  HI_CALLER_FRAME (caller);
   COUNT_CALL (malloc_usable_size);
   struct block b;
   if (!p)
     return 0;
   if (!hi_ensure_init () || !lookup (p, &b))
-    return underlying_usable_size (p);
+    {
+      if (hi_ensure_init () && !hi_guard_bad_pointer (p, &caller,
+                                                      HI_WHEN_USABLE_SIZE))
+        return 0;
+      return underlying_usable_size (p);
+    }
+  /* The redzone right after the block is not the program's to use. */
+  if (HI_POST)
+    return b.size;
   size_t whole = underlying_usable_size (b.base);
   size_t before = (size_t) ((char *) p - (char *) b.base);
   return whole > before + b.size ? whole - before : b.size;

@@ -25,6 +25,7 @@ extern struct hi_root heapinspect_root;
 #define HI_CAP_SITES   (UINT32_C(1) << 19)
 #define HI_CAP_THREADS 1024u   /* later threads share the last slot */
 #define HI_CAP_MODULES 1024u
+#define HI_CAP_TYPE_RECS (UINT32_C(1) << 18)  /* types and (type, chain) pairs */
 
 /* Add to a counter only this thread writes: no lock prefix, but a single
    store, so readers (another thread, a core) see whole values. */
@@ -49,6 +50,7 @@ extern struct hi_root heapinspect_root;
    root.arenas, the rest in root.more_arenas (hi_arena_at). */
 enum { HI_A_NODES, HI_A_SITES, HI_A_THREADS, HI_A_MODULES, HI_A_HASH,
        HI_A_PROCESS, HI_A_SITE_TIME, HI_A_THREAD_TIME, HI_A_TIMELINE,
+       HI_A_TYPES, HI_A_POOLS,
        HI_A_COUNT };
 
 static inline struct hi_arena_desc *
@@ -78,6 +80,8 @@ struct hi_state
   char *site_time;
   struct hi_thread_time *thread_time;
   struct hi_timeline *timeline;
+  struct hi_type_rec *types;    /* the client API's (types.c); NULL: off */
+  struct hi_pool *pools;        /* the client API's (pools.c); NULL: off */
   uint64_t site_time_size;
   uint64_t birth;          /* sizeof (struct hi_block_birth) with
                               lifetimes, else 0: set before the first
@@ -101,8 +105,10 @@ struct hi_state
   hi_lock table_lock;      /* serializes insertions into nodes/sites */
   hi_lock module_lock;     /* serializes module-list refreshes */
   hi_lock commit_lock;     /* serializes arena commits; taken last */
-  uint64_t reserved[HI_A_COUNT];   /* bytes reserved per arena */
-  uint64_t committed[HI_A_COUNT];  /* bytes of those readable */
+  /* Bytes reserved and bytes readable per arena, by index in the root's
+     lists (arenas past HI_A_COUNT are added by guard.c). */
+  uint64_t reserved[HI_MAX_ARENAS + HI_MAX_MORE_ARENAS];
+  uint64_t committed[HI_MAX_ARENAS + HI_MAX_MORE_ARENAS];
   int depth;               /* HEAPINSPECT_DEPTH */
   int check_unwind;        /* HEAPINSPECT_CHECK_UNWIND */
   int snapshot_signal;     /* HEAPINSPECT_SIGNAL, 0 = none */
@@ -113,6 +119,14 @@ struct hi_state
 
 extern HI_HIDDEN struct hi_state hi_state;
 
+/* state.c: reserve arena INDEX of KIND for CAPACITY entries of
+   ENTRY_SIZE bytes, nothing committed yet; its address or NULL. */
+HI_HIDDEN void *hi_arena_add (int index, uint32_t kind, uint64_t capacity,
+                              uint32_t entry_size);
+/* state.c: the snapshot a fatal error writes before abort(): the exit
+   snapshot's file, if this process writes one (HEAPINSPECT_OUTPUT,
+   HEAPINSPECT_ROOT_PID). */
+HI_HIDDEN void hi_error_snapshot (void);
 /* state.c: make entries [0, N) of arena INDEX readable (its capacity in
    the root says how many are), before its count may cover them.  0, or
    -1 when N is beyond the reservation or the system refuses. */
@@ -233,6 +247,20 @@ HI_HIDDEN int hi_modules_cover (uint64_t addr);
    monitor's start); restart P's clocks (in the child of a fork). */
 HI_HIDDEN void hi_process_record (struct hi_process *p);
 HI_HIDDEN void hi_process_forked (struct hi_process *p);
+
+/* types.c: a block of type SIZE_FLAGS's (HI_BLOCK_TYPE_MASK, not 0)
+   from SITE was freed; hi_types_moved: ... and realloc made TO (NULL if
+   it failed) of it, which takes its type. */
+HI_HIDDEN void hi_types_freed (uint64_t size_flags, uint32_t site);
+HI_HIDDEN void hi_types_moved (void *to, uint64_t size_flags, uint32_t site);
+
+/* pools.c: hold, release (the parent) or reset (the child) its lock
+   around fork: PHASE 0, 1, 2.  types.c: the same for its lock. */
+HI_HIDDEN void hi_pools_fork (int phase);
+HI_HIDDEN void hi_types_fork (int phase);
+/* chain.c: the site of the chain of SITE with RET as one more innermost
+   frame (a pool's node, format.h); HI_SITE_UNKNOWN if it cannot be. */
+HI_HIDDEN uint32_t hi_chain_site_under (uint32_t site, uint64_t ret);
 
 /* jit.c: register the root with gdb's JIT interface. */
 HI_HIDDEN void hi_jit_register (void);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <linux/futex.h>
 #include <poll.h>
 #include <stdatomic.h>
@@ -351,6 +352,55 @@ hi_prim_page_size (void)
 }
 
 int
+hi_prim_read_safe (uint64_t addr, void *buf, size_t n)
+{
+  int saved = errno;
+  struct iovec local = { buf, n };
+  struct iovec remote = { (void *) (uintptr_t) addr, n };
+  ssize_t r = process_vm_readv (getpid (), &local, 1, &remote, 1, 0);
+  int ok = r >= 0 && (size_t) r == n;
+  if (r < 0 && (errno == ENOSYS || errno == EPERM))
+    {
+      /* process_vm_readv refused (a seccomp filter): ask whether the
+         pages are mapped.  mincore does not see PROT_NONE, the rare
+         case left. */
+      uint64_t page = hi_prim_page_size ();
+      uint64_t lo = addr & ~(page - 1), hi = addr + n;
+      unsigned char v;
+      ok = hi >= addr;
+      for (uint64_t a = lo; ok && a < hi; a += page)
+        ok = mincore ((void *) (uintptr_t) a, page, &v) == 0;
+      if (ok)
+        memcpy (buf, (const void *) (uintptr_t) addr, n);
+    }
+  errno = saved;
+  return ok ? 0 : -1;
+}
+
+void
+hi_prim_write_err (const char *buf, size_t n)
+{
+  int saved = errno;
+  while (n > 0)
+    {
+      ssize_t w = write (2, buf, n);
+      if (w < 0 && errno == EINTR)
+        continue;
+      if (w <= 0)
+        break;
+      buf += w;
+      n -= (size_t) w;
+    }
+  errno = saved;
+}
+
+void
+hi_prim_abort (void)
+{
+  abort ();
+}
+
+int
 hi_prim_signal_catch (int sig, void (*handler) (int))
 {
   struct sigaction sa;
@@ -566,4 +616,15 @@ hi_prim_stack_bounds (uint64_t *lo, uint64_t *hi)
   *lo = start;
   *hi = end;
   return 1;
+}
+
+int
+hi_prim_readable (uint64_t addr, size_t n)
+{
+  char buf[64];
+  if (n > sizeof buf)
+    return 0;
+  struct iovec local = { buf, n }, remote = { (void *) (uintptr_t) addr, n };
+  return syscall (SYS_process_vm_readv, (long) getpid (), &local, 1UL,
+                  &remote, 1UL, 0UL) == (long) n;
 }

@@ -78,6 +78,17 @@ int hi_prim_getcwd (char *buf, size_t size);
 void hi_prim_exe_path (char *buf, size_t size);
 size_t hi_prim_page_size (void);
 
+/* Heap errors (guard.c): never on the hot path. */
+/* Copy N bytes at ADDR of this process into BUF without faulting on
+   memory that is not mapped or not readable: 0, or -1 if any byte
+   cannot be read.  errno is kept. */
+int hi_prim_read_safe (uint64_t addr, void *buf, size_t n);
+/* Write all N bytes of BUF to standard error, in as few writes as it
+   takes (one for a report of a few KiB); errno is kept. */
+void hi_prim_write_err (const char *buf, size_t n);
+/* End the process with SIGABRT (a core where cores are enabled). */
+void hi_prim_abort (void) __attribute__ ((noreturn));
+
 /* Signals.  hi_prim_signal_* return 0, or -1. */
 /* Run HANDLER on SIG (SA_RESTART, SIG blocked while it runs). */
 int hi_prim_signal_catch (int sig, void (*handler) (int));
@@ -118,5 +129,9 @@ int hi_prim_backtrace (uint64_t *out, int max);
    may be running on): [*LO, *HI), all of it readable above the stack
    pointer.  0 if unknown.  Never allocates. */
 int hi_prim_stack_bounds (uint64_t *lo, uint64_t *hi);
+
+/* 1 if the N bytes at ADDR can be read (a system call: for the rare
+   address whose bytes may be on an unmapped page). */
+int hi_prim_readable (uint64_t addr, size_t n);
 
 #endif

@@ -2,6 +2,7 @@
    (initialization, fork, exit snapshot, snapshot signal). */
 #define _GNU_SOURCE
 #include "monitor.h"
+#include "guard.h"
 #include "heapinspect/heapinspect.h"
 
 #include <errno.h>
@@ -52,6 +53,12 @@ add_arena (int index, uint32_t kind, uint64_t capacity, uint32_t entry_size)
   hi_state.reserved[index] = p ? bytes : 0;
   hi_state.committed[index] = 0;
   return p;
+}
+
+void *
+hi_arena_add (int index, uint32_t kind, uint64_t capacity, uint32_t entry_size)
+{
+  return add_arena (index, kind, capacity, entry_size);
 }
 
 int
@@ -238,6 +245,9 @@ on_fatal_signal (int sig)
 static void
 fork_prepare (void)
 {
+  hi_pools_fork (0);     /* the client API's locks come first */
+  hi_types_fork (0);
+  hi_guard_fork_prepare ();
   hi_lock_acquire (&hi_state.module_lock);
   hi_lock_acquire (&hi_state.table_lock);
   hi_lock_acquire (&hi_state.commit_lock);
@@ -249,17 +259,23 @@ fork_parent (void)
   hi_lock_release (&hi_state.commit_lock);
   hi_lock_release (&hi_state.table_lock);
   hi_lock_release (&hi_state.module_lock);
+  hi_guard_fork_parent ();
+  hi_types_fork (1);
+  hi_pools_fork (1);
 }
 
 static void
 fork_child (void)
 {
+  hi_guard_fork_child ();
   /* Only this thread exists now; the child keeps its own copy of every
      counter and writes its own snapshot (named by its pid). */
   hi_state.table_lock.word = 0;
   hi_state.module_lock.word = 0;
   hi_state.commit_lock.word = 0;
   hi_state.sole_lock.word = 0;
+  hi_types_fork (2);
+  hi_pools_fork (2);
   heapinspect_root.pid = hi_prim_pid ();
   if (hi_state.process)
     {
@@ -337,6 +353,7 @@ init_once (void)
   else if (life && *life && strcmp (life, "0") != 0)
     warn_value ("HEAPINSPECT_LIFETIMES", life, "the values are 1 and 0; "
                 "no lifetimes");
+  hi_guard_configure ();     /* the redzone: fixed before any block too */
   hi_state.site_time_size = hi_state.birth ? sizeof (struct hi_site_life)
                                            : sizeof (struct hi_site_time);
   r->header_salt = hi_prim_random32 ();
@@ -368,6 +385,15 @@ init_once (void)
                                     sizeof (struct hi_thread_time));
   hi_state.timeline = add_arena (HI_A_TIMELINE, HI_ARENA_TIMELINE, 1,
                                  sizeof (struct hi_timeline));
+  /* The client API's types: optional, as the process record. */
+  hi_state.types = add_arena (HI_A_TYPES, HI_ARENA_TYPES, HI_CAP_TYPE_RECS,
+                              sizeof (struct hi_type_rec));
+  if (hi_state.types && hi_arena_commit (HI_A_TYPES, 1) == 0)
+    hi_arena_at (HI_A_TYPES)->count = 1;
+  else
+    hi_state.types = NULL;
+  hi_state.pools = add_arena (HI_A_POOLS, HI_ARENA_POOLS, HI_POOLS_MAX,
+                              sizeof (struct hi_pool));
   r->n_arenas = HI_A_COUNT;
   if (!hi_state.nodes || !hi_state.sites || !hi_state.threads || !hi_state.modules || !h
       || !hi_state.site_time || !hi_state.thread_time || !hi_state.timeline
@@ -389,6 +415,8 @@ init_once (void)
   r->arenas[HI_A_NODES].count = 2;
   r->arenas[HI_A_SITES].count = 1;
   r->arenas[HI_A_HASH].count = HI_HASH_FIRST + 2;
+  if (hi_guard_arenas () != 0)
+    return -1;
   /* The process record is not needed for profiling: without it, readers
      say the command and run time were not recorded. */
   struct hi_process *p = add_arena (HI_A_PROCESS, HI_ARENA_PROCESS, 1,
@@ -466,6 +494,13 @@ __attribute__ ((constructor)) static void
 init_at_load (void)
 {
   hi_ensure_init ();
+}
+
+void
+hi_error_snapshot (void)
+{
+  if (atomic_load (&init_state) == ST_READY && automatic_snapshots ())
+    snapshot_now (hi_state.output, 1);
 }
 
 static void

@@ -56,9 +56,36 @@ push_frame (struct hi_analysis *a, const struct hi_frame *f)
    appended to A's frame list: one per function, innermost first, when
    code was inlined there.  Returns how many (at least 1), or 0 if out of
    memory. */
+/* The innermost node of a pool block's chain: the pool (format.h), a
+   frame named "[pool NAME]" that no symbol has. */
+static uint32_t
+add_pool_frame (struct hi_analysis *a, uint64_t index)
+{
+  const struct hi_model *m = a->m;
+  char name[HI_POOL_NAME_MAX + 16];
+  if (index < m->n_pools)
+    snprintf (name, sizeof name, "[pool %s%s]", m->pools[index].name,
+              m->pools[index].flags & HI_POOL_NAME_CUT ? "..." : "");
+  else
+    snprintf (name, sizeof name, "[pool #%" PRIu64 "]", index);
+  struct hi_frame f;
+  memset (&f, 0, sizeof f);
+  f.func = hi_strtab_intern (&a->funcs, name);
+  f.label = hi_strtab_intern (&a->labels, name);
+  f.name = f.long_name = hi_strtab_intern (&a->strs, name);
+  f.module = f.file = f.system_name = HI_NONE;
+  f.address = HI_POOL_FRAME + index;
+  if (f.func == UINT32_MAX || f.label == UINT32_MAX || f.name == UINT32_MAX
+      || !push_frame (a, &f))
+    return 0;
+  return 1;
+}
+
 static uint32_t
 add_frames (struct hi_analysis *a, uint64_t ret)
 {
+  if (ret >= HI_POOL_FRAME)
+    return add_pool_frame (a, ret - HI_POOL_FRAME);
   struct hi_code code[MAX_INLINE];
   size_t n = hi_symbolize_frames (a->sym, ret - 1, a->opt.lines, code,
                                   MAX_INLINE);   /* the call, not the return */
@@ -414,6 +441,8 @@ hi_analysis_free (struct hi_analysis *a)
   free (a->chain_frames);
   free (a->sum);
   free (a->site_flags);
+  free (a->types);
+  free (a->type_of_rec);
   memset (a, 0, sizeof *a);
 }
 

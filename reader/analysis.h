@@ -104,7 +104,33 @@ struct hi_analysis
      --suppressions file held, skipped: for the summary's problems. */
   uint32_t suppress_ignored;
   uint64_t total_allocs, total_bytes, total_frees, total_freed;
+  /* The client API's types (hi_types_ready): one entry per name, and per
+     type record of the model its entry (UINT32_MAX: none). */
+  struct hi_type_sum *types;
+  uint32_t n_types;
+  uint32_t *type_of_rec;
+  int types_done;
 };
+
+/* One type as the tables show it: blocks given the type, summed over
+   the type records of that name. */
+struct hi_type_sum
+{
+  const char *name;          /* owned by the analysis (labels) */
+  uint64_t elem_size;        /* sizeof the type, 0 if not known */
+  uint64_t allocs, bytes, frees, freed;
+};
+
+/* Name and sum A's types (once): HI_OK or HI_E_NOMEM. */
+hi_status hi_types_ready (struct hi_analysis *a);
+/* The exact types of the blocks of the sites S with ROW_OF[S] == ROW
+   (ROW_OF NULL: site ROW, or any site for HI_ANY_ROW) in size bin BIN (HI_ANY_BIN: any), joined by
+   ", ", most bytes first, into BUF of SIZE bytes; "" if none is known. */
+void hi_types_text (struct hi_analysis *a, const uint32_t *row_of,
+                    uint32_t row, unsigned bin, char *buf, size_t size);
+#define HI_ANY_SITE UINT64_MAX
+#define HI_ANY_ROW UINT32_MAX
+#define HI_ANY_BIN  HI_NBINS
 
 /* Site flags: left out of every table by --focus, --ignore or --module;
    left out of the leak table by the user's suppressions, or by the
@@ -142,37 +168,115 @@ int hi_path_span (const struct hi_analysis *a, uint64_t s, uint32_t *from,
    first, "... > " when callers were cut. */
 void hi_site_path (struct hi_analysis *a, uint64_t s, char *buf, size_t size);
 
-/* A block handed out by the monitor, found by hi_block_find. */
+/* A block handed out by the monitor, found from its header. */
 struct hi_block
 {
-  uint64_t start;            /* the user pointer */
+  uint64_t start;            /* the user pointer; 0: none */
   uint64_t size;             /* requested bytes */
   uint32_t site;
   int freed;                 /* its header says it was freed */
+  int quarantined;           /* ... and is held in the quarantine */
+  int aligned;               /* HI_BLOCK_ALIGNED */
 };
 
-/* The block of ours containing ADDR, read through T: HI_OK, or
-   HI_E_NOT_BLOCK.  Scans back from ADDR (at most 64 MiB) for a header
-   whose check word is right; a live block wins over a stale header of a
-   freed one inside it. */
+/* What an address is (hi_block_classify). */
+enum hi_block_state
+{
+  HI_BLOCK_NONE,             /* in no block: see where */
+  HI_BLOCK_LIVE,             /* in a live block's bytes */
+  HI_BLOCK_QUARANTINED,      /* in a freed block held in the quarantine */
+  HI_BLOCK_FREED,            /* in a freed block given back to malloc (its
+                                header still says so) */
+  HI_BLOCK_OUR_HEADER,       /* in heapinspect's header (birth stamp,
+                                alignment word) of block */
+  HI_BLOCK_CHUNK_HEADER,     /* in glibc's chunk header of block */
+  HI_BLOCK_PAST_END,         /* past block's end, in its redzone or the
+                                rest of its glibc chunk (an overflow) */
+  HI_BLOCK_BAD_HEADER,       /* in a glibc chunk after block `before`
+                                whose header fails its check (or whose
+                                glibc header is overwritten: chunk_size 0) */
+  HI_BLOCK_FREE_MEMORY,      /* in a free glibc chunk after `before` */
+  HI_BLOCK_FREED_CHUNK,      /* in a glibc chunk after `before` that
+                                glibc's tcache or a fastbin holds: freed
+                                to malloc, which overwrote the header */
+};
+
+/* For HI_BLOCK_NONE: where the address is. */
+enum hi_where_is
+{
+  HI_WHERE_IS_UNKNOWN,       /* readable, nothing more known */
+  HI_WHERE_IS_STACK,         /* a thread's stack (tid if known) */
+  HI_WHERE_IS_MODULE,        /* a loaded object's image (module) */
+  HI_WHERE_IS_HEAP,          /* glibc's [heap], in no block of ours */
+  HI_WHERE_IS_MAPPING,       /* another mapping (mapping: its file) */
+  HI_WHERE_IS_UNMAPPED,      /* nothing mapped (the target's map says) */
+  HI_WHERE_IS_NOT_IN_SNAPSHOT, /* a snapshot holds no such memory */
+  HI_WHERE_IS_UNREADABLE,    /* cannot be read (a core, gdb: no map) */
+};
+
+struct hi_block_info
+{
+  uint64_t addr;
+  enum hi_block_state state;
+  struct hi_block block;     /* the block named (start 0: none) */
+  const struct hi_freed *freed; /* QUARANTINED: its quarantine entry (the
+                                free's chain and thread) in the model, or
+                                NULL if the ring lost it */
+  uint32_t free_site;        /* QUARANTINED: the free's chain, from the
+                                entry or else from an error record naming
+                                the block (HI_SITE_UNKNOWN: not known) */
+  uint64_t past;             /* PAST_END, BAD_HEADER, FREE_MEMORY,
+                                FREED_CHUNK, and the header states with a
+                                `before`: bytes from the end of block (or
+                                before) to addr */
+  int in_redzone;            /* PAST_END: within root.redzone bytes */
+  uint64_t chunk, chunk_size; /* BAD_HEADER, FREE_MEMORY: glibc's chunk */
+  struct hi_block before;    /* BAD_HEADER, FREE_MEMORY, FREED_CHUNK: the
+                                nearest valid block before the chunk; the
+                                header states: the block right before
+                                (its glibc chunk ends where block's
+                                starts), start 0 if none */
+  enum hi_where_is where;    /* NONE */
+  uint64_t tid;              /* STACK: the thread, 0 if not known */
+  uint64_t module;           /* MODULE: index in the model's modules */
+  char mapping[HI_MAP_PATH_MAX]; /* MAPPING, HEAP: the mapping's name */
+};
+
+/* What ADDR is in the heap of model M, read through T (module images
+   from M; stacks and mappings from T's mapping and thread_regs, where T
+   has them).  Never fails: reads that fail narrow the answer.  Scans
+   back at most 64 MiB for a header whose check word is right. */
+void hi_block_classify (const struct hi_target *t, const struct hi_model *m,
+                        uint64_t addr, struct hi_block_info *out);
+/* The block of ours whose bytes hold ADDR (live, quarantined or freed):
+   HI_OK, or HI_E_NOT_BLOCK. */
 hi_status hi_block_find (const struct hi_target *t, const struct hi_model *m,
                          uint64_t addr, struct hi_block *out);
-/* One line: "0x... is 12 bytes into a 204-byte block at 0x..., allocated
-   by main > ...", or that ADDR is in no block (B NULL). */
-void hi_block_print (struct hi_analysis *a, uint64_t addr,
-                     const struct hi_block *b, FILE *f);
+/* "live", "quarantined", ...: the JSON name of STATE. */
+const char *hi_block_state_name (int state);
+/* I as the `block` table of R: one prose row, "0x... is 12 bytes into a
+   204-byte block at 0x..., allocated by main > ... (file.c:3)", and the
+   figures as JSON keys.  HI_OK or HI_E_NOMEM. */
+hi_status hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
+                          struct hi_rmodel *r);
+/* Site SITE's chain as a cell of R: its leak path (a PATH cell), or a
+   text for the monitor's own blocks and sites out of range. */
+struct hi_cell hi_site_cell (struct hi_analysis *a, uint32_t site,
+                             struct hi_rmodel *r);
 /* The `block ADDR` report, the one path heapinspect(1) and gdb share:
-   find the block of model M (read from T) holding ADDR and print one line
-   to OUT, symbolized with EXE (may be NULL).  HI_OK if ADDR is in a
-   block, HI_E_NOT_BLOCK if not (both printed), else an error (nothing
-   printed). */
+   what ADDR is in model M (read from T), symbolized with EXE (may be
+   NULL), in OPT's format (JSON, else text) to OUT.  HI_OK if ADDR is in
+   a block's bytes (live, quarantined or freed), HI_E_NOT_BLOCK if not
+   (both printed), else an error (nothing printed). */
 hi_status hi_block_report (const struct hi_target *t, const struct hi_model *m,
                            const char *exe, uint64_t addr,
                            const struct hi_options *opt, FILE *out);
 
 /* The tables -t takes, for messages. */
 #define HI_TABLE_NAMES \
-  "leaks, bins, direct, graph, stat, peak, temporary, lifetimes, timeline"
+  "leaks, bins, direct, graph, stat, peak, temporary, lifetimes, timeline, " \
+  "errors, " \
+  "types"
 /* 1 if LIST names only known tables (HI_TABLE_NAMES). */
 int hi_tables_valid (const char *list);
 /* Print the tables of LIST (comma-separated) of M to OUT; NAME names the
@@ -251,6 +355,12 @@ hi_status hi_table_peak (struct hi_analysis *a, struct hi_rmodel *r);
 hi_status hi_table_temporary (struct hi_analysis *a, struct hi_rmodel *r);
 hi_status hi_table_lifetimes (struct hi_analysis *a, struct hi_rmodel *r);
 hi_status hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r);
+/* Heap errors (format 5): every error the monitor recorded, in order, a
+   prose paragraph each with its chains; an older input says it has none. */
+hi_status hi_table_errors (struct hi_analysis *a, struct hi_rmodel *r);
+/* The client API's types (format 5): per type, its blocks, live figures
+   and top chain, most live bytes first. */
+hi_status hi_table_types (struct hi_analysis *a, struct hi_rmodel *r);
 
 /* The frames of site S's leak path (hi_path_span, "..." first when cut)
    appended to R: a PATH cell for them. */

@@ -202,11 +202,13 @@ json_summary (const struct hi_summary *s, FILE *f)
            ", \"cut_bytes\": %" PRIu64 ", \"cut_chains\": %" PRIu64
            ", \"cut_allocs\": %" PRIu64
            ", \"depth_cap\": %" PRIu32 ", \"monitor_bytes\": %" PRIu64
+           ", \"errors_total\": %" PRIu64 ", \"errors_recorded\": %" PRIu64
            ", \"problems\": [", s->pid, s->run_ns, s->allocations, s->frees,
            s->bytes_allocated, s->bytes_freed, s->peak_bytes, s->peak_blocks,
            s->live_bytes, s->live_blocks, s->cut_bytes, s->cut_chains,
            s->cut_allocs,
-           s->depth_cap, s->monitor_bytes);
+           s->depth_cap, s->monitor_bytes, s->errors_total,
+           s->errors_recorded);
   for (size_t i = 0; i < s->n_problems && i < 8; i++)
     {
       fputs (i ? ", " : "", f);

@@ -12,6 +12,7 @@
 typedef Perftools__Profiles__Profile Profile;
 typedef Perftools__Profiles__ValueType ValueType;
 typedef Perftools__Profiles__Sample Sample;
+typedef Perftools__Profiles__Label Label;
 typedef Perftools__Profiles__Mapping Mapping;
 typedef Perftools__Profiles__Location Location;
 typedef Perftools__Profiles__Line Line;
@@ -185,6 +186,7 @@ struct store
 {
   ValueType vt[6], *vt_ptr[6], period_type;
   Sample *smp, **smp_ptr;
+  Label *label, **label_ptr;     /* one per sample with types */
   uint64_t *loc_ids;
   int64_t *values;
   Mapping *map, **map_ptr;
@@ -198,6 +200,8 @@ store_free (struct store *s)
 {
   free (s->smp);
   free (s->smp_ptr);
+  free (s->label);
+  free (s->label_ptr);
   free (s->loc_ids);
   free (s->values);
   free (s->map);
@@ -325,6 +329,18 @@ build (struct pb *p, struct store *s, const struct hi_emit_options *o,
         }
       sm->n_value = (size_t) nt;
       sm->value = v;
+      if (rs->types)
+        {
+          /* The client API's types: a label pprof can filter and group
+             by (-tagfocus, -tags). */
+          Label *lb = &s->label[i];
+          perftools__profiles__label__init (lb);
+          lb->key = str (p, "type");
+          lb->str = str (p, rs->types);
+          s->label_ptr[i] = lb;
+          sm->n_label = 1;
+          sm->label = &s->label_ptr[i];
+        }
       s->smp_ptr[i] = sm;
     }
   profile->n_sample = r->n_samples;
@@ -378,6 +394,8 @@ hi_emit_pprof (const struct hi_rmodel *r, const struct hi_emit_options *o,
   memset (&s, 0, sizeof s);
   s.smp = array (r->n_samples, sizeof *s.smp);
   s.smp_ptr = array (r->n_samples, sizeof *s.smp_ptr);
+  s.label = array (r->n_samples, sizeof *s.label);
+  s.label_ptr = array (r->n_samples, sizeof *s.label_ptr);
   s.loc_ids = array (r->n_sample_locs, sizeof *s.loc_ids);
   s.values = array (r->n_samples, (size_t) NTYPES (r) * sizeof *s.values);
   s.map = array (r->n_mappings, sizeof *s.map);
@@ -390,7 +408,7 @@ hi_emit_pprof (const struct hi_rmodel *r, const struct hi_emit_options *o,
   p.func_ptr = array (n_lines, sizeof *p.func_ptr);
   hi_status st = HI_E_NOMEM;
   /* The string table's first entry must be "". */
-  if (s.smp && s.smp_ptr && s.loc_ids && s.values && s.map && s.map_ptr
+  if (s.smp && s.smp_ptr && s.label && s.label_ptr && s.loc_ids && s.values && s.map && s.map_ptr
       && s.loc && s.loc_ptr && s.line && s.line_ptr && p.func && p.func_ptr
       && str (&p, "") == 0 && !p.nomem)
     {

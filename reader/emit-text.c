@@ -273,6 +273,23 @@ emit_keyvalue (const struct hi_rmodel *r, const struct hi_emit_options *o,
     }
 }
 
+static void
+emit_prose (const struct hi_rmodel *r, const struct hi_emit_options *o,
+            const struct hi_table *t, FILE *f)
+{
+  for (size_t i = 0; i < t->n_rows; i++)
+    {
+      if (t->rows[i].json_only)
+        continue;
+      struct buf b = { 0 };
+      for (size_t c = 0; c < t->n_columns; c++)
+        if (t->columns[c].head)
+          cell_text (r, o, &t->columns[c], &t->rows[i].cells[c], &b);
+      fprintf (f, "%s\n", b.s ? b.s : "");
+      free (b.s);
+    }
+  notes (t, o, f);
+}
 
 /* The chart of the report's timeline, as ms_print draws massif's: live
    bytes up, the allocation clock across, a column per CHART_W-th of the
@@ -380,12 +397,17 @@ emit_table (const struct hi_rmodel *r, const struct hi_emit_options *o,
       if (t->legend)
         fprintf (f, "%s\n", t->legend);
       /* A table of no columns is its legend alone (no time data). */
-      if (t->n_columns > 0 || t->keyvalue)
+      if ((t->n_columns > 0 && !(t->prose && t->n_rows == 0)) || t->keyvalue)
         fputc ('\n', f);
     }
   if (t->keyvalue)
     {
       emit_keyvalue (r, o, t, f);
+      return;
+    }
+  if (t->prose)
+    {
+      emit_prose (r, o, t, f);
       return;
     }
   if (t->chart)
@@ -587,6 +609,14 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
     }
   bytes_text (o, s->monitor_bytes, a, sizeof a);
   fprintf (f, "  monitor    %s of its own memory\n", a);
+  if (s->errors_total)
+    {
+      fprintf (f, "  errors     %" PRIu64 " heap error%s found", s->errors_total,
+               plural (s->errors_total));
+      if (s->errors_recorded < s->errors_total)
+        fprintf (f, ", the first %" PRIu64 " recorded", s->errors_recorded);
+      fputs (": -t errors lists them\n", f);
+    }
   /* Ten lines at most: four for problems, the last counting the rest. */
   for (size_t i = 0; i < s->n_problems && i < 4; i++)
     if (i == 3 && s->n_problems > 4)

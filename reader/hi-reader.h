@@ -27,7 +27,7 @@
   X (HI_E_NOMEM, "out of memory") \
   X (HI_E_NOT_CORE, "an ELF file, but not a core file") \
   X (HI_E_PROCESS, "cannot read the process (ptrace)") \
-  X (HI_E_USAGE, "unknown table: use leaks, bins, direct, graph, stat, peak, temporary, lifetimes or timeline") \
+  X (HI_E_USAGE, "unknown table: use leaks, bins, direct, graph, stat, peak, temporary, lifetimes, timeline or errors") \
   X (HI_E_NOT_BLOCK, "not in a block allocated through heapinspect") \
   X (HI_E_NO_MEMORY, "holds no memory to scan for leaks (a snapshot file): use a core file or a live process") \
   X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)") \
@@ -233,6 +233,9 @@ struct hi_model
     uint64_t counters;       /* impossible counters corrected */
     uint64_t process;        /* process record fields out of range */
     uint64_t time;           /* time arenas or timeline points unusable */
+    uint64_t guards;         /* heap error records or quarantine entries
+                                out of range (format 5) */
+    uint64_t types;          /* client API type records left out */
   } damage;
   /* The process, as the monitor recorded it (format 3 on).  NULL or 0:
      not recorded (format 2, a raw dump, fields out of range: the last
@@ -277,11 +280,50 @@ struct hi_model
                                 chains' sum (root.totals.peak_blocks is
                                 the most blocks ever live, which may be
                                 another moment) */
+  /* The client API's types (format 5 on; format.h): HI_ARENA_TYPES's
+     records, those out of range (a pair of no type or site, a type
+     beyond HI_TYPES_MAX) with kind HI_TREC_NONE, counted in damage.types;
+     NULL, 0: none recorded. */
+  struct hi_type_rec *type_recs;
+  uint64_t n_type_recs;
+  /* The client API's pools (format 5 on), names NUL-ended; NULL, 0:
+     none. */
+  struct hi_pool *pools;
+  uint64_t n_pools;
   uint64_t peak_time_ns;     /* when the peak was reached, ns since the
                                 monitor started: the time of the point at
                                 or after the peak's clock (the points'
                                 last, or run time, if none is) */
+  /* Heap errors and guards (format 5 on; see format.h), read by
+     model-guard.c.  Older formats: all 0 and NULL. */
+  struct hi_error *errors;   /* the errors the monitor recorded, in the
+                                order found: kind and when known (an
+                                entry of another kind is left out), every
+                                site in range (else HI_SITE_UNKNOWN) */
+  uint64_t n_errors;
+  uint64_t errors_total;     /* errors found, n_errors or more: the rest
+                                were not recorded (the arena was full) */
+  struct hi_freed *quarantine; /* the quarantine's entries held when read
+                                (ring positions [head, tail)), oldest
+                                first, none with user 0, sites in range;
+                                whether each is current (its header still
+                                quarantined) only the target can tell */
+  uint64_t n_quarantine;
+  uint64_t *quarantine_by_user; /* indexes into quarantine sorted by user
+                                (equal users: the newest last) */
+  uint32_t guard_flags;      /* root.guard_flags (HI_GUARD_*) */
+  uint32_t redzone;          /* root.redzone: guard bytes after blocks */
+  uint64_t quarantine_limit, quarantine_bytes;
 };
+
+/* The newest entry of M's quarantine for the block whose user pointer is
+   USER, or NULL. */
+const struct hi_freed *hi_model_quarantined (const struct hi_model *m,
+                                             uint64_t user);
+/* model-guard.c: read M's error and quarantine arenas and the root's
+   guard fields (format 5) into M, after the rest is validated; what
+   cannot be used is damage.guards.  HI_E_NOMEM, else HI_OK. */
+hi_status hi_model_guard_load (const struct hi_target *t, struct hi_model *m);
 
 /* Each chain's time figures (format 4 on), summed over its records. */
 struct hi_chain_time
@@ -346,6 +388,9 @@ struct hi_stat
   uint64_t chains_truncated, chains_dropped, internal_allocations, damaged;
   uint64_t unwind_fallbacks, unwind_checked, unwind_mismatches;
   uint64_t calls[HI_NCALLS];
+  /* The client API's pools, apart from malloc's figures above. */
+  uint64_t pools, pool_allocations, pool_frees, pool_bytes_allocated,
+           pool_bytes_freed, pool_resets;
 };
 void hi_stat_compute (const struct hi_model *m, struct hi_stat *out);
 

@@ -21,6 +21,8 @@ static const uint32_t entry_sizes[HI_NARENA_KINDS] = {
   [HI_ARENA_TIMELINE] = sizeof (struct hi_timeline),
   [HI_ARENA_ERRORS] = sizeof (struct hi_error),
   [HI_ARENA_QUARANTINE] = sizeof (struct hi_freed),
+  [HI_ARENA_TYPES] = sizeof (struct hi_type_rec),
+  [HI_ARENA_POOLS] = sizeof (struct hi_pool),
 };
 
 /* Arena descriptor I of root R: the first HI_MAX_ARENAS in arenas, the
@@ -475,6 +477,54 @@ validate (struct hi_model *m)
   return HI_OK;
 }
 
+/* The client API's type records (format 5): read if there are any, and
+   checked, so the tables can index by them.  Unreadable or damaged
+   records are damage, not a failure. */
+static void
+read_types (const struct hi_target *t, struct hi_model *m)
+{
+  if (m->root.version < 5)
+    return;
+  void *recs;
+  uint64_t n;
+  if (read_arena (t, &m->root, HI_ARENA_TYPES, &recs, &n) != HI_OK)
+    {
+      m->damage.types++;
+      return;
+    }
+  struct hi_type_rec *r = recs;
+  for (uint64_t i = 0; i < n; i++)
+    {
+      struct hi_type_rec *e = &r[i];
+      int ok = i == 0 ? e->kind == HI_TREC_NONE
+               : e->kind == HI_TREC_NONE
+               || (e->kind == HI_TREC_TYPE && i <= HI_TYPES_MAX)
+               || (e->kind == HI_TREC_PAIR && e->type < i
+                   && r[e->type].kind == HI_TREC_TYPE
+                   && e->site < m->n_sites && e->bin < HI_NBINS);
+      if (!ok)
+        {
+          m->damage.types++;
+          e->kind = HI_TREC_NONE;
+        }
+      e->name[HI_TYPE_NAME_MAX - 1] = '\0';
+    }
+  m->type_recs = r;
+  m->n_type_recs = n;
+  void *pools;
+  if (read_arena (t, &m->root, HI_ARENA_POOLS, &pools, &n) != HI_OK
+      || n > HI_POOLS_MAX)
+    {
+      free (pools);
+      m->damage.types++;
+      return;
+    }
+  m->pools = pools;
+  m->n_pools = n;
+  for (uint64_t i = 0; i < n; i++)
+    m->pools[i].name[HI_POOL_NAME_MAX - 1] = '\0';
+}
+
 /* The process record (format 3): entry 0 of its arena, if there is one
    of the right size.  An arena that cannot be read is damage, not a
    failure: the tables do not need it. */
@@ -536,6 +586,13 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
     s = read_process (t, m);
   if (s == HI_OK)
     s = hi_model_time_load (t, m);
+  if (s == HI_OK)
+    s = hi_model_guard_load (t, m);
+  if (s == HI_OK)
+    {
+      read_types (t, m);
+      m->damaged += m->damage.types;
+    }
   if (s != HI_OK)
     {
       hi_model_free (m);
@@ -562,6 +619,11 @@ hi_model_free (struct hi_model *m)
   free (m->chain_time);
   free (m->points);
   free (m->detailed);
+  free (m->errors);
+  free (m->quarantine);
+  free (m->quarantine_by_user);
+  free (m->type_recs);
+  free (m->pools);
   free ((char *) m->command);
   free (m);
 }
@@ -598,6 +660,17 @@ hi_model_damage_text (const struct hi_model *m, char *buf, size_t size)
                              "(command line, times) out of range",
                              at ? ", " : "");
   if (m->damage.time && at < size)
-    snprintf (buf + at, size - at, "%stime data (peak, timeline, "
-              "lifetimes) partly unusable", at ? ", " : "");
+    at += (size_t) snprintf (buf + at, size - at, "%stime data (peak, "
+                             "timeline, lifetimes) partly unusable",
+                             at ? ", " : "");
+  if (m->damage.guards && at < size)
+    snprintf (buf + at, size - at, "%s%llu heap error record%s or "
+              "quarantine entr%s out of range", at ? ", " : "",
+              (unsigned long long) m->damage.guards,
+              m->damage.guards == 1 ? "" : "s",
+              m->damage.guards == 1 ? "y" : "ies");
+  if (m->damage.types && at < size)
+    snprintf (buf + at, size - at, "%s%llu type or pool record%s unusable",
+              at ? ", " : "", (unsigned long long) m->damage.types,
+              m->damage.types == 1 ? "" : "s");
 }

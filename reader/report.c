@@ -19,6 +19,8 @@ static const struct
   { "temporary", hi_table_temporary, 1 },
   { "lifetimes", hi_table_lifetimes, 1 },
   { "timeline", hi_table_timeline, 1 },
+  { "errors", hi_table_errors, 1 },
+  { "types", hi_table_types, 1 },
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
 #define STAT 4                /* tables[STAT] is `stat` */

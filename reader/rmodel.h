@@ -86,6 +86,9 @@ struct hi_rsample
   uint64_t alloc_objects, alloc_space, inuse_objects, inuse_space;
   uint64_t peak_objects, peak_space; /* live at the peak (the report's
                                 has_peak), else 0 */
+  const char *types;         /* the client API's types of its blocks
+                                (", "-joined), or NULL: pprof's label
+                                "type" */
 };
 
 /* Which figure of a sample a one-number format shows (--weight). */
@@ -236,6 +239,11 @@ struct hi_table
   int keyvalue;
   struct hi_fact facts[HI_TABLE_FACTS];
   size_t n_facts;
+  /* Text: each row as prose, its cells written one after another with
+     nothing between them (the cells of columns with a heading; the
+     headings are not shown), a row a paragraph: sentences with call
+     chains in them (block, errors).  JSON: rows as usual. */
+  int prose;
   /* Text: the report's timeline drawn as a chart before the rows, as
      ms_print draws massif's (JSON leaves it out: the rows hold its
      figures). */
@@ -328,6 +336,8 @@ struct hi_summary
   uint64_t cut_allocs;       /* allocations through those chains */
   uint32_t depth_cap;
   uint64_t monitor_bytes;    /* the monitor's own memory (its arenas) */
+  uint64_t errors_total;     /* heap errors the monitor found (format 5) */
+  uint64_t errors_recorded;  /* ... and recorded (-t errors lists them) */
   const char *problems[8];   /* one line each: damage, unreadable modules */
   size_t n_problems;
 };

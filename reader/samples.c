@@ -208,6 +208,10 @@ add_sample (struct build *b, uint64_t s, uint32_t *locs)
       smp->n = n;
       memcpy (&r->sample_locs[r->n_sample_locs], locs, n * sizeof *locs);
       r->n_sample_locs += n;
+      char types[512];
+      hi_types_text (b->a, NULL, (uint32_t) s, HI_ANY_BIN, types,
+                     sizeof types);
+      smp->types = types[0] ? hi_rmodel_strdup (r, types) : NULL;
       if (hi_hash_insert (&b->chains, h, id) != 0)
         return HI_E_NOMEM;
     }

@@ -59,6 +59,8 @@ hi_summary_build (const struct hi_model *m, const struct hi_analysis *a,
   s->live_bytes = st.live_bytes;
   s->live_blocks = st.live_blocks;
   s->depth_cap = m->root.max_depth;
+  s->errors_total = m->errors_total;
+  s->errors_recorded = m->n_errors;
   for (uint64_t i = 1; i < m->n_sites; i++)
     if (site_cut (m, i))
       {

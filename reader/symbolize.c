@@ -595,3 +595,20 @@ hi_types_of_size (struct hi_symbolizer *s, uint64_t size)
     return NULL;
   return s->names.strs[s->type_names[size] - 1];
 }
+
+const char *
+hi_symbolize_data (struct hi_symbolizer *s, uint64_t addr)
+{
+  Dwfl_Module *mod = dwfl_addrmodule (s->dwfl, addr);
+  if (!mod)
+    return NULL;
+  GElf_Off off;
+  GElf_Sym sym;
+  const char *name = dwfl_module_addrinfo (mod, addr, &off, &sym, NULL,
+                                           NULL, NULL);
+  if (!name || off != 0)
+    return NULL;
+  char clean[1024];
+  hi_clean_name (name, clean, sizeof clean);
+  return keep (s, clean);
+}

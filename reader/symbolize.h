@@ -52,6 +52,10 @@ size_t hi_symbolize_frames (struct hi_symbolizer *s, uint64_t addr,
    the main executable's DWARF. */
 const char *hi_types_of_size (struct hi_symbolizer *s, uint64_t size);
 
+/* The name of the data symbol starting exactly at ADDR (demangled, as
+   hi_clean_name gives it), or NULL.  Owned by the symbolizer. */
+const char *hi_symbolize_data (struct hi_symbolizer *s, uint64_t addr);
+
 /* How many recorded modules could not be used (for a note). */
 unsigned hi_symbolizer_missing (const struct hi_symbolizer *s);
 

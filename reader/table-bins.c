@@ -2,6 +2,7 @@
 #include "analysis.h"
 
 #include <inttypes.h>
+#include <string.h>
 
 static void
 size_label (char *buf, size_t n, unsigned bin)
@@ -25,6 +26,25 @@ bin_shown (const struct hi_options *o, const struct hi_bin *b,
     return hi_shown (o, b->allocs, allocs);
   return hi_shown (o, b->bytes, bytes)
          || hi_shown (o, hi_sub0 (b->bytes, b->bytes_freed), kept);
+}
+
+/* Each of TYPES (", "-separated) with a "?": they are guesses. */
+static const char *
+guesses (struct hi_rmodel *r, const char *types)
+{
+  char buf[1024];
+  size_t at = 0;
+  const char *p = types;
+  while (*p && at < sizeof buf)
+    {
+      size_t len = strcspn (p, ",");
+      at += (size_t) snprintf (buf + at, sizeof buf - at, "%s%.*s?",
+                               at ? ", " : "", (int) len, p);
+      p += len;
+      while (*p == ',' || *p == ' ')
+        p++;
+    }
+  return hi_rmodel_strdup (r, buf);
 }
 
 static const struct hi_column columns[] = {
@@ -58,6 +78,16 @@ hi_table_bins (struct hi_analysis *a, struct hi_rmodel *r)
   t->threshold = hi_threshold (&a->opt);
   t->legend = "size: bytes asked for; (%) of all bytes, of all kept; "
               "types: the program's types of that size";
+  /* With the client API's types, a bin's types are those the program
+     named for its blocks; the program's types of that size (DWARF)
+     stand in for them where it named none, marked as guesses. */
+  if (hi_types_ready (a) != HI_OK)
+    return HI_E_NOMEM;
+  int typed = a->n_types > 0;
+  if (typed)
+    t->legend = "size: bytes asked for; (%) of all bytes, of all kept; "
+                "types: the types the program named for these blocks, "
+                "else (guess?) its types of that size";
   uint64_t shown = 0;
   for (unsigned i = 0; i < HI_NBINS && !r->nomem; i++)
     {
@@ -81,6 +111,15 @@ hi_table_bins (struct hi_analysis *a, struct hi_rmodel *r)
       c[4] = hi_cell_count (b->frees);
       c[5] = hi_cell_bytes (k);
       c[6] = hi_cell_pct2 (k, kept);
+      char exact[512];
+      if (typed)
+        {
+          hi_types_text (a, NULL, HI_ANY_ROW, i, exact, sizeof exact);
+          if (exact[0])
+            types = hi_rmodel_strdup (r, exact);
+          else if (types)
+            types = guesses (r, types);
+        }
       c[7] = hi_cell_text (types ? types : "");
     }
   return r->nomem ? HI_E_NOMEM : HI_OK;

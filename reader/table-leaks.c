@@ -38,7 +38,7 @@ by_kept (const void *x, const void *y)
    site in *FIRST_SITE. */
 static hi_status
 group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
-       size_t *n_out, uint64_t *filtered)
+       size_t *n_out, uint64_t *filtered, uint32_t **row_of_out)
 {
   const struct hi_model *m = a->m;
   uint32_t *row_of;
@@ -74,7 +74,7 @@ group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
       r->frees = hi_add_sat (r->frees, x->frees);
       r->freed = hi_add_sat (r->freed, x->freed);
     }
-  free (row_of);
+  *row_of_out = row_of;
   *rows_out = rows;
   *first_out = first_site;
   *n_out = n;
@@ -93,16 +93,38 @@ static const struct hi_column columns[] = {
   { .key = "path", .head = "path", .type = HI_CELL_PATH, .left = 1 },
 };
 
+/* With the client API's types: a column of them before the path. */
+static const struct hi_column typed_columns[] = {
+  { .key = "kept", .head = "kept", .type = HI_CELL_BYTES },
+  { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 },
+  { .key = "allocs", .head = "allocs", .type = HI_CELL_COUNT },
+  { .key = "bytes", .head = "bytes", .type = HI_CELL_BYTES },
+  { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 },
+  { .key = "frees", .head = "frees", .type = HI_CELL_COUNT },
+  { .key = "bytes_freed", .head = "freed", .type = HI_CELL_BYTES,
+    .blank_zero = 1 },
+  { .key = "types", .head = "types", .type = HI_CELL_TEXT, .left = 1,
+    .max_width = 32 },
+  { .key = "path", .head = "path", .type = HI_CELL_PATH, .left = 1 },
+};
+
 hi_status
 hi_table_leaks (struct hi_analysis *a, struct hi_rmodel *r)
 {
   struct leak *rows;
   uint64_t *first_site;
+  uint32_t *row_of;
   size_t n;
-  struct hi_table *t = hi_rmodel_table (r, "leaks",
-                                        "Partial Memory Leak Table", columns,
-                                        sizeof columns / sizeof columns[0]);
-  if (!t || group (a, &rows, &first_site, &n, &t->filtered) != HI_OK)
+  if (hi_types_ready (a) != HI_OK)
+    return HI_E_NOMEM;
+  int typed = a->n_types > 0;
+  struct hi_table *t = typed
+    ? hi_rmodel_table (r, "leaks", "Partial Memory Leak Table",
+                       typed_columns,
+                       sizeof typed_columns / sizeof typed_columns[0])
+    : hi_rmodel_table (r, "leaks", "Partial Memory Leak Table", columns,
+                       sizeof columns / sizeof columns[0]);
+  if (!t || group (a, &rows, &first_site, &n, &t->filtered, &row_of) != HI_OK)
     return HI_E_NOMEM;
   t->threshold = hi_threshold (&a->opt);
   t->legend = "kept: bytes never freed, (%) of all kept; bytes (%) of all "
@@ -147,8 +169,16 @@ hi_table_leaks (struct hi_analysis *a, struct hi_rmodel *r)
       c[4] = hi_cell_pct2 (row->bytes, a->total_bytes);
       c[5] = hi_cell_count (row->frees);
       c[6] = hi_cell_bytes (row->freed);
-      c[7] = hi_path_cell (a, first_site[row->path], r);
+      if (typed)
+        {
+          char types[512];
+          hi_types_text (a, row_of, row->path, HI_ANY_BIN, types,
+                         sizeof types);
+          c[7] = hi_cell_text (hi_rmodel_strdup (r, types));
+        }
+      c[7 + typed] = hi_path_cell (a, first_site[row->path], r);
     }
+  free (row_of);
   free (rows);
   free (first_site);
   return r->nomem ? HI_E_NOMEM : HI_OK;

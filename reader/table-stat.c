@@ -45,6 +45,18 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
                                      m->threads[i].frames_cached);
     }
   s->damaged = m->damaged;
+  s->pools = m->n_pools;
+  for (uint64_t i = 0; i < m->n_pools; i++)
+    {
+      const struct hi_pool *p = &m->pools[i];
+      s->pool_allocations = hi_add_sat (s->pool_allocations, p->allocs);
+      s->pool_frees = hi_add_sat (s->pool_frees, p->frees);
+      s->pool_bytes_allocated = hi_add_sat (s->pool_bytes_allocated,
+                                            p->bytes);
+      s->pool_bytes_freed = hi_add_sat (s->pool_bytes_freed,
+                                        p->bytes_freed);
+      s->pool_resets = hi_add_sat (s->pool_resets, p->resets);
+    }
 }
 
 static const struct hi_column columns[] = {
@@ -110,6 +122,27 @@ stat_table (const struct hi_stat *s, struct hi_rmodel *r)
         return HI_E_NOMEM;
       c[0] = hi_cell_text (call_keys[k]);
       c[1] = hi_cell_count (s->calls[k]);
+    }
+  /* The client API's pools, when the program made any: their blocks are
+     in none of the figures above. */
+  const struct { const char *key; uint64_t value; } pool_keys[] = {
+    { "pools", s->pools }, { "pool_allocations", s->pool_allocations },
+    { "pool_frees", s->pool_frees },
+    { "pool_bytes_allocated", s->pool_bytes_allocated },
+    { "pool_bytes_freed", s->pool_bytes_freed },
+    { "pool_live_blocks", hi_sub0 (s->pool_allocations, s->pool_frees) },
+    { "pool_live_bytes", hi_sub0 (s->pool_bytes_allocated,
+                                  s->pool_bytes_freed) },
+    { "pool_resets", s->pool_resets },
+  };
+  for (size_t i = 0; s->pools && i < sizeof pool_keys / sizeof *pool_keys;
+       i++)
+    {
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        return HI_E_NOMEM;
+      c[0] = hi_cell_text (pool_keys[i].key);
+      c[1] = hi_cell_count (pool_keys[i].value);
     }
   return HI_OK;
 }

@@ -337,6 +337,33 @@ check_PROGRAMS += %reldir%/unit/symindex-unit %reldir%/unit/symindex-unit-asan
 %canon_reldir%_unit_symindex_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_symindex_unit_asan_LDFLAGS = $(asan_ldflags)
 
+# guard.exp: heap bugs under the monitor's checks, quarantine and redzones
+# (issue 14), and a checker of the errors arena in a snapshot.
+check_PROGRAMS += %reldir%/progs/guard-bugs
+%canon_reldir%_progs_guard_bugs_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_guard_bugs_LDADD = -lpthread
+check_PROGRAMS += %reldir%/progs/hip-errors
+%canon_reldir%_progs_hip_errors_CFLAGS = $(progs_cflags)
+# Unit tests of the reader's heap errors and guards, format 5 (guard-unit.exp runs both).
+check_PROGRAMS += %reldir%/unit/guard-unit %reldir%/unit/guard-unit-asan
+%canon_reldir%_unit_guard_unit_SOURCES = %reldir%/unit/guard-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_guard_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_guard_unit_asan_SOURCES = %reldir%/unit/guard-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_guard_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_guard_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_guard_unit_asan_LDFLAGS = $(asan_ldflags)
+# freed.exp builds freed-bugs.c itself (plain and with ASan).
+EXTRA_DIST += %reldir%/progs/freed-bugs.c
+# heapinspect.cli/leakcheck.exp: blocks in each of memcheck's classes.
+check_PROGRAMS += %reldir%/progs/reach-cases
+%canon_reldir%_progs_reach_cases_CFLAGS = $(progs_cflags) -fno-builtin
+%canon_reldir%_progs_reach_cases_LDADD = -lpthread
+check_LTLIBRARIES += %reldir%/progs/libreachtls.la
+%canon_reldir%_progs_libreachtls_la_SOURCES = %reldir%/progs/reach-tls.c
+%canon_reldir%_progs_libreachtls_la_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_libreachtls_la_LDFLAGS = -avoid-version -rpath /nowhere
 # target-regs.exp: the process target's mapping and thread_regs ops on
 # threads with known registers and stack words.
 check_PROGRAMS += %reldir%/progs/thread-regs %reldir%/progs/target-regs
@@ -352,3 +379,8 @@ check_PROGRAMS += %reldir%/progs/leak-exit
 check_LTLIBRARIES += %reldir%/progs/libtlsmodule.la
 %canon_reldir%_progs_libtlsmodule_la_SOURCES = %reldir%/progs/tls-module.c
 %canon_reldir%_progs_libtlsmodule_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+check_PROGRAMS += %reldir%/progs/typed-c
+%canon_reldir%_progs_typed_c_CFLAGS = $(progs_cflags)
+EXTRA_DIST += %reldir%/progs/typed.cc
+check_PROGRAMS += %reldir%/progs/pools
+%canon_reldir%_progs_pools_CFLAGS = $(progs_cflags)

@@ -426,7 +426,13 @@ struct hi_timeline
    8 bytes before the header hold the distance from the underlying
    block's start to the header. */
 #define HI_BLOCK_ALIGNED   (UINT64_C(1) << 63)
-#define HI_BLOCK_SIZE_MASK (HI_BLOCK_ALIGNED - 1)
+/* Version 5 on: bits 48 to 62 of size_flags hold the block's type (the
+   client API's, below; 0: none).  No block is that large: a process of
+   x86-64 Linux has at most 2^47 bytes of address space unless it asks
+   mmap for more, which malloc never does. */
+#define HI_BLOCK_TYPE_SHIFT 48
+#define HI_BLOCK_TYPE_MASK (UINT64_C(0x7fff) << HI_BLOCK_TYPE_SHIFT)
+#define HI_BLOCK_SIZE_MASK ((UINT64_C(1) << HI_BLOCK_TYPE_SHIFT) - 1)
 
 struct hi_block_header
 {
@@ -568,8 +574,99 @@ struct hi_freed
   uint64_t time_ns;        /* when, ns since the monitor started */
 };
 
-/* The client API (version 5 on): HI_ARENA_TYPES, HI_ARENA_POOLS and
-   root.client are defined by the client API's header section here. */
+/* The client API (version 5 on): types, pools.
+
+   Types.  A program that includes <heapinspect/typed.h> (C++'s typed
+   new-expressions, C's HI_MALLOC, heapinspect_set_type) names the type
+   of a block after it is allocated.  The type is kept per block: its
+   record's index in HI_ARENA_TYPES in the header's size_flags
+   (HI_BLOCK_TYPE_MASK; types beyond HI_TYPES_MAX are not recorded,
+   counted in root.client[HI_CLIENT_TYPES_DROPPED]).  A block has one
+   type, the latest named: naming another moves it from one pair to the
+   other.
+
+   HI_ARENA_TYPES holds struct hi_type_rec entries of two kinds (entry 0
+   is unused): a TYPE (a key, once per type) and a PAIR (a type, a chain
+   and a size bin: the counters of the blocks of that type that chain
+   allocated in that bin).  A type's figures are the sum of its pairs'
+   and its own (what no pair could take: the arena was full). */
+#define HI_TYPES_MAX 32767u       /* type records the header can name */
+
+enum hi_type_rec_kind
+{
+  HI_TREC_NONE = 0,        /* not (yet) complete: skip */
+  HI_TREC_TYPE,
+  HI_TREC_PAIR
+};
+
+/* A TYPE's flags: how its name is found. */
+#define HI_TYPE_TAG      1u  /* key is the address of a per-type static
+                                of typed.h (C++): the reader names it by
+                                the symbol there, demangled */
+#define HI_TYPE_NAMED    2u  /* name holds it (heapinspect_set_type,
+                                HI_MALLOC); key is the address of the
+                                program's string */
+#define HI_TYPE_NAME_CUT 4u  /* the name was longer than HI_TYPE_NAME_MAX - 1 */
+#define HI_TYPE_NAME_MAX 40u
+
+struct hi_type_rec
+{
+  uint32_t kind;           /* enum hi_type_rec_kind */
+  uint32_t type;           /* PAIR: its TYPE's entry index */
+  uint32_t site;           /* PAIR: the chain that allocated its blocks */
+  uint32_t bin;            /* PAIR: their size bin (hi_bin_of) */
+  uint64_t key;            /* TYPE: the tag or string address */
+  uint64_t elem_size;      /* TYPE: sizeof the type, 0 if not known */
+  uint64_t allocs;         /* blocks given this type */
+  uint64_t bytes;          /* their bytes */
+  uint64_t frees;          /* of those, freed */
+  uint64_t bytes_freed;
+  uint32_t flags;          /* TYPE: HI_TYPE_* */
+  uint32_t unused;
+  char     name[HI_TYPE_NAME_MAX]; /* TYPE with HI_TYPE_NAMED: NUL-ended */
+};
+
+/* Pools (custom allocators: heapinspect.h's heapinspect_alloc ...).  A
+   pool's blocks have no header (the pool owns its memory): the monitor
+   keeps a record per live block in its own memory, which readers do not
+   need.  Their chains are the allocating call's with one more innermost
+   node whose `ret` is HI_POOL_FRAME + the pool's entry index in
+   HI_ARENA_POOLS: readers show it as the pool's name.  Their sites'
+   counters count them (so every table of chains has them); the threads'
+   counts, bins and live totals, and the sites' time shares, are
+   malloc's alone.  HI_ARENA_POOLS: one struct hi_pool per pool ever
+   created, in order. */
+#define HI_POOL_FRAME    UINT64_C(0xfffffffffff00000)
+#define HI_POOLS_MAX     4096u
+#define HI_POOL_NAME_MAX 48u
+
+#define HI_POOL_LIVE     1u  /* created and not destroyed */
+#define HI_POOL_NAME_CUT 2u
+
+struct hi_pool
+{
+  uint64_t key;            /* the program's pool handle (an address) */
+  uint32_t flags;          /* HI_POOL_* */
+  uint32_t unused;
+  uint64_t allocs;         /* blocks allocated from it */
+  uint64_t bytes;
+  uint64_t frees;          /* blocks freed, one by one or by a reset or
+                              the pool's destruction */
+  uint64_t bytes_freed;
+  uint64_t resets;         /* heapinspect_pool_reset calls */
+  char     name[HI_POOL_NAME_MAX]; /* NUL-ended */
+};
+
+/* root.client[] */
+#define HI_CLIENT_TYPES_DROPPED 0  /* blocks whose type could not be kept
+                                      (no room for another type) */
+#define HI_CLIENT_TYPES_MISSED  1  /* types named for a pointer that is no
+                                      block of ours (a placement new
+                                      outside the heap, a pool's memory) */
+#define HI_CLIENT_POOL_MISSES   2  /* pool calls naming no pool or block
+                                      the monitor knows */
+#define HI_CLIENT_POOL_DROPPED  3  /* pool blocks not recorded (no room) */
+#define HI_CLIENT_CHAINS        5  /* reserved: where chains come from */
 
 /* The blob the monitor registers as its one JIT code entry in its own
    __jit_debug_descriptor, so that a gdb JIT reader (the heapinspect gdb
@@ -803,6 +900,34 @@ HI_AT (hi_module, flags, 24);
 HI_AT (hi_module, build_id_len, 28);
 HI_AT (hi_module, build_id, 32);
 HI_AT (hi_module, path, 64);
+
+HI_LAYOUT (HI_BLOCK_TYPE_SHIFT == 48 && HI_TYPES_MAX == 32767
+           && HI_TYPE_NAME_MAX == 40);
+HI_LAYOUT (sizeof (struct hi_type_rec) == 112);
+HI_AT (hi_type_rec, kind, 0);
+HI_AT (hi_type_rec, type, 4);
+HI_AT (hi_type_rec, site, 8);
+HI_AT (hi_type_rec, bin, 12);
+HI_AT (hi_type_rec, key, 16);
+HI_AT (hi_type_rec, elem_size, 24);
+HI_AT (hi_type_rec, allocs, 32);
+HI_AT (hi_type_rec, bytes, 40);
+HI_AT (hi_type_rec, frees, 48);
+HI_AT (hi_type_rec, bytes_freed, 56);
+HI_AT (hi_type_rec, flags, 64);
+HI_AT (hi_type_rec, name, 72);
+
+HI_LAYOUT (HI_POOL_FRAME == UINT64_C(0xfffffffffff00000)
+           && HI_POOLS_MAX == 4096 && HI_POOL_NAME_MAX == 48);
+HI_LAYOUT (sizeof (struct hi_pool) == 104);
+HI_AT (hi_pool, key, 0);
+HI_AT (hi_pool, flags, 8);
+HI_AT (hi_pool, allocs, 16);
+HI_AT (hi_pool, bytes, 24);
+HI_AT (hi_pool, frees, 32);
+HI_AT (hi_pool, bytes_freed, 40);
+HI_AT (hi_pool, resets, 48);
+HI_AT (hi_pool, name, 56);
 
 HI_LAYOUT (sizeof (struct hi_block_header) == 16);
 HI_AT (hi_block_header, check, 0);

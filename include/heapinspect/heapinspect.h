@@ -18,8 +18,70 @@ extern "C" {
    loaded (check the address first when it may be absent). */
 int heapinspect_snapshot (const char *path) __attribute__ ((weak));
 
+/* Pools: a program's own allocator (an arena, a bump allocator, a free
+   list) tells the monitor about its blocks, in the way of valgrind's
+   VALGRIND_MALLOCLIKE_BLOCK and mempool requests.  Their blocks get call
+   chains (the caller of heapinspect_alloc's) and appear in the tables
+   with the pool's name as their innermost frame, "[pool NAME]"; `stat`
+   counts them apart from malloc's.  Nothing is written into the pool's
+   memory: the monitor keeps a 32-byte record per live block and an
+   8-byte index slot in its own memory, and a lock is taken per call.
+   POOL is any address that names the pool while it exists (the pool's
+   own struct, say).  All are thread-safe, and no-ops costing a test of
+   a weak symbol when the monitor is not loaded.
+
+   heapinspect_pool_create: POOL exists from now on, named NAME (copied,
+   48 bytes at most).  heapinspect_pool_destroy: its live blocks are
+   freed and POOL is no pool any more.  heapinspect_alloc: PTR (SIZE
+   bytes) was handed out by POOL.  heapinspect_free: it was given back.
+   heapinspect_pool_reset: every live block of POOL was given back at
+   once (an arena's reset).  A call naming no pool or block the monitor
+   knows is counted and ignored. */
+void heapinspect_pool_create_ (const void *pool, const char *name)
+  __attribute__ ((weak));
+void heapinspect_pool_destroy_ (const void *pool) __attribute__ ((weak));
+void heapinspect_alloc_ (const void *pool, const void *ptr,
+                         unsigned long size) __attribute__ ((weak));
+void heapinspect_free_ (const void *pool, const void *ptr)
+  __attribute__ ((weak));
+void heapinspect_pool_reset_ (const void *pool) __attribute__ ((weak));
+
 #ifdef __cplusplus
 }
 #endif
+
+static inline void
+heapinspect_pool_create (const void *pool, const char *name)
+{
+  if (heapinspect_pool_create_)
+    heapinspect_pool_create_ (pool, name);
+}
+
+static inline void
+heapinspect_pool_destroy (const void *pool)
+{
+  if (heapinspect_pool_destroy_)
+    heapinspect_pool_destroy_ (pool);
+}
+
+/* A macro, so that the chain recorded is its caller's, with no frame
+   of its own (each argument is evaluated once). */
+#define heapinspect_alloc(pool, ptr, size) \
+  (heapinspect_alloc_ ? heapinspect_alloc_ ((pool), (ptr), (size)) \
+                      : (void) 0)
+
+static inline void
+heapinspect_free (const void *pool, const void *ptr)
+{
+  if (heapinspect_free_)
+    heapinspect_free_ (pool, ptr);
+}
+
+static inline void
+heapinspect_pool_reset (const void *pool)
+{
+  if (heapinspect_pool_reset_)
+    heapinspect_pool_reset_ (pool);
+}
 
 #endif /* HEAPINSPECT_H */

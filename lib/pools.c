@@ -1,0 +1,405 @@
+/* pools.c - the client API's pools: blocks of a program's own allocator,
+   told by heapinspect_alloc/free, with chains and counters like
+   malloc's but no header in the pool's memory (format.h, "Pools"). */
+#define _GNU_SOURCE
+#include "monitor.h"
+
+#include "heapinspect/heapinspect.h"
+
+#define PUBLIC __attribute__ ((visibility ("default"), noinline))
+
+/* A live block of a pool, in the monitor's own memory (readers never
+   need it): found by (pool, ptr) through the index, listed per pool for
+   a reset.  Free records are chained through `next`. */
+struct rec
+{
+  uint64_t ptr;
+  uint64_t size;
+  uint32_t site;
+  uint32_t pool;
+  uint32_t prev, next;     /* the pool's list (0: none) */
+};
+
+#define RECS_MAX (UINT32_C(1) << 22)
+#define INDEX_FIRST (UINT32_C(1) << 12)
+
+/* Everything below under `lock`: one lock for all pools, taken for every
+   call (pools are the program's; their calls are as frequent as it
+   makes them). */
+static hi_lock lock;
+static struct rec *recs;          /* RECS_MAX, committed as touched */
+static uint32_t n_recs = 1;       /* record 0 is unused */
+static uint32_t free_recs;        /* the free records' list */
+static uint32_t *index_slots;     /* record ids, 0 = empty */
+static uint32_t index_mask;       /* slots - 1 */
+static uint32_t index_used;
+static uint32_t head[HI_POOLS_MAX]; /* each pool's list of live blocks */
+/* Live pools: pool key -> 1 + entry index, open addressing. */
+#define POOL_SLOTS (2u * HI_POOLS_MAX)
+static uint64_t pool_key[POOL_SLOTS];
+static uint32_t pool_id[POOL_SLOTS];   /* 1 + index; 0 empty */
+
+static struct hi_pool *
+pools (void)
+{
+  return hi_state.pools;
+}
+
+static inline uint32_t
+mix (uint64_t a, uint64_t b)
+{
+  uint64_t x = a * UINT64_C(0x9e3779b97f4a7c15) ^ b;
+  x ^= x >> 31;
+  x *= UINT64_C(0xbf58476d1ce4e5b9);
+  x ^= x >> 29;
+  return (uint32_t) x;
+}
+
+/* The live pool KEY: 1 + its index, or 0; *SLOT its slot (or where it
+   would go). */
+static uint32_t
+pool_find (uint64_t key, uint32_t *slot)
+{
+  uint32_t h = mix (key, 7) % POOL_SLOTS;
+  while (pool_id[h] && pool_key[h] != key)
+    h = (h + 1) % POOL_SLOTS;
+  *slot = h;
+  return pool_id[h];
+}
+
+/* Take the pool in SLOT out of the table (backward-shift deletion: no
+   tombstones, lookups stay short). */
+static void
+pool_unslot (uint32_t slot)
+{
+  uint32_t i = slot, j = slot;
+  for (;;)
+    {
+      j = (j + 1) % POOL_SLOTS;
+      if (!pool_id[j])
+        break;
+      uint32_t k = mix (pool_key[j], 7) % POOL_SLOTS;
+      /* Move j back to i unless its home k lies cyclically in (i, j]. */
+      if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j))
+        continue;
+      pool_key[i] = pool_key[j];
+      pool_id[i] = pool_id[j];
+      i = j;
+    }
+  pool_id[i] = 0;
+  pool_key[i] = 0;
+}
+
+static uint32_t
+rec_home (uint32_t pool, uint64_t ptr)
+{
+  return mix (ptr, pool) & index_mask;
+}
+
+/* The record of block PTR of pool POOL: its id, or 0; *SLOT its slot. */
+static uint32_t
+rec_find (uint32_t pool, uint64_t ptr, uint32_t *slot)
+{
+  uint32_t h = rec_home (pool, ptr);
+  for (;;)
+    {
+      uint32_t id = index_slots[h];
+      if (!id || (recs[id].ptr == ptr && recs[id].pool == pool))
+        {
+          *slot = h;
+          return id;
+        }
+      h = (h + 1) & index_mask;
+    }
+}
+
+static void
+rec_unslot (uint32_t slot)
+{
+  uint32_t i = slot, j = slot;
+  for (;;)
+    {
+      j = (j + 1) & index_mask;
+      uint32_t id = index_slots[j];
+      if (!id)
+        break;
+      uint32_t k = rec_home (recs[id].pool, recs[id].ptr);
+      if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j))
+        continue;
+      index_slots[i] = id;
+      i = j;
+    }
+  index_slots[i] = 0;
+  index_used--;
+}
+
+/* Room in the index for one more record: 0, or -1. */
+static int
+index_room (void)
+{
+  if (index_slots && (index_used + 1) * 2 <= index_mask + 1)
+    return 0;
+  uint32_t size = index_slots ? (index_mask + 1) * 2 : INDEX_FIRST;
+  if (size > RECS_MAX * 2)
+    return -1;
+  uint32_t *t = hi_prim_alloc_nodump (size * sizeof *t);
+  if (!t)
+    return -1;
+  uint32_t *old = index_slots, old_size = old ? index_mask + 1 : 0;
+  index_slots = t;
+  index_mask = size - 1;
+  for (uint32_t i = 0; i < old_size; i++)
+    if (old[i])
+      {
+        uint32_t h = rec_home (recs[old[i]].pool, recs[old[i]].ptr);
+        while (t[h])
+          h = (h + 1) & index_mask;
+        t[h] = old[i];
+      }
+  if (old)
+    hi_prim_release (old, old_size * sizeof *old);
+  return 0;
+}
+
+/* Count the allocation or free of BYTES by SITE of pool P. */
+static void
+count (struct hi_pool *p, uint32_t site, uint64_t bytes, int alloc)
+{
+  unsigned sc = hi_size_class (bytes);
+  if (alloc)
+    {
+      HI_ADD (p->allocs, 1);
+      HI_ADD (p->bytes, bytes);
+      if (site != HI_SITE_UNKNOWN)
+        {
+          HI_ADD (hi_state.sites[site].allocs[sc], 1);
+          HI_ADD (hi_state.sites[site].bytes[sc], bytes);
+        }
+    }
+  else
+    {
+      HI_ADD (p->frees, 1);
+      HI_ADD (p->bytes_freed, bytes);
+      if (site != HI_SITE_UNKNOWN)
+        {
+          HI_ADD (hi_state.sites[site].frees[sc], 1);
+          HI_ADD (hi_state.sites[site].bytes_freed[sc], bytes);
+        }
+    }
+}
+
+/* Free record ID (in the index's SLOT) of pool index POOL. */
+static void
+rec_release (uint32_t id, uint32_t slot)
+{
+  struct rec *r = &recs[id];
+  count (&pools ()[r->pool], r->site, r->size, 0);
+  if (r->prev)
+    recs[r->prev].next = r->next;
+  else
+    head[r->pool] = r->next;
+  if (r->next)
+    recs[r->next].prev = r->prev;
+  rec_unslot (slot);
+  r->ptr = 0;
+  r->next = free_recs;
+  free_recs = id;
+}
+
+/* Every live block of pool index POOL given back. */
+static void
+release_all (uint32_t pool)
+{
+  while (head[pool])
+    {
+      uint32_t id = head[pool], slot;
+      rec_find (pool, recs[id].ptr, &slot);
+      rec_release (id, slot);
+    }
+}
+
+static int
+ready (void)
+{
+  return !hi_tls.busy && hi_ensure_init () && hi_state.pools;
+}
+
+static void
+missed (void)
+{
+  HI_ADD (heapinspect_root.client[HI_CLIENT_POOL_MISSES], 1);
+}
+
+PUBLIC void
+heapinspect_pool_create_ (const void *pool, const char *name)
+{
+  if (!ready ())
+    return;
+  hi_tls.busy++;
+  hi_lock_acquire (&lock);
+  uint64_t key = (uint64_t) (uintptr_t) pool;
+  uint32_t slot, id = pool_find (key, &slot);
+  struct hi_arena_desc *a = hi_arena_at (HI_A_POOLS);
+  if (!recs)   /* address space only, until blocks come */
+    recs = hi_prim_alloc_nodump ((size_t) RECS_MAX * sizeof *recs);
+  if (id)
+    missed ();               /* it exists: keep it */
+  else if (a->count < HI_POOLS_MAX
+           && hi_arena_commit (HI_A_POOLS, a->count + 1) == 0)
+    {
+      uint32_t i = (uint32_t) a->count;
+      struct hi_pool *p = &pools ()[i];
+      p->key = key;
+      size_t n = 0;
+      while (name && name[n] && n < HI_POOL_NAME_MAX - 1)
+        {
+          p->name[n] = name[n];
+          n++;
+        }
+      p->name[n] = '\0';
+      p->flags = HI_POOL_LIVE
+                 | (name && name[n] ? HI_POOL_NAME_CUT : 0u);
+      HI_STORE_REL (a->count, (uint64_t) i + 1);
+      pool_key[slot] = key;
+      pool_id[slot] = i + 1;
+      head[i] = 0;
+    }
+  else
+    missed ();
+  hi_lock_release (&lock);
+  hi_tls.busy--;
+}
+
+PUBLIC void
+heapinspect_pool_destroy_ (const void *pool)
+{
+  if (!ready ())
+    return;
+  hi_tls.busy++;
+  hi_lock_acquire (&lock);
+  uint32_t slot, id = pool_find ((uint64_t) (uintptr_t) pool, &slot);
+  if (id)
+    {
+      release_all (id - 1);
+      HI_STORE_REL (pools ()[id - 1].flags,
+                    pools ()[id - 1].flags & ~HI_POOL_LIVE);
+      pool_unslot (slot);
+    }
+  else
+    missed ();
+  hi_lock_release (&lock);
+  hi_tls.busy--;
+}
+
+PUBLIC void
+heapinspect_pool_reset_ (const void *pool)
+{
+  if (!ready ())
+    return;
+  hi_tls.busy++;
+  hi_lock_acquire (&lock);
+  uint32_t slot, id = pool_find ((uint64_t) (uintptr_t) pool, &slot);
+  if (id)
+    {
+      release_all (id - 1);
+      HI_ADD (pools ()[id - 1].resets, 1);
+    }
+  else
+    missed ();
+  hi_lock_release (&lock);
+  hi_tls.busy--;
+}
+
+PUBLIC void
+heapinspect_alloc_ (const void *pool, const void *ptr, unsigned long size)
+{
+  HI_CALLER_FRAME (caller);
+  if (!ready ())
+    return;
+  uint64_t key = (uint64_t) (uintptr_t) pool;
+  uint32_t slot;
+  hi_lock_acquire (&lock);
+  uint32_t id = pool_find (key, &slot);
+  hi_lock_release (&lock);
+  if (!id)
+    {
+      missed ();
+      return;
+    }
+  /* The chain outside the lock: the caller's, then the pool's node. */
+  hi_tls.busy++;
+  uint32_t site = HI_SITE_UNKNOWN;
+  if (atomic_load_explicit (&hi_unwind_ready, memory_order_relaxed))
+    site = hi_chain_site_under (hi_chain_site (&caller),
+                                HI_POOL_FRAME + (id - 1));
+  hi_lock_acquire (&lock);
+  uint32_t pi = pool_find (key, &slot);
+  uint32_t rslot, old;
+  if (pi != id || !recs)
+    missed ();               /* destroyed meanwhile */
+  else if (index_slots
+           && (old = rec_find (pi - 1, (uint64_t) (uintptr_t) ptr, &rslot)))
+    {
+      /* Handed out again without a free: the old block went. */
+      rec_release (old, rslot);
+    }
+  if (pi == id && recs)
+    {
+      uint32_t r = free_recs;
+      if (!r && n_recs < RECS_MAX && index_room () == 0)
+        r = n_recs++;
+      else if (r)
+        {
+          if (index_room () == 0)
+            free_recs = recs[r].next;
+          else
+            r = 0;
+        }
+      if (!r)
+        HI_ADD (heapinspect_root.client[HI_CLIENT_POOL_DROPPED], 1);
+      else
+        {
+          uint32_t p = id - 1;
+          recs[r] = (struct rec) { (uint64_t) (uintptr_t) ptr, size, site, p,
+                                   0, head[p] };
+          if (head[p])
+            recs[head[p]].prev = r;
+          head[p] = r;
+          rec_find (p, recs[r].ptr, &rslot);
+          index_slots[rslot] = r;
+          index_used++;
+          count (&pools ()[p], site, size, 1);
+        }
+    }
+  hi_lock_release (&lock);
+  hi_tls.busy--;
+}
+
+PUBLIC void
+heapinspect_free_ (const void *pool, const void *ptr)
+{
+  if (!ready () || !ptr)
+    return;
+  hi_tls.busy++;
+  hi_lock_acquire (&lock);
+  uint32_t slot, rslot, id = pool_find ((uint64_t) (uintptr_t) pool, &slot);
+  uint32_t r = id && index_slots ? rec_find (id - 1, (uint64_t) (uintptr_t) ptr,
+                                      &rslot) : 0;
+  if (r)
+    rec_release (r, rslot);
+  else
+    missed ();
+  hi_lock_release (&lock);
+  hi_tls.busy--;
+}
+
+void
+hi_pools_fork (int phase)
+{
+  if (phase == 0)
+    hi_lock_acquire (&lock);
+  else if (phase == 1)
+    hi_lock_release (&lock);
+  else
+    lock.word = 0;
+}

@@ -1,0 +1,241 @@
+/* quarantine.c - HEAPINSPECT_QUARANTINE: freed blocks held back from
+   glibc in a FIFO ring (HI_ARENA_QUARANTINE), filled with HI_FREED_BYTE
+   and marked quarantined in their header, so that a second free names
+   the first one and a write after free is found when the block leaves
+   (or at a snapshot).  One lock around the ring; the checks and glibc's
+   free of the blocks that leave run outside it. */
+#include "guard.h"
+
+#include <string.h>
+
+extern void __libc_free (void *);
+
+#define SLOTS ((uint64_t) HI_QUARANTINE_SLOTS)
+#define PRE ((uint64_t) (sizeof (struct hi_block_header) + hi_state.birth))
+/* Blocks taken out of the ring under the lock, checked after it. */
+#define EVICT_BATCH 16
+
+/* What a held block costs against the limit: its chunk in glibc (header,
+   birth stamp, redzone, glibc's size word, rounded as glibc rounds) and
+   its ring entry, so that the memory held stays near the limit also for
+   small blocks.  (Aligned blocks' padding is not counted.) */
+static uint64_t
+block_cost (uint64_t size)
+{
+  uint64_t chunk = (size + PRE + HI_POST + 8 + 15) & ~UINT64_C(15);
+  return (chunk < 32 ? 32 : chunk) + sizeof (struct hi_freed);
+}
+
+/* Index of the first byte of [P, P + N) that is not V, or N. */
+static uint64_t
+first_changed (const unsigned char *p, uint64_t n, unsigned char v)
+{
+  uint64_t i = 0;
+  uint64_t word = v * UINT64_C(0x0101010101010101);
+  while (i < n && ((uintptr_t) (p + i) & 7) != 0 && p[i] == v)
+    i++;
+  if (i < n && ((uintptr_t) (p + i) & 7) == 0)
+    {
+      while (i + 8 <= n && *(const uint64_t *) (const void *) (p + i) == word)
+        i += 8;
+      while (i < n && p[i] == v)
+        i++;
+    }
+  return i;
+}
+
+/* The block of header H goes back to glibc: marked freed (~WANT), then
+   its memory, found as malloc.c's lookup finds it.  0, or -1 if the
+   aligned block's offset word is damaged (the block is then leaked). */
+static int
+give_back (struct hi_block_header *h, uint32_t want)
+{
+  char *base = (char *) h - hi_state.birth;
+  if (h->size_flags & HI_BLOCK_ALIGNED)
+    {
+      uint64_t off = ((const uint64_t *) (const void *) base)[-1];
+      if (off <= hi_state.birth || (off & 15) != 0
+          || off > (uint64_t) (uintptr_t) h)
+        return -1;
+      base = (char *) h - off;
+    }
+  h->check = ~want;
+  __libc_free (base);
+  return 0;
+}
+
+static void
+found (const struct hi_freed *e, uint32_t kind, uint32_t when,
+       uint64_t offset, int may_abort)
+{
+  struct hi_error err;
+  memset (&err, 0, sizeof err);
+  err.kind = kind;
+  err.when = when;
+  err.addr = e->user;
+  err.block = e->user;
+  err.block_size = e->size;
+  err.alloc_site = e->alloc_site;
+  err.free_site = e->free_site;
+  err.offset = offset;
+  hi_guard_error (&err, may_abort);
+}
+
+/* Check the held block of entry E for writes since its free: the fill,
+   then the redzone; each change is an error found WHEN, and is undone
+   (reported once).  MAY_ABORT as for hi_guard_error. */
+static void
+check_block (const struct hi_freed *e, uint32_t when, int may_abort)
+{
+  unsigned char *user = (unsigned char *) (uintptr_t) e->user;
+  uint64_t at = first_changed (user, e->size, HI_FREED_BYTE);
+  if (at < e->size)
+    {
+      found (e, HI_ERR_WRITE_AFTER_FREE, when, at, may_abort);
+      memset (user, HI_FREED_BYTE, e->size);
+    }
+  if (HI_POST)
+    {
+      at = first_changed (user + e->size, HI_POST, HI_REDZONE_BYTE);
+      if (at < HI_POST)
+        {
+          found (e, HI_ERR_REDZONE, when, e->size + at, may_abort);
+          hi_guard_fill_redzone (user, e->size);
+        }
+    }
+}
+
+/* Entry E left the ring: check its block, give it back to glibc. */
+static void
+evict (const struct hi_freed *e)
+{
+  struct hi_block_header *h = (struct hi_block_header *) (uintptr_t) e->user - 1;
+  uint32_t want = hi_block_check (heapinspect_root.header_salt,
+                                  e->user - sizeof *h, h->site,
+                                  h->size_flags);
+  if (h->check != (want ^ HI_CHECK_QUARANTINED) || h->site != e->alloc_site
+      || (h->size_flags & HI_BLOCK_SIZE_MASK) != e->size)
+    {
+      /* Written over while held: not given back (its base is not
+         known for sure); the fill is not checked either. */
+      found (e, HI_ERR_HEADER_CORRUPT, HI_WHEN_EVICT, 0, 1);
+      return;
+    }
+  check_block (e, HI_WHEN_EVICT, 1);
+  if (give_back (h, want) != 0)
+    found (e, HI_ERR_HEADER_CORRUPT, HI_WHEN_EVICT, 0, 1);
+}
+
+/* Under the ring lock: take the oldest entry out into *OUT. */
+static void
+pop (struct hi_freed *out)
+{
+  struct hi_root *r = &heapinspect_root;
+  uint64_t head = r->quarantine_head;
+  struct hi_freed *slot = &hi_guard.ring[head % SLOTS];
+  *out = *slot;
+  HI_STORE_REL (slot->user, 0);
+  HI_STORE_REL (r->quarantine_head, head + 1);
+  hi_guard.cost -= block_cost (out->size);
+  HI_STORE_REL (r->quarantine_bytes, r->quarantine_bytes - out->size);
+}
+
+void
+hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
+                   uint32_t site, const struct hi_frame *caller)
+{
+  struct hi_root *r = &heapinspect_root;
+  uint64_t cost = block_cost (size);
+  uint64_t user = (uint64_t) (uintptr_t) (h + 1);
+  uint32_t want = h->check;
+  (void) base;
+  if (cost > hi_guard.limit)
+    {
+      /* Larger than the whole quarantine: straight back. */
+      give_back (h, want);
+      return;
+    }
+  struct hi_freed e = { user, size, site, hi_guard_call_site (caller),
+                        hi_prim_tid (), hi_time_now () };
+  memset (h + 1, HI_FREED_BYTE, size);
+  h->check = want ^ HI_CHECK_QUARANTINED;
+  struct hi_freed out[EVICT_BATCH];
+  int n;
+  hi_lock_acquire (&hi_guard.ring_lock);
+  for (;;)
+    {
+      n = 0;
+      while (n < EVICT_BATCH && r->quarantine_tail > r->quarantine_head
+             && (r->quarantine_tail - r->quarantine_head >= SLOTS
+                 || hi_guard.cost + cost > hi_guard.limit))
+        pop (&out[n++]);
+      if (n < EVICT_BATCH)
+        break;
+      hi_lock_release (&hi_guard.ring_lock);
+      for (int i = 0; i < n; i++)
+        evict (&out[i]);
+      hi_lock_acquire (&hi_guard.ring_lock);
+    }
+  uint64_t t = r->quarantine_tail;
+  if (t < SLOTS && hi_arena_commit (hi_guard.ring_index, t + 1) != 0)
+    {
+      /* No memory for the entry: the block is not held. */
+      hi_lock_release (&hi_guard.ring_lock);
+      for (int i = 0; i < n; i++)
+        evict (&out[i]);
+      evict (&e);
+      return;
+    }
+  hi_guard.ring[t % SLOTS] = e;
+  hi_guard.cost += cost;
+  HI_STORE_REL (r->quarantine_bytes, r->quarantine_bytes + size);
+  HI_STORE_REL (r->quarantine_tail, t + 1);
+  if (t < SLOTS)
+    HI_STORE_REL (hi_arena_at (hi_guard.ring_index)->count, t + 1);
+  hi_lock_release (&hi_guard.ring_lock);
+  for (int i = 0; i < n; i++)
+    evict (&out[i]);
+}
+
+uint32_t
+hi_quarantine_free_site (uint64_t user)
+{
+  if (!hi_guard.quarantine)
+    return HI_SITE_UNKNOWN;
+  struct hi_root *r = &heapinspect_root;
+  uint32_t site = HI_SITE_UNKNOWN;
+  hi_lock_acquire (&hi_guard.ring_lock);
+  for (uint64_t pos = r->quarantine_tail; pos > r->quarantine_head; pos--)
+    if (hi_guard.ring[(pos - 1) % SLOTS].user == user)
+      {
+        site = hi_guard.ring[(pos - 1) % SLOTS].free_site;
+        break;
+      }
+  hi_lock_release (&hi_guard.ring_lock);
+  return site;
+}
+
+void
+hi_quarantine_check (void)
+{
+  /* The exiting thread rewrites the exit snapshot after exit()'s last
+     frees (state.c): the blocks were checked a moment ago. */
+  if (!hi_guard.quarantine || hi_tls.exit_writer)
+    return;
+  /* A snapshot may be written from a signal handler: never wait for a
+     lock the interrupted thread may hold. */
+  int locked = 0;
+  for (int i = 0; i < 100 && !(locked = hi_lock_try (&hi_guard.ring_lock));
+       i++)
+    hi_prim_yield ();
+  if (!locked)
+    return;
+  struct hi_root *r = &heapinspect_root;
+  for (uint64_t pos = r->quarantine_head; pos < r->quarantine_tail; pos++)
+    {
+      const struct hi_freed *e = &hi_guard.ring[pos % SLOTS];
+      if (e->user)
+        check_block (e, HI_WHEN_SNAPSHOT, 0);
+    }
+  hi_lock_release (&hi_guard.ring_lock);
+}

@@ -1,0 +1,298 @@
+/* table-types.c - the client API's types: their names (the tags' symbols,
+   demangled, or the names the program gave), their sums, the types of a
+   chain or a size bin, and the types table (the type-preserving
+   profiler's "join by type, sort by occupied memory"). */
+#include "analysis.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define TAG_PREFIX "heapinspect::type_tag<"
+#define TAG_SUFFIX ">::id"
+
+/* The name of type record E of A's model into BUF. */
+static void
+type_name (struct hi_analysis *a, const struct hi_type_rec *e, char *buf,
+           size_t size)
+{
+  if (e->flags & HI_TYPE_NAMED)
+    {
+      snprintf (buf, size, "%s%s", e->name,
+                e->flags & HI_TYPE_NAME_CUT ? "..." : "");
+      return;
+    }
+  const char *sym = a->sym ? hi_symbolize_data (a->sym, e->key) : NULL;
+  size_t pre = strlen (TAG_PREFIX), suf = strlen (TAG_SUFFIX);
+  if (sym && strncmp (sym, TAG_PREFIX, pre) == 0 && strlen (sym) > pre + suf
+      && strcmp (sym + strlen (sym) - suf, TAG_SUFFIX) == 0)
+    {
+      /* The demangler writes "type_tag<Box<char> >": no space is T's. */
+      size_t len = strlen (sym) - pre - suf;
+      while (len && sym[pre + len - 1] == ' ')
+        len--;
+      snprintf (buf, size, "%.*s", (int) len, sym + pre);
+    }
+  else if (sym)
+    snprintf (buf, size, "%s", sym);
+  else
+    snprintf (buf, size, "<type at 0x%" PRIx64 ">", e->key);
+}
+
+hi_status
+hi_types_ready (struct hi_analysis *a)
+{
+  if (a->types_done)
+    return HI_OK;
+  const struct hi_model *m = a->m;
+  uint64_t n = m->n_type_recs;
+  a->types_done = 1;
+  if (!n)
+    return HI_OK;
+  a->type_of_rec = malloc (n * sizeof *a->type_of_rec);
+  a->types = calloc (n, sizeof *a->types);
+  struct hi_strtab names;
+  hi_strtab_init (&names);
+  uint32_t *of_name = calloc (n, sizeof *of_name);
+  if (!a->type_of_rec || !a->types || !of_name)
+    {
+      free (of_name);
+      return HI_E_NOMEM;
+    }
+  for (uint64_t i = 0; i < n; i++)
+    {
+      const struct hi_type_rec *e = &m->type_recs[i];
+      a->type_of_rec[i] = UINT32_MAX;
+      if (e->kind != HI_TREC_TYPE)
+        continue;
+      char buf[1024];
+      type_name (a, e, buf, sizeof buf);
+      uint32_t id = hi_strtab_intern (&names, buf);
+      if (id == UINT32_MAX)
+        break;
+      if (id == a->n_types)
+        {
+          of_name[id] = a->n_types++;
+          struct hi_type_sum *t = &a->types[of_name[id]];
+          uint32_t label = hi_strtab_intern (&a->labels, buf);
+          t->name = label == UINT32_MAX ? "?" : a->labels.strs[label];
+        }
+      struct hi_type_sum *t = &a->types[of_name[id]];
+      if (!t->elem_size)
+        t->elem_size = e->elem_size;
+      a->type_of_rec[i] = of_name[id];
+    }
+  hi_strtab_free (&names);
+  free (of_name);
+  /* Pairs take their type's entry; each record adds its counters. */
+  for (uint64_t i = 0; i < n; i++)
+    {
+      const struct hi_type_rec *e = &m->type_recs[i];
+      if (e->kind == HI_TREC_PAIR)
+        a->type_of_rec[i] = a->type_of_rec[e->type];
+      if (a->type_of_rec[i] == UINT32_MAX
+          || (e->kind == HI_TREC_PAIR
+              && (hi_site_flags (a, e->site) & HI_SITE_FILTERED)))
+        continue;
+      struct hi_type_sum *t = &a->types[a->type_of_rec[i]];
+      t->allocs = hi_add_sat (t->allocs, e->allocs);
+      t->bytes = hi_add_sat (t->bytes, e->bytes);
+      t->frees = hi_add_sat (t->frees, e->frees);
+      t->freed = hi_add_sat (t->freed, e->bytes_freed);
+    }
+  return HI_OK;
+}
+
+struct share
+{
+  uint32_t type;
+  int used;                  /* the type has blocks there (0-byte ones too) */
+  uint64_t bytes;
+};
+
+static int
+by_share (const void *x, const void *y)
+{
+  const struct share *a = x, *b = y;
+  if (a->bytes != b->bytes)
+    return a->bytes < b->bytes ? 1 : -1;
+  return a->type < b->type ? -1 : a->type > b->type;
+}
+
+void
+hi_types_text (struct hi_analysis *a, const uint32_t *row_of, uint32_t row,
+               unsigned bin, char *buf, size_t size)
+{
+  buf[0] = '\0';
+  if (hi_types_ready (a) != HI_OK || !a->n_types)
+    return;
+  const struct hi_model *m = a->m;
+  struct share *sh = calloc (a->n_types, sizeof *sh);
+  if (!sh)
+    return;
+  for (uint32_t t = 0; t < a->n_types; t++)
+    sh[t].type = t;
+  for (uint64_t i = 0; i < m->n_type_recs; i++)
+    {
+      const struct hi_type_rec *e = &m->type_recs[i];
+      if (e->kind != HI_TREC_PAIR || a->type_of_rec[i] == UINT32_MAX
+          || (row_of ? row_of[e->site] != row
+              : row != HI_ANY_ROW && e->site != row)
+          || (bin < HI_NBINS && e->bin != bin) || !e->allocs)
+        continue;
+      struct share *x = &sh[a->type_of_rec[i]];
+      x->bytes = hi_add_sat (x->bytes, e->bytes);
+      x->used = 1;
+    }
+  qsort (sh, a->n_types, sizeof *sh, by_share);
+  size_t at = 0;
+  for (uint32_t t = 0; t < a->n_types && at < size; t++)
+    if (sh[t].used)
+      at += (size_t) snprintf (buf + at, size - at, "%s%s", at ? ", " : "",
+                               a->types[sh[t].type].name);
+  free (sh);
+}
+
+static const struct hi_column columns[] = {
+  { .key = "live_bytes", .head = "live", .type = HI_CELL_BYTES },
+  { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 },
+  { .key = "live_blocks", .head = "blocks", .type = HI_CELL_COUNT },
+  { .key = "allocs", .head = "allocs", .type = HI_CELL_COUNT },
+  { .key = "bytes", .head = "bytes", .type = HI_CELL_BYTES },
+  { .key = "frees", .head = "frees", .type = HI_CELL_COUNT },
+  { .key = "size", .head = "size", .type = HI_CELL_COUNT, .blank_zero = 1 },
+  { .key = "chains", .head = "chains", .type = HI_CELL_COUNT },
+  { .key = "type", .head = "type", .type = HI_CELL_TEXT, .left = 1,
+    .max_width = 48 },
+  { .key = "top_chain", .head = "top chain", .type = HI_CELL_PATH,
+    .left = 1 },
+};
+
+struct trow
+{
+  uint32_t type;
+  uint64_t live, blocks;
+  uint64_t top_site, top_live, top_bytes;
+  uint64_t chains;
+};
+
+static int
+by_live (const void *x, const void *y)
+{
+  const struct trow *a = x, *b = y;
+  if (a->live != b->live)
+    return a->live < b->live ? 1 : -1;
+  if (a->blocks != b->blocks)
+    return a->blocks < b->blocks ? 1 : -1;
+  return a->type < b->type ? -1 : a->type > b->type;
+}
+
+hi_status
+hi_table_types (struct hi_analysis *a, struct hi_rmodel *r)
+{
+  const struct hi_model *m = a->m;
+  struct hi_table *t = hi_rmodel_table (r, "types", "Allocations by Type",
+                                        columns,
+                                        sizeof columns / sizeof columns[0]);
+  if (!t)
+    return HI_E_NOMEM;
+  t->threshold = hi_threshold (&a->opt);
+  if (hi_types_ready (a) != HI_OK)
+    return HI_E_NOMEM;
+  if (!a->n_types)
+    {
+      t->n_columns = 0;
+      t->legend = "no types: the program named none (include "
+                  "<heapinspect/typed.h>, libheapinspect(7))";
+      hi_table_fact (t, "note", hi_cell_text (t->legend));
+      return r->nomem ? HI_E_NOMEM : HI_OK;
+    }
+  t->legend = "live: bytes of the type's blocks not freed, (%) of all "
+              "live typed bytes; size: sizeof the type; chains: chains "
+              "that allocated it; top chain: the one with the most live "
+              "bytes (else bytes)";
+  struct trow *rows = calloc (a->n_types, sizeof *rows);
+  if (!rows)
+    return HI_E_NOMEM;
+  uint64_t live_all = 0, blocks_all = 0, bytes_all = 0;
+  for (uint32_t i = 0; i < a->n_types; i++)
+    {
+      const struct hi_type_sum *x = &a->types[i];
+      rows[i].type = i;
+      rows[i].live = hi_sub0 (x->bytes, x->freed);
+      rows[i].blocks = hi_sub0 (x->allocs, x->frees);
+      rows[i].top_site = HI_ANY_SITE;
+      live_all = hi_add_sat (live_all, rows[i].live);
+      bytes_all = hi_add_sat (bytes_all, x->bytes);
+      blocks_all = hi_add_sat (blocks_all, rows[i].blocks);
+    }
+  /* Chains per type: the pairs of one (type, site), over their bins. */
+  const struct hi_type_rec *recs = m->type_recs;
+  for (uint64_t i = 0; i < m->n_type_recs; i++)
+    {
+      const struct hi_type_rec *e = &recs[i];
+      if (e->kind != HI_TREC_PAIR || a->type_of_rec[i] == UINT32_MAX
+          || (hi_site_flags (a, e->site) & HI_SITE_FILTERED))
+        continue;
+      struct trow *row = &rows[a->type_of_rec[i]];
+      int seen = 0;
+      uint64_t live = 0, bytes = 0;
+      for (uint64_t j = 0; j < m->n_type_recs; j++)
+        {
+          const struct hi_type_rec *f = &recs[j];
+          if (f->kind != HI_TREC_PAIR || f->site != e->site
+              || a->type_of_rec[j] != a->type_of_rec[i])
+            continue;
+          if (j < i)
+            {
+              seen = 1;
+              break;
+            }
+          live = hi_add_sat (live, hi_sub0 (f->bytes, f->bytes_freed));
+          bytes = hi_add_sat (bytes, f->bytes);
+        }
+      if (seen || !e->allocs)
+        continue;
+      row->chains++;
+      if (row->top_site == HI_ANY_SITE || live > row->top_live
+          || (live == row->top_live && bytes > row->top_bytes))
+        {
+          row->top_site = e->site;
+          row->top_live = live;
+          row->top_bytes = bytes;
+        }
+    }
+  qsort (rows, a->n_types, sizeof *rows, by_live);
+  uint64_t shown = 0;
+  for (uint32_t i = 0; i < a->n_types && !r->nomem; i++)
+    {
+      const struct trow *row = &rows[i];
+      const struct hi_type_sum *x = &a->types[row->type];
+      if (!x->allocs)
+        continue;
+      /* By live bytes or all bytes; 0-byte blocks by their number. */
+      int above = hi_shown (&a->opt, row->live, live_all)
+                  || hi_shown (&a->opt, x->bytes, bytes_all)
+                  || hi_shown (&a->opt, row->blocks, blocks_all)
+                  || (!x->bytes && !bytes_all);
+      if (!hi_keep_row (&a->opt, t, &shown, above))
+        continue;
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        break;
+      c[0] = hi_cell_bytes (row->live);
+      c[1] = hi_cell_pct2 (row->live, live_all);
+      c[2] = hi_cell_count (row->blocks);
+      c[3] = hi_cell_count (x->allocs);
+      c[4] = hi_cell_bytes (x->bytes);
+      c[5] = hi_cell_count (x->frees);
+      c[6] = hi_cell_count (x->elem_size);
+      c[7] = hi_cell_count (row->chains);
+      c[8] = hi_cell_text (x->name);
+      if (row->top_site != HI_ANY_SITE)
+        c[9] = hi_path_cell (a, row->top_site, r);
+    }
+  free (rows);
+  return r->nomem ? HI_E_NOMEM : HI_OK;
+}
