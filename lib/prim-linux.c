@@ -15,6 +15,7 @@
 #include <linux/membarrier.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -461,8 +462,17 @@ hi_prim_at_exit (void (*fn) (void *), void *arg)
   return __cxa_atexit (fn, arg, NULL) == 0 ? 0 : -1;
 }
 
+uint64_t
+hi_prim_fd_identity (int fd)
+{
+  struct stat st;
+  if (fd < 0 || fstat (fd, &st) != 0)
+    return 0;
+  return ((uint64_t) st.st_dev << 40) ^ (uint64_t) st.st_ino ^ 1;
+}
+
 void
-hi_prim_stop_for_tracer (int fd, unsigned long long value)
+hi_prim_stop_for_tracer (int fd, uint64_t identity, unsigned long long value)
 {
   int saved = errno;
   siginfo_t si;
@@ -484,6 +494,11 @@ hi_prim_stop_for_tracer (int fd, unsigned long long value)
   syscall (SYS_rt_tgsigqueueinfo, getpid (), getpid (), SIGTRAP, &si);
   if (main_thread)
     pthread_sigmask (SIG_SETMASK, &old, NULL);
+  if (hi_prim_fd_identity (fd) != identity)
+    {
+      errno = saved;
+      return;                   /* not our pipe any more: leave it be */
+    }
   /* The tracer writes a byte when it takes the stop and closes its end
      when done.  No byte in 2 s: the main thread did not stop (it blocks
      SIGTRAP, or has ended) and nobody scans; go on exiting. */

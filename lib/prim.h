@@ -112,10 +112,16 @@ int hi_prim_signal_max (void);
    all run. */
 int hi_prim_at_exit (void (*fn) (void *), void *arg);
 
+/* An identity of open descriptor FD (its device and inode), 0 if it is
+   not open. */
+uint64_t hi_prim_fd_identity (int fd);
+
 /* Stop for the tracer (heapinspect run --leak-check): SIGTRAP to the
-   main thread with si_code SI_QUEUE and si_value VALUE, then read FD
-   until end of file (or an error) and close it. */
-void hi_prim_stop_for_tracer (int fd, unsigned long long value);
+   main thread with si_code SI_QUEUE and si_value VALUE, then, if FD
+   still has IDENTITY (the program did not close it and open something
+   else there), wait on it as leak-stop.h says and close it. */
+void hi_prim_stop_for_tracer (int fd, uint64_t identity,
+                              unsigned long long value);
 
 /* Fork handlers, as pthread_atfork. */
 void hi_prim_atfork (void (*prepare) (void), void (*parent) (void),
