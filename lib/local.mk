@@ -8,6 +8,7 @@ monitor_sources = %reldir%/prim.h %reldir%/prim-linux.c %reldir%/monitor.h \
 	%reldir%/timeline.c
 monitor_sources += %reldir%/types.c
 monitor_sources += %reldir%/pools.c
+monitor_sources += %reldir%/shadow.c
 monitor_cflags = $(AM_CFLAGS) -fvisibility=hidden -ftls-model=initial-exec \
 	-fno-omit-frame-pointer \
 	-fno-builtin-malloc -fno-builtin-free -fno-builtin-calloc \

@@ -352,6 +352,9 @@ struct hi_stat
   /* The client API's pools, apart from malloc's figures above. */
   uint64_t pools, pool_allocations, pool_frees, pool_bytes_allocated,
            pool_bytes_freed, pool_resets;
+  /* 1: chains came from -finstrument-functions' shadow stack
+     (root.client[HI_CLIENT_CHAINS]). */
+  uint64_t chains_instrumented;
 };
 void hi_stat_compute (const struct hi_model *m, struct hi_stat *out);
 

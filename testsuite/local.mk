@@ -341,3 +341,4 @@ check_PROGRAMS += %reldir%/progs/typed-c
 EXTRA_DIST += %reldir%/progs/typed.cc
 check_PROGRAMS += %reldir%/progs/pools
 %canon_reldir%_progs_pools_CFLAGS = $(progs_cflags)
+EXTRA_DIST += %reldir%/progs/instrument.cc
