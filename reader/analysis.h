@@ -175,6 +175,8 @@ struct hi_block
   uint64_t size;             /* requested bytes */
   uint32_t site;
   int freed;                 /* its header says it was freed */
+  uint32_t type;             /* the client API's type record (format.h's
+                                HI_BLOCK_TYPE_MASK), 0: none */
 };
 
 /* The block of ours containing ADDR, read through T: HI_OK, or

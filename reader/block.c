@@ -43,12 +43,14 @@ hi_block_find (const struct hi_target *t, const struct hi_model *m,
           int inside = addr >= user && (addr - user < size || addr == user);
           if (inside && live)
             {
-              *out = (struct hi_block) { user, size, h.site, 0 };
+              *out = (struct hi_block) { user, size, h.site, 0, 0 };
+              out->type = (uint32_t) ((h.size_flags & HI_BLOCK_TYPE_MASK)
+                                      >> HI_BLOCK_TYPE_SHIFT);
               return HI_OK;
             }
           if (inside && !have_stale)
             {
-              stale = (struct hi_block) { user, size, h.site, 1 };
+              stale = (struct hi_block) { user, size, h.site, 1, 0 };
               have_stale = 1;
             }
           if (live)   /* ADDR is past the end of a live block */
@@ -85,9 +87,18 @@ hi_block_print (struct hi_analysis *a, uint64_t addr, const struct hi_block *b,
               b->site);
   else
     hi_site_path (a, b->site, path, sizeof path);
+  /* The type the program named for it (typed.h), if any. */
+  char type[1100] = "";
+  if (b->type && b->type < a->m->n_type_recs
+      && a->m->type_recs[b->type].kind == HI_TREC_TYPE
+      && hi_types_ready (a) == HI_OK && a->type_of_rec
+      && a->type_of_rec[b->type] != UINT32_MAX)
+    snprintf (type, sizeof type, " of type %s",
+              a->types[a->type_of_rec[b->type]].name);
   fprintf (f, "0x%" PRIx64 " is %" PRIu64 " bytes into a %s%" PRIu64
-           "-byte block at 0x%" PRIx64 ", allocated by %s\n", addr,
-           addr - b->start, b->freed ? "freed " : "", b->size, b->start, path);
+           "-byte block%s at 0x%" PRIx64 ", allocated by %s\n", addr,
+           addr - b->start, b->freed ? "freed " : "", b->size, type, b->start,
+           path);
 }
 
 hi_status
