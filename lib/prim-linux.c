@@ -645,3 +645,30 @@ hi_prim_readable (uint64_t addr, size_t n)
   return syscall (SYS_process_vm_readv, (long) getpid (), &local, 1UL,
                   &remote, 1UL, 0UL) == (long) n;
 }
+
+struct unwind_cfa_state
+{
+  uint64_t *out, *cfa;
+  int n, max;
+};
+
+static _Unwind_Reason_Code
+unwind_one_cfa (struct _Unwind_Context *ctx, void *arg)
+{
+  struct unwind_cfa_state *s = arg;
+  uintptr_t ip = _Unwind_GetIP (ctx);
+  if (ip == 0)
+    return _URC_END_OF_STACK;
+  s->cfa[s->n] = _Unwind_GetCFA (ctx);
+  s->out[s->n++] = ip;
+  return s->n < s->max ? _URC_NO_REASON : _URC_END_OF_STACK;
+}
+
+int
+hi_prim_backtrace_cfa (uint64_t *out, uint64_t *cfa, int max)
+{
+  struct unwind_cfa_state s = { out, cfa, 0, max };
+  if (max > 0)
+    _Unwind_Backtrace (unwind_one_cfa, &s);
+  return s.n;
+}

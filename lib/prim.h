@@ -141,4 +141,8 @@ int hi_prim_stack_bounds (uint64_t *lo, uint64_t *hi);
    address whose bytes may be on an unmapped page). */
 int hi_prim_readable (uint64_t addr, size_t n);
 
+/* As hi_prim_backtrace, with each frame's CFA (its stack pointer before
+   the call that made it) in CFA[i]. */
+int hi_prim_backtrace_cfa (uint64_t *out, uint64_t *cfa, int max);
+
 #endif

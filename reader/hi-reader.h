@@ -393,6 +393,9 @@ struct hi_stat
            pool_bytes_freed, pool_resets;
   /* Heap errors (format 5): found, and recorded in the errors arena. */
   uint64_t errors_total, errors_recorded;
+  /* 1: chains came from -finstrument-functions' shadow stack
+     (root.client[HI_CLIENT_CHAINS]). */
+  uint64_t chains_instrumented;
 };
 void hi_stat_compute (const struct hi_model *m, struct hi_stat *out);
 
