@@ -475,9 +475,10 @@ hi_block_find (const struct hi_target *t, const struct hi_model *m,
 
 /* The report: one prose row.  Text fragments are text only; the chains
    and the facts have JSON keys. */
-enum { C_T0, C_ALLOC, C_T1, C_FREE, C_T2, C_BEFORE_ALLOC, C_ADDRESS, C_STATE, C_BLOCK,
-       C_SIZE, C_OFFSET, C_PAST, C_REDZONE, C_CHUNK, C_CHUNK_SIZE,
-       C_BEFORE, C_BEFORE_SIZE, C_THREAD, C_WHERE, C_WHAT, C_NCOLS };
+enum { C_T0, C_ALLOC, C_T1, C_FREE, C_T2, C_BEFORE_ALLOC, C_T3, C_ADDRESS,
+       C_STATE, C_BLOCK, C_SIZE, C_OFFSET, C_PAST, C_REDZONE, C_CHUNK,
+       C_CHUNK_SIZE, C_BEFORE, C_BEFORE_SIZE, C_THREAD, C_WHERE, C_WHAT,
+       C_ERROR, C_NCOLS };
 
 static const struct hi_column columns[C_NCOLS] = {
   [C_T0] = { .head = "" },
@@ -500,7 +501,9 @@ static const struct hi_column columns[C_NCOLS] = {
   [C_BEFORE_SIZE] = { .key = "block_before_size", .type = HI_CELL_BYTES },
   [C_THREAD] = { .key = "thread", .type = HI_CELL_COUNT },
   [C_WHERE] = { .key = "where", .type = HI_CELL_TEXT },
+  [C_T3] = { .head = "" },
   [C_WHAT] = { .key = "mapping", .type = HI_CELL_TEXT },
+  [C_ERROR] = { .key = "error", .type = HI_CELL_COUNT },
 };
 
 const char *
@@ -657,8 +660,8 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
         {
           c[C_T1] = hi_cell_text (", freed by ");
           c[C_FREE] = hi_site_cell (a, i->free_site, r);
-          c[C_T2] = hi_cell_text (" (its entry left the quarantine's ring; "
-                                  "a heap error names it)");
+          c[C_T2] = hi_cell_text (" (its entry left the quarantine's "
+                                  "ring)");
         }
       else if (i->state == HI_BLOCK_QUARANTINED)
         c[C_T1] = hi_cell_text ("; the quarantine's record of its free is "
@@ -768,6 +771,25 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
                 "through heapinspect%s", addr, where_text (a, i, w, sizeof w));
       c[C_T0] = text_cell (r, s);
       break;
+    }
+  /* The first heap error recorded about this block (or chunk, or
+     pointer): -t errors has its story. */
+  uint64_t target = b->start ? b->start
+    : i->state == HI_BLOCK_BAD_HEADER || i->state == HI_BLOCK_FREED_CHUNK
+    ? i->chunk + 32 + a->m->root.birth_size : 0;
+  for (uint64_t k = 0; k < a->m->n_errors; k++)
+    {
+      const struct hi_error *e = &a->m->errors[k];
+      if ((target && (e->block == target || e->addr == target
+                      || e->other == target))
+          || (i->state == HI_BLOCK_NONE && e->block == 0 && e->addr == addr))
+        {
+          snprintf (s, sizeof s, "; heap error %" PRIu64 " of -t errors "
+                    "names it", k + 1);
+          c[C_T3] = text_cell (r, s);
+          c[C_ERROR] = hi_cell_count (k + 1);
+          break;
+        }
     }
   return r->nomem ? HI_E_NOMEM : HI_OK;
 }

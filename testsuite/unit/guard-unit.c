@@ -410,6 +410,8 @@ expect_block (const char *name, const struct hi_target_ops *ops,
   free (got);
 }
 
+static void every_error (void);
+
 #define U(c) chunks[c].user
 #define AT(c) chunks[c].at
 
@@ -534,6 +536,26 @@ test_block_states (void)
                 PRIx64 " (held in the quarantine), allocated by " P_MAKE
                 "; the quarantine's record of its free is lost", U (c_q),
                 U (c_q));
+
+  /* The errors naming a block, a chunk, a pointer. */
+  image_v5 ();
+  every_error ();
+  expect_block ("block: a quarantined block names the first error about it",
+                &image_ops, U (c_q) + 12, HI_OK,
+                "0x%" PRIx64 " is 12 bytes into a freed 100-byte block at 0x%"
+                PRIx64 " (held in the quarantine), allocated by " P_MAKE
+                ", freed by " P_DROP " (by thread 77); heap error 1 of -t "
+                "errors names it", U (c_q) + 12, U (c_q));
+  expect_block ("block: the overflowing block names the corruption's error",
+                &image_ops, U (c_o), HI_OK,
+                "0x%" PRIx64 " is 0 bytes into a 24-byte block at 0x%" PRIx64
+                ", allocated by " P_OTHER "; heap error 4 of -t errors names "
+                "it", U (c_o), U (c_o));
+  expect_block ("block: a stack pointer freed names its error", &image_ops,
+                STACK_AT + 0x100, HI_E_NOT_BLOCK,
+                "0x%" PRIx64 " is not in a block allocated through "
+                "heapinspect: it is on the stack of thread %u; heap error 3 "
+                "of -t errors names it", STACK_AT + 0x100, TID);
 
   /* JSON: the state and the figures as keys. */
   image_v5 ();
