@@ -308,6 +308,13 @@ main_run (int argc, char **argv, struct settings *st)
   if (st->error_options && !st->run.leak_check)
     return usage_line ("--error-exitcode and --errors-for-leak-kinds go "
                        "with run --leak-check");
+  if (st->run.leak_check && strcmp (st->tables, HI_OPT_TABLES_DEFAULT) != 0)
+    return usage_line ("--leak-check prints its own tables: -t does not go "
+                       "with it");
+  if (st->run.leak_check && st->opt.format != HI_TEXT
+      && st->opt.format != HI_JSON)
+    return usage_line ("--leak-check writes text or JSON: --format=text or "
+                       "--format=json");
   if (!hi_tables_valid (st->tables))
     return bad_usage ("-t takes a list of: " HI_TABLE_NAMES);
   argv += optind;
@@ -403,7 +410,12 @@ main (int argc, char **argv)
 
   const char *cmd = argc > 0 ? argv[0] : NULL;
   if (cmd && strcmp (cmd, "diff") == 0)
-    return main_diff (argc - 1, argv + 1, &st);
+    {
+      if (st.leak_check)
+        return usage_line ("--leak-check prints its own report: no command "
+                           "goes with it");
+      return main_diff (argc - 1, argv + 1, &st);
+    }
   int modules = 0, block = 0;
   if (cmd && strcmp (cmd, "flamegraph") == 0)
     {

@@ -73,10 +73,17 @@ scan_live (int pid, struct hi_leak_run *leak, int at_handlers,
   struct hi_model *m = NULL;
   /* The monitor's side waits for this byte (then for the end of the
      pipe) before it would give up on us. */
-  if (at_handlers && leak->fd >= 0 && write (leak->fd, "S", 1) != 1)
+  if (at_handlers && leak->fd >= 0)
     {
-      close (leak->fd);
-      leak->fd = -1;
+      /* The program may have closed its end: EPIPE then, not SIGPIPE. */
+      struct sigaction ign, old;
+      memset (&ign, 0, sizeof ign);
+      ign.sa_handler = SIG_IGN;
+      sigaction (SIGPIPE, &ign, &old);
+      ssize_t n = write (leak->fd, "S", 1);
+      sigaction (SIGPIPE, &old, NULL);
+      if (n != 1)
+        release (leak);
     }
   end->scanned = 1;
   end->at_exit_handlers = at_handlers;

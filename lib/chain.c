@@ -234,13 +234,17 @@ hi_chain_site (const struct hi_frame *caller)
 {
   uint64_t *chain = hi_tls.chain;       /* innermost first */
   int depth = hi_state.depth;
-  int n = hi_unwind (caller, chain, depth + 1);
+  int n = HI_UNLIKELY (hi_shadow_on)
+          ? hi_shadow_chain (caller, chain, depth + 1) : -1;
+  int shadow = n >= 0;
+  if (!shadow)
+    n = hi_unwind (caller, chain, depth + 1);
   if (n < 0)
     {
       HI_ADD (heapinspect_root.totals.unwind_fallbacks, 1);
       n = libgcc_chain (caller, chain, depth + 1);
     }
-  else if (HI_UNLIKELY (hi_state.check_unwind))
+  else if (HI_UNLIKELY (hi_state.check_unwind) && !shadow)
     {
       uint64_t *ref = hi_tls.check;
       int m = libgcc_chain (caller, ref, depth + 1);

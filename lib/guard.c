@@ -108,7 +108,8 @@ hi_guard_configure (void)
 /* glibc's tcache writes a per-process key 8 bytes into every chunk it
    holds: a pointer whose "header" has it there was freed to glibc
    already.  Learned from two chunks of one size freed in turn: the key
-   is what both hold at +8; unknown (0) if they differ (no tcache). */
+   is what both hold at +8; unknown (0) if they differ (no tcache, or
+   that size's tcache full). */
 static void
 learn_tcache_key (void)
 {
@@ -150,11 +151,17 @@ hi_guard_arenas (void)
       hi_guard.ring = hi_arena_add (hi_guard.ring_index, HI_ARENA_QUARANTINE,
                                     HI_QUARANTINE_SLOTS,
                                     sizeof (struct hi_freed));
-      if (!hi_guard.ring)
-        return -1;
-      r->n_arenas++;
+      if (hi_guard.ring)
+        r->n_arenas++;
+      else
+        {
+          hi_prim_warn ("cannot reserve memory for the quarantine; "
+                        "no quarantine");
+          hi_guard.quarantine = 0;
+          r->guard_flags &= ~HI_GUARD_QUARANTINE;
+          r->quarantine_limit = 0;
+        }
     }
-  learn_tcache_key ();
   return 0;
 }
 
@@ -172,9 +179,28 @@ hi_guard_fork_parent (void)
   hi_lock_release (&hi_guard.report_lock);
 }
 
+/* The thread id, cached per thread; a forked child's only thread has
+   a new one (fork_gen changes in the child). */
+static _Atomic uint64_t fork_gen = 1;
+static __thread struct { uint64_t tid, gen; } tid_cache
+  __attribute__ ((tls_model ("initial-exec")));
+
+uint64_t
+hi_guard_tid (void)
+{
+  uint64_t gen = atomic_load_explicit (&fork_gen, memory_order_relaxed);
+  if (HI_UNLIKELY (tid_cache.gen != gen))
+    {
+      tid_cache.tid = hi_prim_tid ();
+      tid_cache.gen = gen;
+    }
+  return tid_cache.tid;
+}
+
 void
 hi_guard_fork_child (void)
 {
+  atomic_fetch_add (&fork_gen, 1);
   hi_guard.ring_lock.word = 0;
   hi_guard.report_lock.word = 0;
 }
@@ -515,7 +541,7 @@ error_locked (struct hi_error *e, int may_abort, int lost,
               const char *where_path, int have_lock)
 {
   static int reports;
-  e->tid = e->tid ? e->tid : hi_prim_tid ();
+  e->tid = e->tid ? e->tid : hi_guard_tid ();
   e->time_ns = hi_time_now ();
   record (e);
   if (hi_guard.on_error == HI_GUARD_ON_ERROR_IGNORE || !have_lock)
@@ -720,6 +746,14 @@ hi_guard_bad_pointer (void *ptr, const struct hi_frame *caller, int when)
   /* The bad call's chain first: interning takes the monitor's locks. */
   uint32_t call_site = hi_guard_call_site (caller);
   hi_lock_acquire (&hi_guard.report_lock);
+  /* Learned at the first bad pointer, not at start: the monitor's own
+     work allocates nothing (memcheck.exp). */
+  static int key_learned;
+  if (!key_learned)
+    {
+      key_learned = 1;
+      learn_tcache_key ();
+    }
   hi_modules_refresh ();
   e.call_site = call_site;
   int lost = 0, foreign = 0;

@@ -72,6 +72,9 @@ HI_HIDDEN void hi_guard_error (struct hi_error *e, int may_abort);
    like an allocation's; its counters stay 0. */
 HI_HIDDEN uint32_t hi_guard_call_site (const struct hi_frame *caller);
 
+/* This thread's id, without a system call after the first. */
+HI_HIDDEN uint64_t hi_guard_tid (void);
+
 /* quarantine.c: hold the block whose live header is H (user bytes SIZE,
    allocating chain SITE; its memory starts at BASE), freed from CALLER,
    already counted as freed.  Blocks that leave to make room are checked

@@ -6,6 +6,7 @@
 
 static int stop_fd = -1;
 static long stop_pid;
+static uint64_t stop_identity;   /* the pipe's, seen at start */
 
 void
 hi_leak_stop_configure (void)
@@ -22,6 +23,9 @@ hi_leak_stop_configure (void)
     pid = pid * 10 + (*v - '0');
   if (*v || pid <= 0)
     return;
+  stop_identity = hi_prim_fd_identity ((int) fd);
+  if (!stop_identity)
+    return;
   stop_fd = (int) fd;
   stop_pid = pid;
 }
@@ -35,5 +39,5 @@ hi_leak_stop_at_exit (void)
     return;
   int fd = stop_fd;
   stop_fd = -1;
-  hi_prim_stop_for_tracer (fd, HI_LEAK_STOP_VALUE);
+  hi_prim_stop_for_tracer (fd, stop_identity, HI_LEAK_STOP_VALUE);
 }

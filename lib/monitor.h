@@ -262,6 +262,13 @@ HI_HIDDEN void hi_types_fork (int phase);
    frame (a pool's node, format.h); HI_SITE_UNKNOWN if it cannot be. */
 HI_HIDDEN uint32_t hi_chain_site_under (uint32_t site, uint64_t ret);
 
+/* shadow.c: 1 when chains come from -finstrument-functions' shadow
+   stack (HEAPINSPECT_CHAINS=instrument); the chain of the allocation
+   called from CALLER from it (as hi_unwind), or -1: unwind instead. */
+extern HI_HIDDEN int hi_shadow_on;
+HI_HIDDEN int hi_shadow_chain (const struct hi_frame *caller, uint64_t *out,
+                               int max);
+
 /* jit.c: register the root with gdb's JIT interface. */
 HI_HIDDEN void hi_jit_register (void);
 

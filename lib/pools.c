@@ -33,11 +33,20 @@ static uint32_t free_recs;        /* the free records' list */
 static uint32_t *index_slots;     /* record ids, 0 = empty */
 static uint32_t index_mask;       /* slots - 1 */
 static uint32_t index_used;
-static uint32_t head[HI_POOLS_MAX]; /* each pool's list of live blocks */
-/* Live pools: pool key -> 1 + entry index, open addressing. */
+/* Live pools: pool key -> 1 + entry index, open addressing; and each
+   pool's list of live blocks.  Made at the first pool (none in the
+   monitor's image or cores). */
 #define POOL_SLOTS (2u * HI_POOLS_MAX)
-static uint64_t pool_key[POOL_SLOTS];
-static uint32_t pool_id[POOL_SLOTS];   /* 1 + index; 0 empty */
+struct pool_index
+{
+  uint64_t key[POOL_SLOTS];
+  uint32_t id[POOL_SLOTS];   /* 1 + index; 0 empty */
+  uint32_t head[HI_POOLS_MAX];
+};
+static struct pool_index *pidx;
+#define pool_key (pidx->key)
+#define pool_id (pidx->id)
+#define head (pidx->head)
 
 static struct hi_pool *
 pools (void)
@@ -221,7 +230,19 @@ release_all (uint32_t pool)
 static int
 ready (void)
 {
-  return !hi_tls.busy && hi_ensure_init () && hi_state.pools;
+  if (hi_tls.busy || !hi_ensure_init () || !hi_state.pools)
+    return 0;
+  if (HI_UNLIKELY (!pidx))
+    {
+      hi_lock_acquire (&lock);
+      if (!pidx)
+        {
+          pidx = hi_prim_alloc_nodump (sizeof *pidx);
+          recs = hi_prim_alloc_nodump ((size_t) RECS_MAX * sizeof *recs);
+        }
+      hi_lock_release (&lock);
+    }
+  return pidx && recs;
 }
 
 static void
@@ -240,8 +261,6 @@ heapinspect_pool_create_ (const void *pool, const char *name)
   uint64_t key = (uint64_t) (uintptr_t) pool;
   uint32_t slot, id = pool_find (key, &slot);
   struct hi_arena_desc *a = hi_arena_at (HI_A_POOLS);
-  if (!recs)   /* address space only, until blocks come */
-    recs = hi_prim_alloc_nodump ((size_t) RECS_MAX * sizeof *recs);
   if (id)
     missed ();               /* it exists: keep it */
   else if (a->count < HI_POOLS_MAX

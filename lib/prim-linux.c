@@ -15,6 +15,7 @@
 #include <linux/membarrier.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -393,6 +394,23 @@ hi_prim_write_err (const char *buf, size_t n)
   errno = saved;
 }
 
+uint64_t
+hi_prim_monotonic_coarse_ns (void)
+{
+  int saved = errno;
+  uint64_t ns = clock_ns (CLOCK_MONOTONIC_COARSE);
+  errno = saved;
+  return ns;
+}
+
+void
+hi_prim_discard (void *p, size_t size)
+{
+  int saved = errno;
+  madvise (p, size, MADV_DONTNEED);
+  errno = saved;
+}
+
 void
 hi_prim_abort (void)
 {
@@ -444,8 +462,17 @@ hi_prim_at_exit (void (*fn) (void *), void *arg)
   return __cxa_atexit (fn, arg, NULL) == 0 ? 0 : -1;
 }
 
+uint64_t
+hi_prim_fd_identity (int fd)
+{
+  struct stat st;
+  if (fd < 0 || fstat (fd, &st) != 0)
+    return 0;
+  return ((uint64_t) st.st_dev << 40) ^ (uint64_t) st.st_ino ^ 1;
+}
+
 void
-hi_prim_stop_for_tracer (int fd, unsigned long long value)
+hi_prim_stop_for_tracer (int fd, uint64_t identity, unsigned long long value)
 {
   int saved = errno;
   siginfo_t si;
@@ -467,6 +494,11 @@ hi_prim_stop_for_tracer (int fd, unsigned long long value)
   syscall (SYS_rt_tgsigqueueinfo, getpid (), getpid (), SIGTRAP, &si);
   if (main_thread)
     pthread_sigmask (SIG_SETMASK, &old, NULL);
+  if (hi_prim_fd_identity (fd) != identity)
+    {
+      errno = saved;
+      return;                   /* not our pipe any more: leave it be */
+    }
   /* The tracer writes a byte when it takes the stop and closes its end
      when done.  No byte in 2 s: the main thread did not stop (it blocks
      SIGTRAP, or has ended) and nobody scans; go on exiting. */
@@ -612,4 +644,31 @@ hi_prim_readable (uint64_t addr, size_t n)
   struct iovec local = { buf, n }, remote = { (void *) (uintptr_t) addr, n };
   return syscall (SYS_process_vm_readv, (long) getpid (), &local, 1UL,
                   &remote, 1UL, 0UL) == (long) n;
+}
+
+struct unwind_cfa_state
+{
+  uint64_t *out, *cfa;
+  int n, max;
+};
+
+static _Unwind_Reason_Code
+unwind_one_cfa (struct _Unwind_Context *ctx, void *arg)
+{
+  struct unwind_cfa_state *s = arg;
+  uintptr_t ip = _Unwind_GetIP (ctx);
+  if (ip == 0)
+    return _URC_END_OF_STACK;
+  s->cfa[s->n] = _Unwind_GetCFA (ctx);
+  s->out[s->n++] = ip;
+  return s->n < s->max ? _URC_NO_REASON : _URC_END_OF_STACK;
+}
+
+int
+hi_prim_backtrace_cfa (uint64_t *out, uint64_t *cfa, int max)
+{
+  struct unwind_cfa_state s = { out, cfa, 0, max };
+  if (max > 0)
+    _Unwind_Backtrace (unwind_one_cfa, &s);
+  return s.n;
 }

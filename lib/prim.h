@@ -86,6 +86,13 @@ int hi_prim_read_safe (uint64_t addr, void *buf, size_t n);
 /* Write all N bytes of BUF to standard error, in as few writes as it
    takes (one for a report of a few KiB); errno is kept. */
 void hi_prim_write_err (const char *buf, size_t n);
+/* CLOCK_MONOTONIC_COARSE now, in ns (the same clock as
+   hi_prim_monotonic_ns at the resolution of the kernel's tick, for a
+   fraction of its cost); 0 if it cannot be read. */
+uint64_t hi_prim_monotonic_coarse_ns (void);
+/* Give back the pages of [P, P + SIZE) (page-aligned) of committed
+   memory: they stay readable and writable, and read as zeros. */
+void hi_prim_discard (void *p, size_t size);
 /* End the process with SIGABRT (a core where cores are enabled). */
 void hi_prim_abort (void) __attribute__ ((noreturn));
 
@@ -105,10 +112,16 @@ int hi_prim_signal_max (void);
    all run. */
 int hi_prim_at_exit (void (*fn) (void *), void *arg);
 
+/* An identity of open descriptor FD (its device and inode), 0 if it is
+   not open. */
+uint64_t hi_prim_fd_identity (int fd);
+
 /* Stop for the tracer (heapinspect run --leak-check): SIGTRAP to the
-   main thread with si_code SI_QUEUE and si_value VALUE, then read FD
-   until end of file (or an error) and close it. */
-void hi_prim_stop_for_tracer (int fd, unsigned long long value);
+   main thread with si_code SI_QUEUE and si_value VALUE, then, if FD
+   still has IDENTITY (the program did not close it and open something
+   else there), wait on it as leak-stop.h says and close it. */
+void hi_prim_stop_for_tracer (int fd, uint64_t identity,
+                              unsigned long long value);
 
 /* Fork handlers, as pthread_atfork. */
 void hi_prim_atfork (void (*prepare) (void), void (*parent) (void),
@@ -127,5 +140,9 @@ int hi_prim_stack_bounds (uint64_t *lo, uint64_t *hi);
 /* 1 if the N bytes at ADDR can be read (a system call: for the rare
    address whose bytes may be on an unmapped page). */
 int hi_prim_readable (uint64_t addr, size_t n);
+
+/* As hi_prim_backtrace, with each frame's CFA (its stack pointer before
+   the call that made it) in CFA[i]. */
+int hi_prim_backtrace_cfa (uint64_t *out, uint64_t *cfa, int max);
 
 #endif

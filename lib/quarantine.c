@@ -14,6 +14,10 @@ extern void __libc_free (void *);
 #define PRE ((uint64_t) (sizeof (struct hi_block_header) + hi_state.birth))
 /* Blocks taken out of the ring under the lock, checked after it. */
 #define EVICT_BATCH 16
+/* Pieces of the ring given back once all their entries left. */
+#define DISCARD (UINT64_C(64) << 10)
+_Static_assert (HI_QUARANTINE_SLOTS * sizeof (struct hi_freed)
+                % (UINT64_C(64) << 10) == 0, "the ring is whole pieces");
 
 /* What a held block costs against the limit: its chunk in glibc (header,
    birth stamp, redzone, glibc's size word, rounded as glibc rounds) and
@@ -136,6 +140,13 @@ pop (struct hi_freed *out)
   *out = *slot;
   HI_STORE_REL (slot->user, 0);
   HI_STORE_REL (r->quarantine_head, head + 1);
+  /* Every DISCARD bytes of entries that left, their pages go back: the
+     ring's memory in use stays what the limit counts, not all of the
+     ring the entries ever went through.  (SLOTS entries are a whole
+     number of DISCARD bytes: the last piece ends at the wrap.) */
+  uint64_t was = (head % SLOTS) * sizeof *slot / DISCARD;
+  if (((head + 1) % SLOTS) * sizeof *slot / DISCARD != was)
+    hi_prim_discard ((char *) hi_guard.ring + was * DISCARD, DISCARD);
   hi_guard.cost -= block_cost (out->size);
   HI_STORE_REL (r->quarantine_bytes, r->quarantine_bytes - out->size);
 }
@@ -155,8 +166,13 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
       give_back (h, want);
       return;
     }
+  /* The time of a free at the tick's resolution: a full clock reading
+     costs as much as the rest of the bookkeeping. */
+  uint64_t now = hi_prim_monotonic_coarse_ns ();
   struct hi_freed e = { user, size, site, hi_guard_call_site (caller),
-                        hi_prim_tid (), hi_time_now () };
+                        hi_guard_tid (),
+                        now > hi_state.start_ns ? now - hi_state.start_ns
+                        : 0 };
   memset (h + 1, HI_FREED_BYTE, size);
   h->check = want ^ HI_CHECK_QUARANTINED;
   struct hi_freed out[EVICT_BATCH];
@@ -192,6 +208,18 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
   HI_STORE_REL (r->quarantine_tail, t + 1);
   if (t < SLOTS)
     HI_STORE_REL (hi_arena_at (hi_guard.ring_index)->count, t + 1);
+  /* The next block to leave was freed long ago: its memory is cold.
+     Fetch its header and first bytes now, for the free that checks it. */
+  if (r->quarantine_head != r->quarantine_tail)
+    {
+      const char *next = (const char *) (uintptr_t)
+        hi_guard.ring[r->quarantine_head % SLOTS].user;
+      if (next)
+        {
+          __builtin_prefetch (next - 16);
+          __builtin_prefetch (next + 48);
+        }
+    }
   hi_lock_release (&hi_guard.ring_lock);
   for (int i = 0; i < n; i++)
     evict (&out[i]);

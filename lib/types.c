@@ -16,8 +16,10 @@
    capacity, so it never fills; lock-free lookups, insertions under a
    lock.  In the monitor's own memory (readers never need it). */
 #define SLOTS (HI_CAP_TYPE_RECS * 2u)
-static uint32_t slots[SLOTS];
+static uint32_t *_Atomic slots_at;   /* made at the first type: none in
+                                        the monitor's image or cores */
 static hi_lock types_lock;
+#define slots (*(uint32_t (*)[SLOTS]) slots_at)
 
 static struct hi_type_rec *
 recs (void)
@@ -222,6 +224,17 @@ set_type (const void *ptr, uint64_t key, uint32_t flags, const char *name,
 {
   if (!ptr || hi_tls.busy || !hi_ensure_init () || !hi_state.types)
     return;
+  if (HI_UNLIKELY (!atomic_load_explicit (&slots_at, memory_order_acquire)))
+    {
+      hi_lock_acquire (&types_lock);
+      if (!slots_at)
+        atomic_store_explicit (&slots_at,
+                               hi_prim_alloc_nodump (SLOTS * sizeof (uint32_t)),
+                               memory_order_release);
+      hi_lock_release (&types_lock);
+      if (!slots_at)
+        return;
+    }
   hi_tls.busy++;
   uint64_t p = (uint64_t) (uintptr_t) ptr, sf = 0;
   uint64_t h = block_at (p, &sf);
@@ -278,7 +291,8 @@ hi_types_freed (uint64_t size_flags, uint32_t site)
   uint32_t type = (uint32_t) ((size_flags & HI_BLOCK_TYPE_MASK)
                               >> HI_BLOCK_TYPE_SHIFT);
   uint64_t count = HI_LOAD_ACQ (hi_arena_at (HI_A_TYPES)->count);
-  if (!type || type >= count || !hi_state.types)
+  if (!type || type >= count || !hi_state.types
+      || !atomic_load_explicit (&slots_at, memory_order_acquire))
     return;
   uint64_t size = size_flags & HI_BLOCK_SIZE_MASK;
   hi_tls.busy++;

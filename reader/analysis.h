@@ -177,6 +177,8 @@ struct hi_block
   int freed;                 /* its header says it was freed */
   int quarantined;           /* ... and is held in the quarantine */
   int aligned;               /* HI_BLOCK_ALIGNED */
+  uint32_t type;             /* the client API's type record (format.h's
+                                HI_BLOCK_TYPE_MASK), 0: none */
 };
 
 /* What an address is (hi_block_classify). */

@@ -146,6 +146,8 @@ scan_back (const struct hi_target *t, const struct hi_model *m,
           b.site = h.site;
           b.freed = st != HDR_LIVE;
           b.quarantined = st == HDR_QUARANTINED;
+          b.type = (uint32_t) ((h.size_flags & HI_BLOCK_TYPE_MASK)
+                               >> HI_BLOCK_TYPE_SHIFT);
           if (!near->start)
             *near = b;
           if (st == HDR_FREED)
@@ -478,7 +480,7 @@ hi_block_find (const struct hi_target *t, const struct hi_model *m,
 enum { C_T0, C_ALLOC, C_T1, C_FREE, C_T2, C_BEFORE_ALLOC, C_T3, C_ADDRESS,
        C_STATE, C_BLOCK, C_SIZE, C_OFFSET, C_PAST, C_REDZONE, C_CHUNK,
        C_CHUNK_SIZE, C_BEFORE, C_BEFORE_SIZE, C_THREAD, C_WHERE, C_WHAT,
-       C_ERROR, C_NCOLS };
+       C_ERROR, C_TYPE, C_NCOLS };
 
 static const struct hi_column columns[C_NCOLS] = {
   [C_T0] = { .head = "" },
@@ -504,7 +506,20 @@ static const struct hi_column columns[C_NCOLS] = {
   [C_T3] = { .head = "" },
   [C_WHAT] = { .key = "mapping", .type = HI_CELL_TEXT },
   [C_ERROR] = { .key = "error", .type = HI_CELL_COUNT },
+  [C_TYPE] = { .key = "type", .type = HI_CELL_TEXT },
 };
+
+/* The type the program named for block B (typed.h), or NULL. */
+static const char *
+block_type (struct hi_analysis *a, const struct hi_block *b)
+{
+  if (b->type && b->type < a->m->n_type_recs
+      && a->m->type_recs[b->type].kind == HI_TREC_TYPE
+      && hi_types_ready (a) == HI_OK && a->type_of_rec
+      && a->type_of_rec[b->type] != UINT32_MAX)
+    return a->types[a->type_of_rec[b->type]].name;
+  return NULL;
+}
 
 const char *
 hi_block_state_name (int state)
@@ -639,10 +654,14 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
     case HI_BLOCK_QUARANTINED:
     case HI_BLOCK_FREED:
       c[C_OFFSET] = hi_cell_count (addr - b->start);
+      const char *type = block_type (a, b);
+      if (type)
+        c[C_TYPE] = text_cell (r, type);
       snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " bytes into a%s %"
-                PRIu64 "-byte block at 0x%" PRIx64 "%s, allocated by ", addr,
-                addr - b->start, i->state == HI_BLOCK_LIVE ? "" : " freed",
-                b->size, b->start,
+                PRIu64 "-byte block%s%.900s at 0x%" PRIx64 "%s, allocated by ",
+                addr, addr - b->start, i->state == HI_BLOCK_LIVE ? ""
+                : " freed", b->size, type ? " of type " : "", type ? type : "",
+                b->start,
                 i->state == HI_BLOCK_QUARANTINED ? " (held in the quarantine)"
                 : i->state == HI_BLOCK_FREED ? " (given back to malloc, "
                 "which may have reused it)" : "");

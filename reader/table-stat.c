@@ -47,6 +47,9 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
   s->damaged = m->damaged;
   s->errors_total = m->errors_total;
   s->errors_recorded = m->n_errors;
+  s->chains_instrumented = m->root.version >= 5
+                           && m->root.client[HI_CLIENT_CHAINS]
+                              == HI_CHAINS_INSTRUMENT;
   s->pools = m->n_pools;
   for (uint64_t i = 0; i < m->n_pools; i++)
     {
@@ -158,6 +161,14 @@ stat_table (const struct hi_stat *s, struct hi_rmodel *r)
         return HI_E_NOMEM;
       c[0] = hi_cell_text (error_keys[i].key);
       c[1] = hi_cell_count (error_keys[i].value);
+    }
+  if (s->chains_instrumented)
+    {
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        return HI_E_NOMEM;
+      c[0] = hi_cell_text ("chains_instrumented");
+      c[1] = hi_cell_count (1);
     }
   return HI_OK;
 }

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/uio.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -19,6 +20,7 @@
 struct process
 {
   int pid, mem;
+  int no_vm_readv;           /* process_vm_readv refused: pread only */
   struct hi_mapping *maps;
   char *writable;
   uint32_t *prot;            /* HI_MAP_* of each map */
@@ -54,6 +56,24 @@ proc_read (void *ctx, uint64_t addr, void *buf, size_t len)
 {
   struct process *p = ctx;
   char *out = buf;
+  /* process_vm_readv first: a third faster than /proc/PID/mem for the
+     reachability scan's large reads.  It stops at a page it may not
+     read (PROT_NONE: /proc/PID/mem reads those as the tracer) or where it
+     is refused: the rest goes through /proc/PID/mem. */
+  if (!p->no_vm_readv)
+    {
+      struct iovec local = { out, len };
+      struct iovec remote = { (void *) (uintptr_t) addr, len };
+      ssize_t n = process_vm_readv (p->pid, &local, 1, &remote, 1, 0);
+      if (n < 0 && (errno == ENOSYS || errno == EPERM))
+        p->no_vm_readv = 1;
+      if (n > 0)
+        {
+          out += n;
+          addr += (uint64_t) n;
+          len -= (size_t) n;
+        }
+    }
   while (len > 0)
     {
       ssize_t n = pread (p->mem, out, len, (off_t) addr);

@@ -384,3 +384,7 @@ check_PROGRAMS += %reldir%/progs/typed-c
 EXTRA_DIST += %reldir%/progs/typed.cc
 check_PROGRAMS += %reldir%/progs/pools
 %canon_reldir%_progs_pools_CFLAGS = $(progs_cflags)
+EXTRA_DIST += %reldir%/progs/instrument.cc
+check_PROGRAMS += %reldir%/progs/client-threads
+%canon_reldir%_progs_client_threads_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_client_threads_LDADD = -lpthread

@@ -666,7 +666,13 @@ struct hi_pool
 #define HI_CLIENT_POOL_MISSES   2  /* pool calls naming no pool or block
                                       the monitor knows */
 #define HI_CLIENT_POOL_DROPPED  3  /* pool blocks not recorded (no room) */
-#define HI_CLIENT_CHAINS        5  /* reserved: where chains come from */
+#define HI_CLIENT_CHAINS        5  /* where chains came from: 0 unwinding
+                                      only; HI_CHAINS_INSTRUMENT: the
+                                      shadow stack of -finstrument-
+                                      functions (HEAPINSPECT_CHAINS=
+                                      instrument), unwinding where it had
+                                      none */
+#define HI_CHAINS_INSTRUMENT    1u
 
 /* The blob the monitor registers as its one JIT code entry in its own
    __jit_debug_descriptor, so that a gdb JIT reader (the heapinspect gdb

@@ -72,7 +72,7 @@ heapinspect_set_type (const void *ptr, const char *name)
 }
 
 static inline void *
-heapinspect_typed__ (void *p, const char *name, size_t elem_size)
+heapinspect_typed_ (void *p, const char *name, size_t elem_size)
 {
   if (p && heapinspect_type_name)
     heapinspect_type_name (p, name, elem_size);
@@ -81,9 +81,9 @@ heapinspect_typed__ (void *p, const char *name, size_t elem_size)
 
 /* One T from malloc, or N of them from calloc, of type "T". */
 #define HI_MALLOC(T) \
-  ((T *) heapinspect_typed__ (malloc (sizeof (T)), #T, sizeof (T)))
+  ((T *) heapinspect_typed_ (malloc (sizeof (T)), #T, sizeof (T)))
 #define HI_CALLOC(n, T) \
-  ((T *) heapinspect_typed__ (calloc ((n), sizeof (T)), #T, sizeof (T)))
+  ((T *) heapinspect_typed_ (calloc ((n), sizeof (T)), #T, sizeof (T)))
 
 #ifdef __cplusplus
 #include <new>
@@ -99,19 +99,36 @@ template <class T> struct type_tag
 };
 template <class T> char type_tag<T>::id;
 
+template <class T>
+inline void
+name_type (T *p) noexcept
+{
+  typedef typename std::remove_cv<T>::type U;
+  if (p && ::heapinspect_type_tag)
+    ::heapinspect_type_tag (static_cast<const void *> (p), &type_tag<U>::id,
+                            sizeof (U), alignof (U) > sizeof (size_t)
+                                        ? alignof (U) : sizeof (size_t));
+}
+
 struct new_trick
 {
+#if defined __cpp_lib_is_constant_evaluated
+  /* C++20's new in a constant expression stays one. */
+  template <class T>
+  constexpr T *operator* (T *p) const noexcept
+  {
+    if (!std::is_constant_evaluated ())
+      name_type (p);
+    return p;
+  }
+#else
   template <class T>
   T *operator* (T *p) const noexcept
   {
-    typedef typename std::remove_cv<T>::type U;
-    if (p && ::heapinspect_type_tag)
-      ::heapinspect_type_tag (static_cast<const void *> (p),
-                              &type_tag<U>::id, sizeof (U),
-                              alignof (U) > sizeof (size_t)
-                              ? alignof (U) : sizeof (size_t));
+    name_type (p);
     return p;
   }
+#endif
 };
 }
 

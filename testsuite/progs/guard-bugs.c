@@ -6,6 +6,7 @@
      interior        malloc 40, free 8 bytes in
      stack           free of a stack buffer
      global          free of a pointer into a global array
+     wild            free of 0x18 (no memory there)
      overflow        malloc 24 twice (adjacent), write 24 bytes past the
                      first's end (over the second's header), free the
                      second, then the first
@@ -152,6 +153,12 @@ main (int argc, char **argv)
   else if (strcmp (c, "global") == 0)
     {
       char *p = hide (global_buf + 16);
+      say ("pointer: %p\n", (void *) p);
+      release_block (p);
+    }
+  else if (strcmp (c, "wild") == 0)
+    {
+      char *p = hide ((void *) (uintptr_t) 0x18);
       say ("pointer: %p\n", (void *) p);
       release_block (p);
     }

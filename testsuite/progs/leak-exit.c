@@ -15,6 +15,12 @@
      _exit        main calls _exit(0): no exit handlers
      wait         prints "ready" and waits until its input ends, then
                   returns (a live process for -p and gdb)
+     pause        prints "ready" and waits for a signal to end it
+     wait-reg     as wait, with one more thread holding a block of 500
+                  bytes in r12 and nowhere else (its memory keeps the
+                  address only xor'ed), in reg_holder
+     closefds     first closes every descriptor from 3 on and opens pipes
+                  on their numbers (as daemons do), then as exit-thread
      clean        frees its blocks, starts no thread and returns: nothing
                   lost (stdio's buffer stays, still reachable) */
 #define _GNU_SOURCE
@@ -22,7 +28,9 @@
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 struct node
@@ -68,10 +76,50 @@ waiter (void *arg)
   return on_stack;
 }
 
+#define XOR_KEY UINT64_C (0x5a5a5a5a5a5a5a5a)
+
+/* Clear the stack below the caller: malloc's frames left the address
+   there. */
+static __attribute__ ((noinline)) void
+scrub_stack (void)
+{
+  char buf[32768];
+  memset (buf, 0, sizeof buf);
+  __asm__ volatile ("" : : "r" (buf) : "memory");
+}
+
+static __attribute__ ((noinline)) void *
+reg_holder (void *arg)
+{
+  (void) arg;
+  /* Only the xor'ed address is ever in memory; r12 gets the address. */
+  volatile uint64_t hidden = (uint64_t) (uintptr_t) malloc (500) ^ XOR_KEY;
+  scrub_stack ();
+  atomic_store (&ready, 2);
+  __asm__ volatile ("mov %0, %%r12\n"
+                    "xor %1, %%r12\n"
+                    "1: mov %2, %%eax\n"
+                    "syscall\n"
+                    "jmp 1b"
+                    : : "r" (hidden), "r" (XOR_KEY), "i" (SYS_pause)
+                    : "rax", "rcx", "r11", "r12", "memory");
+  return NULL;
+}
+
 int
 main (int argc, char **argv)
 {
   const char *how = argc > 1 ? argv[1] : "return";
+  if (strcmp (how, "closefds") == 0)
+    {
+      for (int fd = 3; fd < 1024; fd++)
+        close (fd);
+      int p[2];
+      for (int i = 0; i < 8; i++)
+        if (pipe (p) != 0)
+          return 1;
+      how = "exit-thread";
+    }
   if (strcmp (how, "clean") == 0)
     {
       void *volatile p = malloc (64);
@@ -93,10 +141,26 @@ main (int argc, char **argv)
     return 1;
   while (!atomic_load (&ready))
     usleep (1000);
+  if (strcmp (how, "wait-reg") == 0)
+    {
+      pthread_t h;
+      if (pthread_create (&h, NULL, reg_holder, NULL))
+        return 1;
+      while (atomic_load (&ready) != 2)
+        usleep (1000);
+      how = "wait";
+    }
   if (exit_thread)
     pthread_join (t, NULL);
   else if (strcmp (how, "_exit") == 0)
     _exit (0);
+  else if (strcmp (how, "pause") == 0)
+    {
+      printf ("ready\n");
+      fflush (stdout);
+      for (;;)
+        pause ();
+    }
   else if (strcmp (how, "wait") == 0)
     {
       printf ("ready\n");

@@ -26,6 +26,19 @@ template <class T> struct Box { T v; int tag; };
 #endif
 #include <heapinspect/typed.h>
 
+#if __cplusplus >= 202002L
+// A new in a constant expression compiles and stays constant.
+constexpr int
+constant_new ()
+{
+  int *p = new int (42);
+  int v = *p;
+  delete p;
+  return v;
+}
+static_assert (constant_new () == 42, "constexpr new");
+#endif
+
 template <class T>
 static Box<T> *
 make_box ()
