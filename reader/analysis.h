@@ -232,6 +232,8 @@ struct hi_block_info
                                 `before`: bytes from the end of block (or
                                 before) to addr */
   int in_redzone;            /* PAST_END: within root.redzone bytes */
+  int in_padding;            /* OUR_HEADER: in an aligned block's padding,
+                                before its offset word */
   uint64_t chunk, chunk_size; /* BAD_HEADER, FREE_MEMORY: glibc's chunk */
   struct hi_block before;    /* BAD_HEADER, FREE_MEMORY, FREED_CHUNK: the
                                 nearest valid block before the chunk; the
