@@ -37,12 +37,15 @@
 #define BIG_LOST 300000
 #define VIA_BIG 32              /* only the lost big block points to it */
 #define STALE 56                /* only a freed block points to it */
+#define COUNTED (8 + 10 * 4)    /* new[]'s layout: a count, then 10 ints */
 
 struct node { struct node *next; long a, b; };
 
 void *global_block;             /* reachable */
 void *aligned_kept, *zero_kept; /* reachable: an aligned block, a 0-byte one */
 void *big_kept;                 /* reachable, an mmapped chunk */
+int *counted_elements;          /* 8 bytes in: reachable by memcheck's
+                                   newarray heuristic */
 char *interior_pointer;         /* possibly lost: 10 bytes in */
 __thread void *tls_main;        /* reachable, from the main thread's TLS */
 __thread void *tls_other;       /* ... from the other thread's */
@@ -101,6 +104,9 @@ make_reachable (void)
   aligned_kept = aligned_alloc (64, ALIGNED_KEPT);
   memset (aligned_kept, 0, ALIGNED_KEPT);
   zero_kept = malloc (0);
+  long *counted = calloc (1, COUNTED);
+  counted[0] = 10;
+  counted_elements = (int *) (counted + 1);
   sink = memset (aligned_alloc (64, ALIGNED_LOST), 0, ALIGNED_LOST);
   sink = NULL;                  /* definitely lost */
 }
@@ -174,7 +180,7 @@ main (int argc, char **argv)
   say ("indirect", 4 * NODE + 2 * CYCLE + VIA_BIG, 7);
   say ("possible", INTERIOR, 1);
   say ("reachable", GLOBAL + ON_STACK + TLS_OTHER + TLS_MAIN + ALIGNED_KEPT
-       + BIG_KEPT, 7);
+       + BIG_KEPT + COUNTED, 8);
   int n = snprintf (line, sizeof line, "global 0x%lx\n",
                     (unsigned long) global_block);
   if (write (1, line, (size_t) n) != n)
