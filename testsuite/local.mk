@@ -384,3 +384,13 @@ check_PROGRAMS += %reldir%/progs/typed-c
 EXTRA_DIST += %reldir%/progs/typed.cc
 check_PROGRAMS += %reldir%/progs/pools
 %canon_reldir%_progs_pools_CFLAGS = $(progs_cflags)
+# The reachability scan on a made-up process (reach-unit.exp runs both).
+check_PROGRAMS += %reldir%/unit/reach-unit %reldir%/unit/reach-unit-asan
+%canon_reldir%_unit_reach_unit_SOURCES = %reldir%/unit/reach-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_reach_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_reach_unit_asan_SOURCES = %reldir%/unit/reach-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_reach_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_reach_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_reach_unit_asan_LDFLAGS = $(asan_ldflags)
