@@ -410,7 +410,12 @@ main (int argc, char **argv)
 
   const char *cmd = argc > 0 ? argv[0] : NULL;
   if (cmd && strcmp (cmd, "diff") == 0)
-    return main_diff (argc - 1, argv + 1, &st);
+    {
+      if (st.leak_check)
+        return usage_line ("--leak-check prints its own report: no command "
+                           "goes with it");
+      return main_diff (argc - 1, argv + 1, &st);
+    }
   int modules = 0, block = 0;
   if (cmd && strcmp (cmd, "flamegraph") == 0)
     {

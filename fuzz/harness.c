@@ -4,6 +4,7 @@
 #include "harness.h"
 
 #include "analysis.h"
+#include "reach.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -118,6 +119,9 @@ hi_fuzz_target (struct hi_target *t)
                    sink (), NULL);
       hi_report (m, NULL, "fuzz", "stat", &opts[0], sink (), NULL);
       blocks (t, m);
+      /* The reachability scan reads the whole input as memory. */
+      hi_reach_report (t, m, NULL, "fuzz", &opts[0], sink (), NULL, NULL);
+      hi_reach_report (t, m, NULL, "fuzz", &opts[1], sink (), NULL, NULL);
       hi_model_free (m);
     }
   hi_target_finish (t);

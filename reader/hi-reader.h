@@ -29,7 +29,7 @@
   X (HI_E_PROCESS, "cannot read the process (ptrace)") \
   X (HI_E_USAGE, "unknown table: use leaks, bins, direct, graph, stat, peak, temporary, lifetimes, timeline or errors") \
   X (HI_E_NOT_BLOCK, "not in a block allocated through heapinspect") \
-  X (HI_E_NO_MEMORY, "holds no memory to scan for leaks (a snapshot file): use a core file or a live process") \
+  X (HI_E_NO_MEMORY, "holds no memory to scan for leaks: a snapshot file has only the monitor's data; use a core file or the live process") \
   X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)") \
   X (HI_E_REGEX, "not a valid regular expression") \
   X (HI_E_SUPPRESSIONS, "cannot use the suppressions file") \

@@ -45,22 +45,14 @@ add_block (struct hi_scan *s, uint64_t user, uint64_t size, uint32_t site)
       if (s->cap_blocks >= UINT32_MAX / 2)
         return -1;
       uint32_t cap = s->cap_blocks ? 2 * s->cap_blocks : 4096;
-      uint64_t *st = realloc (s->start, cap * sizeof *st);
-      if (st)
-        s->start = st;
-      uint64_t *sz = realloc (s->size, cap * sizeof *sz);
-      if (sz)
-        s->size = sz;
-      uint32_t *si = realloc (s->site, cap * sizeof *si);
-      if (si)
-        s->site = si;
-      if (!st || !sz || !si)
+      struct hi_sblock *b = realloc (s->b, cap * sizeof *b);
+      if (!b)
         return -1;
+      s->b = b;
       s->cap_blocks = cap;
     }
-  s->start[s->n_blocks] = user;
-  s->size[s->n_blocks] = size;
-  s->site[s->n_blocks++] = site;
+  s->b[s->n_blocks] = (struct hi_sblock) { user, size, site, 0, 0 };
+  s->n_blocks++;
   return 0;
 }
 
@@ -187,16 +179,16 @@ static int
 add_span (struct hi_scan *s, const struct hi_range *r, uint32_t *i)
 {
   uint32_t first = *i;
-  while (*i < s->n_blocks && s->start[*i] < r->end)
+  while (*i < s->n_blocks && s->b[*i].start < r->end)
     (*i)++;
   if (*i == first)
     return 0;
   struct hi_span *sp = &s->spans[s->n_spans];
   sp->first = first;
   sp->last = *i;
-  sp->start = s->start[first] & ~(uint64_t) (PAGE - 1);
+  sp->start = s->b[first].start & ~(uint64_t) (PAGE - 1);
   uint32_t l = *i - 1;
-  sp->end = s->start[l] + (s->size[l] ? s->size[l] : 1);
+  sp->end = s->b[l].start + (s->b[l].size ? s->b[l].size : 1);
   uint64_t pages = (sp->end - sp->start + PAGE - 1) / PAGE;
   sp->page = malloc (pages * sizeof *sp->page);
   if (!sp->page)
@@ -205,7 +197,7 @@ add_span (struct hi_scan *s, const struct hi_range *r, uint32_t *i)
   for (uint64_t p = 0; p < pages; p++)
     {
       uint64_t at = sp->start + p * PAGE;
-      while (k < sp->last && s->start[k] + (s->size[k] ? s->size[k] : 1) <= at)
+      while (k < sp->last && s->b[k].start + (s->b[k].size ? s->b[k].size : 1) <= at)
         k++;
       sp->page[p] = k;
     }
@@ -276,7 +268,7 @@ hi_scan_blocks (struct hi_scan *s)
   for (size_t i = 0; i < s->heap.n; i++)
     {
       /* blocks before this range (none should be) are skipped */
-      while (b < s->n_blocks && s->start[b] < s->heap.v[i].start)
+      while (b < s->n_blocks && s->b[b].start < s->heap.v[i].start)
         b++;
       if (add_span (s, &s->heap.v[i], &b))
         return HI_E_NOMEM;
@@ -319,13 +311,13 @@ hi_scan_find (const struct hi_scan *s, uint64_t addr)
   while (j - i > 8)
     {
       uint32_t mid = i + (j - i) / 2;
-      if (s->start[mid] <= addr)
+      if (s->b[mid].start <= addr)
         i = mid;
       else
         j = mid;
     }
-  for (; i < j && s->start[i] <= addr; i++)
-    if (addr - s->start[i] < (s->size[i] ? s->size[i] : 1))
+  for (; i < j && s->b[i].start <= addr; i++)
+    if (addr - s->b[i].start < (s->b[i].size ? s->b[i].size : 1))
       return i;
   return -1;
 }

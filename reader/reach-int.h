@@ -25,6 +25,13 @@ void hi_ranges_free (struct hi_ranges *r);
 #define HI_SCAN_SLOT ((uint64_t) 1 << 16)
 #define HI_SCAN_SLOTS 64u
 
+/* The cache slot holding ADDR. */
+static inline size_t
+hi_scan_slot (uint64_t addr)
+{
+  return (size_t) (addr / HI_SCAN_SLOT) % HI_SCAN_SLOTS;
+}
+
 /* A heap span: a stretch of memory holding blocks (a heap mapping's
    part from its first block to its last block's end), with an index of
    its pages: page[i] is the first block ending after the page's start. */
@@ -33,6 +40,18 @@ struct hi_span
   uint64_t start, end;
   uint32_t first, last;        /* blocks [first, last) lie here */
   uint32_t *page;              /* (end - start + 4095) / 4096 entries */
+};
+
+/* A live block: its user pointer and size (0 stays 0; the pointer
+   search takes it as 1 byte, as memcheck does), its site, and memcheck's
+   marking state; one record, so a pointer's lookup and marking touch one
+   cache line. */
+struct hi_sblock
+{
+  uint64_t start, size;
+  uint32_t site;
+  uint8_t state;               /* HI_ST_* */
+  uint8_t pending;             /* on the mark stack */
 };
 
 /* The scan's state. */
@@ -53,19 +72,14 @@ struct hi_scan
   /* Malloc's heap memory found by the block search (normalized): not
      roots. */
   struct hi_ranges heap;
-  /* The live blocks, by address: user pointer, size (0 stays 0; a
-     pointer search treats it as 1 byte, as memcheck does), site. */
-  uint64_t *start;
-  uint64_t *size;
-  uint32_t *site;
+  /* The live blocks, by address. */
+  struct hi_sblock *b;
   uint32_t n_blocks, cap_blocks;
   /* Where blocks are, for the pointer search. */
   struct hi_span *spans;
   size_t n_spans;
   uint64_t lo, hi;             /* all blocks lie in [lo, hi) */
-  /* Marking state, per block. */
-  uint8_t *state;              /* enum below */
-  uint8_t *pending;
+  /* Marking. */
   uint32_t *stack;             /* the mark stack */
   uint32_t top;
   uint32_t *batch;              /* the mark stack's blocks being scanned */
@@ -73,6 +87,7 @@ struct hi_scan
      direct-mapped, to read blocks and roots in large pieces. */
   unsigned char *cache;        /* HI_SCAN_SLOTS pieces */
   uint64_t slot_lo[HI_SCAN_SLOTS], slot_hi[HI_SCAN_SLOTS]; /* held bytes */
+  uint64_t slot_gen[HI_SCAN_SLOTS]; /* raised each time a slot is read */
   unsigned char scratch[16];
 };
 

@@ -199,7 +199,7 @@ hi_scan_read (struct hi_scan *s, uint64_t addr, size_t len)
         return NULL;
       return s->scratch;
     }
-  size_t k = (size_t) (base / HI_SCAN_SLOT) % HI_SCAN_SLOTS;
+  size_t k = hi_scan_slot (addr);
   unsigned char *slot = s->cache + k * HI_SCAN_SLOT;
   if (addr >= s->slot_lo[k] && addr + len <= s->slot_hi[k])
     return slot + (addr - base);
@@ -210,6 +210,7 @@ hi_scan_read (struct hi_scan *s, uint64_t addr, size_t len)
   uint64_t lo = base < e->start ? e->start : base;
   uint64_t hi = e->end - base < HI_SCAN_SLOT ? e->end : base + HI_SCAN_SLOT;
   s->slot_lo[k] = s->slot_hi[k] = 0;
+  s->slot_gen[k]++;
   if (s->t->ops->read_memory (s->t->ctx, lo, slot + (lo - base), hi - lo) != 0)
     {
       /* A torn mapping: read just what was asked. */

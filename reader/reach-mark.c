@@ -33,10 +33,10 @@ static const unsigned gp_regs[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
 static void
 push (struct hi_scan *s, uint32_t i)
 {
-  if (!s->pending[i])
+  if (!s->b[i].pending)
     {
       s->stack[s->top++] = i;
-      s->pending[i] = 1;
+      s->b[i].pending = 1;
     }
 }
 
@@ -94,7 +94,7 @@ is_vtable (struct hi_scan *s, uint64_t ptr)
 static int
 heuristic (struct hi_scan *s, uint64_t ptr, uint32_t i)
 {
-  uint64_t data = s->start[i], size = s->size[i], w0, w1;
+  uint64_t data = s->b[i].start, size = s->b[i].size, w0, w1;
   /* stdstring: length, capacity, refcount, then the characters */
   if (ptr == data + 24 && read_word (s, data + 8, &w1) == 0
       && 24 + w1 + 1 == size && read_word (s, data, &w0) == 0 && w0 <= w1)
@@ -125,17 +125,17 @@ push_root (struct hi_scan *s, uint64_t ptr, int prior_definite)
   if (found < 0)
     return;
   uint32_t i = (uint32_t) found;
-  if (s->state[i] == HI_ST_REACHABLE)
+  if (s->b[i].state == HI_ST_REACHABLE)
     return;
-  int start = ptr == s->start[i] || heuristic (s, ptr, i);
+  int start = ptr == s->b[i].start || heuristic (s, ptr, i);
   if (start && prior_definite)
     {
-      s->state[i] = HI_ST_REACHABLE;
+      s->b[i].state = HI_ST_REACHABLE;
       push (s, i);
     }
-  else if (s->state[i] == HI_ST_UNREACHED)
+  else if (s->b[i].state == HI_ST_UNREACHED)
     {
-      s->state[i] = HI_ST_POSSIBLE;
+      s->b[i].state = HI_ST_POSSIBLE;
       push (s, i);
     }
 }
@@ -149,10 +149,10 @@ push_clique (struct hi_scan *s, uint64_t ptr, uint32_t clique)
   if (found < 0)
     return;
   uint32_t i = (uint32_t) found;
-  if (s->state[i] == HI_ST_UNREACHED && i != clique)
+  if (s->b[i].state == HI_ST_UNREACHED && i != clique)
     {
       push (s, i);
-      s->state[i] = HI_ST_INDIRECT;
+      s->b[i].state = HI_ST_INDIRECT;
     }
 }
 
@@ -186,6 +186,10 @@ scan_memory (struct hi_scan *s, uint64_t start, uint64_t len,
               continue;
             }
         }
+      /* A heuristic's reads may reuse P's cache slot: then read the
+         piece again (the target's memory does not change). */
+      size_t slot = hi_scan_slot (at);
+      uint64_t gen = s->slot_gen[slot];
       for (size_t k = 0; k + 8 <= n; k += 8)
         {
           uint64_t v;
@@ -196,6 +200,16 @@ scan_memory (struct hi_scan *s, uint64_t start, uint64_t len,
             push_root (s, v, prior_definite);
           else
             push_clique (s, v, (uint32_t) clique);
+          if (s->slot_gen[slot] != gen)
+            {
+              p = hi_scan_read (s, at, n);
+              gen = s->slot_gen[slot];
+              if (!p)
+                {
+                  s->r->skipped.unreadable_bytes += n - k - 8;
+                  break;
+                }
+            }
         }
       at += n;
     }
@@ -225,12 +239,12 @@ process (struct hi_scan *s, int64_t clique)
       for (uint32_t k = 0; k < n; k++)
         {
           uint32_t i = s->batch[k];
-          if (!s->pending[i])
+          if (!s->b[i].pending)
             continue;           /* scanned already, pushed again since */
-          s->pending[i] = 0;
-          int prior_definite = s->state[i] != HI_ST_POSSIBLE;
-          s->r->scanned_bytes += s->size[i];
-          scan_memory (s, s->start[i], s->size[i], prior_definite, clique);
+          s->b[i].pending = 0;
+          int prior_definite = s->b[i].state != HI_ST_POSSIBLE;
+          s->r->scanned_bytes += s->b[i].size;
+          scan_memory (s, s->b[i].start, s->b[i].size, prior_definite, clique);
         }
     }
 }
@@ -279,11 +293,9 @@ hi_status
 hi_scan_mark (struct hi_scan *s, unsigned flags)
 {
   uint32_t n = s->n_blocks;
-  s->state = calloc (n + 1, 1);
-  s->pending = calloc (n + 1, 1);
   s->stack = malloc ((n + 1) * sizeof *s->stack);
   s->batch = malloc ((n + 1) * sizeof *s->batch);
-  if (!s->state || !s->pending || !s->stack || !s->batch)
+  if (!s->stack || !s->batch)
     return HI_E_NOMEM;
   /* What is not a root: the monitor's arenas and malloc's heap. */
   struct hi_ranges exclude = { 0 };
@@ -332,7 +344,7 @@ hi_scan_mark (struct hi_scan *s, unsigned flags)
       process (s, -1);
       /* The cliques of what is left. */
       for (uint32_t i = 0; i < n; i++)
-        if (s->state[i] == HI_ST_UNREACHED)
+        if (s->b[i].state == HI_ST_UNREACHED)
           {
             push (s, i);
             process (s, i);

@@ -45,8 +45,8 @@ hi_reach_skipped_text (const struct hi_reach *r, char *buf, size_t size)
       SAY ("%s of roots or blocks unreadable", h);
     }
   if (k->threads)
-    SAY ("%" PRIu64 " thread%s' stack not in the target", k->threads,
-         k->threads == 1 ? "" : "s");
+    SAY ("%" PRIu64 " %s not in the target", k->threads,
+         k->threads == 1 ? "thread's stack" : "threads' stacks");
   if (k->bad_headers)
     SAY ("%" PRIu64 " damaged block header%s", k->bad_headers,
          k->bad_headers == 1 ? "" : "s");

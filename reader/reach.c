@@ -29,14 +29,10 @@ scan_free (struct hi_scan *s)
   free (s->threads);
   hi_ranges_free (&s->monitor);
   hi_ranges_free (&s->heap);
-  free (s->start);
-  free (s->size);
-  free (s->site);
+  free (s->b);
   for (size_t i = 0; i < s->n_spans; i++)
     free (s->spans[i].page);
   free (s->spans);
-  free (s->state);
-  free (s->pending);
   free (s->stack);
   free (s->batch);
   free (s->cache);
@@ -74,13 +70,13 @@ tally (struct hi_scan *s, struct hi_reach *r)
     }
   for (uint32_t i = 0; i < s->n_blocks; i++)
     {
-      int cls = class_of_state[s->state[i]];
-      r->blocks[i] = (struct hi_reach_block) { s->start[i], s->size[i],
-                                               s->site[i], (uint32_t) cls };
-      r->totals.cls[cls].bytes += s->size[i];
+      int cls = class_of_state[s->b[i].state];
+      r->blocks[i] = (struct hi_reach_block) { s->b[i].start, s->b[i].size,
+                                               s->b[i].site, (uint32_t) cls };
+      r->totals.cls[cls].bytes += s->b[i].size;
       r->totals.cls[cls].blocks++;
-      struct hi_reach_figure *f = &fig[s->site[i] * HI_REACH_NCLASSES + cls];
-      f->bytes += s->size[i];
+      struct hi_reach_figure *f = &fig[s->b[i].site * HI_REACH_NCLASSES + cls];
+      f->bytes += s->b[i].size;
       f->blocks++;
     }
   r->n_blocks = s->n_blocks;

@@ -31,10 +31,13 @@
 #define TLS_OTHER 56
 #define TLS_MAIN 72
 #define IN_REGISTER 88
+#define ALIGNED_KEPT 128        /* aligned_alloc (64, ...) */
+#define ALIGNED_LOST 192
 
 struct node { struct node *next; long a, b; };
 
 void *global_block;             /* reachable */
+void *aligned_kept, *zero_kept; /* reachable: an aligned block, a 0-byte one */
 char *interior_pointer;         /* possibly lost: 10 bytes in */
 __thread void *tls_main;        /* reachable, from the main thread's TLS */
 __thread void *tls_other;       /* ... from the other thread's */
@@ -90,6 +93,11 @@ make_reachable (void)
   global_block = calloc (1, GLOBAL);
   interior_pointer = (char *) calloc (1, INTERIOR) + 10;
   tls_main = calloc (1, TLS_MAIN);
+  aligned_kept = aligned_alloc (64, ALIGNED_KEPT);
+  memset (aligned_kept, 0, ALIGNED_KEPT);
+  zero_kept = malloc (0);
+  sink = memset (aligned_alloc (64, ALIGNED_LOST), 0, ALIGNED_LOST);
+  sink = NULL;                  /* definitely lost */
 }
 
 /* Another thread: one block only on its stack, one only in its TLS;
@@ -137,10 +145,10 @@ main (int argc, char **argv)
   make_reachable ();
   if (pthread_create (&t, NULL, other, NULL) != 0 || read (ready[0], &c, 1) != 1)
     return 2;
-  say ("definite", NODE + CYCLE, 2);
+  say ("definite", NODE + CYCLE + ALIGNED_LOST, 3);
   say ("indirect", 4 * NODE + 2 * CYCLE, 6);
   say ("possible", INTERIOR, 1);
-  say ("reachable", GLOBAL + ON_STACK + TLS_OTHER + TLS_MAIN, 4);
+  say ("reachable", GLOBAL + ON_STACK + TLS_OTHER + TLS_MAIN + ALIGNED_KEPT, 6);
   int n = snprintf (line, sizeof line, "global 0x%lx\n",
                     (unsigned long) global_block);
   if (write (1, line, (size_t) n) != n)
