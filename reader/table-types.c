@@ -209,13 +209,35 @@ static const struct hi_column columns[] = {
     .left = 1 },
 };
 
+/* The chains a type's row lists: the most live bytes, else bytes. */
+#define TOP_CHAINS 3
+
+struct tchain
+{
+  uint64_t site;             /* HI_ANY_SITE: none */
+  uint64_t live, blocks, allocs, bytes, frees;
+};
+
 struct trow
 {
   uint32_t type;
   uint64_t live, blocks;
-  uint64_t top_site, top_live, top_bytes;
   uint64_t chains;
+  struct tchain top[TOP_CHAINS];
 };
+
+/* 1 if chain X comes before Y in a type's list. */
+static int
+before (const struct tchain *x, const struct tchain *y)
+{
+  if (y->site == HI_ANY_SITE)
+    return 1;
+  if (x->live != y->live)
+    return x->live > y->live;
+  if (x->bytes != y->bytes)
+    return x->bytes > y->bytes;
+  return x->site < y->site;
+}
 
 static int
 by_live (const void *x, const void *y)
@@ -251,7 +273,7 @@ hi_table_types (struct hi_analysis *a, struct hi_rmodel *r)
   t->legend = "live: bytes of the type's blocks not freed, (%) of all "
               "live typed bytes; size: sizeof the type; chains: chains "
               "that allocated it; top chain: the one with the most live "
-              "bytes (else bytes)";
+              "bytes (else bytes), the next two below it";
   struct trow *rows = calloc (a->n_types, sizeof *rows);
   if (!rows)
     return HI_E_NOMEM;
@@ -262,7 +284,8 @@ hi_table_types (struct hi_analysis *a, struct hi_rmodel *r)
       rows[i].type = i;
       rows[i].live = hi_sub0 (x->bytes, x->freed);
       rows[i].blocks = hi_sub0 (x->allocs, x->frees);
-      rows[i].top_site = HI_ANY_SITE;
+      for (int k = 0; k < TOP_CHAINS; k++)
+        rows[i].top[k].site = HI_ANY_SITE;
       live_all = hi_add_sat (live_all, rows[i].live);
       bytes_all = hi_add_sat (bytes_all, x->bytes);
       blocks_all = hi_add_sat (blocks_all, rows[i].blocks);
@@ -288,23 +311,30 @@ hi_table_types (struct hi_analysis *a, struct hi_rmodel *r)
             seen = a->type_of_rec[list[j]] == type;
           if (seen)
             continue;
-          uint64_t live = 0, bytes = 0;
+          struct tchain c = { site, 0, 0, 0, 0, 0 };
           for (uint32_t j = i; j < start[site + 1]; j++)
             if (a->type_of_rec[list[j]] == type)
               {
                 const struct hi_type_rec *f = &recs[list[j]];
-                live = hi_add_sat (live, hi_sub0 (f->bytes, f->bytes_freed));
-                bytes = hi_add_sat (bytes, f->bytes);
+                c.allocs = hi_add_sat (c.allocs, f->allocs);
+                c.bytes = hi_add_sat (c.bytes, f->bytes);
+                c.frees = hi_add_sat (c.frees, f->frees);
+                c.live = hi_add_sat (c.live, hi_sub0 (f->bytes,
+                                                      f->bytes_freed));
               }
+          c.blocks = hi_sub0 (c.allocs, c.frees);
           struct trow *row = &rows[type];
           row->chains++;
-          if (row->top_site == HI_ANY_SITE || live > row->top_live
-              || (live == row->top_live && bytes > row->top_bytes))
-            {
-              row->top_site = site;
-              row->top_live = live;
-              row->top_bytes = bytes;
-            }
+          /* Into the type's short list, kept in order. */
+          for (int k = 0; k < TOP_CHAINS; k++)
+            if (before (&c, &row->top[k]))
+              {
+                struct tchain out = row->top[k];
+                row->top[k] = c;
+                c = out;
+                if (c.site == HI_ANY_SITE)
+                  break;
+              }
         }
     }
   free (start);
@@ -324,9 +354,11 @@ hi_table_types (struct hi_analysis *a, struct hi_rmodel *r)
                   || (!x->bytes && !bytes_all);
       if (!hi_keep_row (&a->opt, t, &shown, above))
         continue;
-      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_ENTRY);
       if (!c)
         break;
+      uint32_t group = (uint32_t) t->n_rows;   /* the entry's rows' */
+      t->rows[t->n_rows - 1].group = group;
       c[0] = hi_cell_bytes (row->live);
       c[1] = hi_cell_pct2 (row->live, live_all);
       c[2] = hi_cell_count (row->blocks);
@@ -336,8 +368,28 @@ hi_table_types (struct hi_analysis *a, struct hi_rmodel *r)
       c[6] = hi_cell_count (x->elem_size);
       c[7] = hi_cell_count (row->chains);
       c[8] = hi_cell_text (x->name);
-      if (row->top_site != HI_ANY_SITE)
-        c[9] = hi_path_cell (a, row->top_site, r);
+      if (row->top[0].site != HI_ANY_SITE)
+        c[9] = hi_path_cell (a, row->top[0].site, r);
+      /* Its top chains with their own figures, under it (in JSON its
+         "members"; the first is the row's own in text). */
+      for (int k = 0; k < TOP_CHAINS && !r->nomem; k++)
+        {
+          const struct tchain *tc = &row->top[k];
+          if (tc->site == HI_ANY_SITE)
+            break;
+          struct hi_cell *m = hi_rmodel_row (r, t, HI_ROW_MEMBER);
+          if (!m)
+            break;
+          t->rows[t->n_rows - 1].json_only = k == 0;
+          t->rows[t->n_rows - 1].group = group;
+          m[0] = hi_cell_bytes (tc->live);
+          m[1] = hi_cell_pct2 (tc->live, live_all);
+          m[2] = hi_cell_count (tc->blocks);
+          m[3] = hi_cell_count (tc->allocs);
+          m[4] = hi_cell_bytes (tc->bytes);
+          m[5] = hi_cell_count (tc->frees);
+          m[9] = hi_path_cell (a, tc->site, r);
+        }
     }
   free (rows);
   return r->nomem ? HI_E_NOMEM : HI_OK;
