@@ -345,3 +345,4 @@ EXTRA_DIST += %reldir%/progs/instrument.cc
 check_PROGRAMS += %reldir%/progs/client-threads
 %canon_reldir%_progs_client_threads_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_client_threads_LDADD = -lpthread
+EXTRA_DIST += %reldir%/progs/nocfi.c
