@@ -398,3 +398,4 @@ check_PROGRAMS += %reldir%/unit/reach-unit %reldir%/unit/reach-unit-asan
 %canon_reldir%_unit_reach_unit_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_unit_reach_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_reach_unit_asan_LDFLAGS = $(asan_ldflags)
+EXTRA_DIST += %reldir%/progs/nocfi.c
