@@ -64,9 +64,11 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
   int n = parse_tables (list, which);
   if (n <= 0)
     return HI_E_USAGE;
-  /* The default tables of a process that made heap errors: the errors
-     first, the way a sanitizer's report starts with what went wrong. */
-  if (strcmp (list, HI_OPT_TABLES_DEFAULT) == 0 && m->errors_total && n < 16)
+  /* The default tables (no -t) of a process that made heap errors: the
+     errors first, the way a sanitizer's report starts with what went
+     wrong. */
+  if (!opt->tables_given && strcmp (list, HI_OPT_TABLES_DEFAULT) == 0
+      && m->errors_total && n < 16)
     {
       memmove (which + 1, which, (size_t) n * sizeof *which);
       parse_tables ("errors", which);
