@@ -191,6 +191,10 @@ hi_scan_read (struct hi_scan *s, uint64_t addr, size_t len)
   uint64_t base = addr & ~(HI_SCAN_SLOT - 1);
   if (len == 0 || addr + len < addr)
     return NULL;
+  /* A core file's bytes where they lie: no copy. */
+  const void *view = hi_target_core_view (s->t, addr, len);
+  if (view)
+    return view;
   if (addr + len > base + HI_SCAN_SLOT)
     {
       /* Across two pieces (a word, at most): read it as it is. */
