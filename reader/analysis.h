@@ -45,6 +45,8 @@ struct hi_options
   const char *suppressions;  /* --suppressions=FILE (LSan's leak:PATTERN) */
   int default_suppressions;  /* the built-in list (0: --no-default-suppressions) */
   enum hi_weight weight;     /* --weight: folded and SVG's figure */
+  int tables_given;          /* -t was given: the default tables are not
+                                led by the errors table (hi_report) */
 };
 
 /* Per site, sums over size classes. */

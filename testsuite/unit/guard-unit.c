@@ -10,6 +10,7 @@
    failed. */
 #define _GNU_SOURCE
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -909,6 +910,55 @@ test_hostile (void)
   free (t);
 }
 
+/* Every 4-byte word of an error record, a ring entry and the root's
+   guard fields set to 0, 1, all ones and a pattern: the image loads, and
+   -t errors and block answer (the ASan build says there is no crash). */
+static void
+test_every_field (void)
+{
+  static const uint32_t values[] = { 0, 1, UINT32_MAX, 0x41414141u };
+  int ok = 1, runs = 0;
+  for (int what = 0; what < 3; what++)
+    {
+      size_t size = what == 0 ? sizeof (struct hi_error)
+                    : what == 1 ? sizeof (struct hi_freed)
+                    : offsetof (struct hi_root, client)
+                      - offsetof (struct hi_root, guard_flags);
+      for (size_t off = 0; off < size; off += 4)
+        for (size_t v = 0; v < sizeof values / sizeof values[0]; v++)
+          {
+            image_v5 ();
+            every_error ();
+            char *p = what == 0 ? (char *) &im.errors[3]
+                      : what == 1 ? (char *) &im.ring[5]
+                      : (char *) &im.root.guard_flags;
+            memcpy (p + off, &values[v], 4);
+            struct hi_model *m;
+            hi_status s = load_with (&image_ops, &m);
+            if (s != HI_OK)
+              {
+                ok = 0;
+                printf ("load failed: %d/%zu/%zu: %s\n", what, off, v,
+                        hi_strerror (s));
+                continue;
+              }
+            hi_model_free (m);
+            char *t = errors_text (HI_TEXT, &s);
+            hi_status bs;
+            char *b = block_text (&image_ops, U (c_q) + 4, &bs, HI_TEXT);
+            char *b2 = block_text (&image_ops, U (c_s), &bs, HI_JSON);
+            ok &= t && strstr (t, "Heap Errors") && b && strstr (b, " is ")
+                  && b2 && strstr (b2, "\"state\"");
+            free (t);
+            free (b);
+            free (b2);
+            runs++;
+          }
+    }
+  check (ok && runs > 100, "hostile: every word of an error record, a ring "
+         "entry and the root's guard fields", "%d runs", runs);
+}
+
 /* The chains of frees have no counters: no table lists them. */
 static void
 test_free_chains_unlisted (void)
@@ -952,6 +1002,7 @@ main (void)
   test_block_states ();
   test_errors_table ();
   test_hostile ();
+  test_every_field ();
   test_free_chains_unlisted ();
   return failed;
 }
