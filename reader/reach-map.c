@@ -109,7 +109,8 @@ hi_scan_map (struct hi_scan *s)
     }
   /* In address order, none overlapping (a hostile target may say
      otherwise: the later one is cut). */
-  qsort (s->maps, s->n_maps, sizeof *s->maps, map_cmp);
+  if (s->n_maps)
+    qsort (s->maps, s->n_maps, sizeof *s->maps, map_cmp);
   size_t n = 0;
   for (size_t i = 0; i < s->n_maps; i++)
     {
