@@ -669,6 +669,169 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
   return n;
 }
 
+/* --- the chain cache ------------------------------------------------ */
+
+/* Whole chains this thread unwound lately, each kept as what its unwind
+   depended on: the starting frame (ip, sp), the return addresses it read
+   from the stack (address and value), and rbp where a rule computed a
+   CFA from it (where that rbp came from: the starting frame's, or a slot
+   a frame saved it in; and its value).  The rules are functions of the
+   ip, the bounds checks of the state, the thread's stack bounds never
+   change: a chain starting from the same frame that reads the same
+   values at the same addresses is the same chain, down to where and why
+   it stopped.  So a hit costs one load and compare per frame, all
+   independent of each other, and gives the site with no rule or pair
+   lookup.  (A function called at the same stack depth from another
+   caller finds a different return address in its frame: a miss.)
+   Two ways per set, the least recently used replaced.  The records live in a ring: an entry whose records
+   were written over is empty. */
+#define CC_SETS_BITS 5
+#define CC_SETS (1 << CC_SETS_BITS)
+#define CC_POOL 1024             /* records, a power of two */
+#define CC_REC_MAX 96            /* most records of one entry */
+struct cc_entry
+{
+  uint64_t ip, sp;               /* the starting frame */
+  uint64_t start;                /* first record, in records ever written */
+  uint32_t gen;                  /* the unwinder's generation; 0 = empty */
+  uint32_t site;
+  uint16_t n;                    /* frames hi_unwind returned */
+  uint16_t nrec;                 /* records: the n - 1 return addresses
+                                    (frames 1 ...), a terminating 0, then
+                                    rbp checks */
+};
+static __thread struct cc_entry cc_sets[CC_SETS][2]
+  __attribute__ ((tls_model ("initial-exec")));
+static __thread uint8_t cc_next[CC_SETS]   /* the way to fill next */
+  __attribute__ ((tls_model ("initial-exec")));
+/* Record k of an entry starting at sp: the value at address
+   sp + cc_off[k] - 1 (cc_off[k] 0: the starting frame's rbp) must be
+   cc_val[k].  Every address an unwind reads is above its sp, within
+   the stack. */
+static __thread uint64_t cc_val[CC_POOL]
+  __attribute__ ((tls_model ("initial-exec")));
+static __thread uint32_t cc_off[CC_POOL]
+  __attribute__ ((tls_model ("initial-exec")));
+static __thread uint64_t cc_head
+  __attribute__ ((tls_model ("initial-exec")));
+
+static inline uint32_t
+cc_set_of (uint64_t ip, uint64_t sp)
+{
+  return (uint32_t) (((ip ^ (sp << 20)) * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - CC_SETS_BITS));
+}
+_Static_assert (CC_SETS == 1 << CC_SETS_BITS, "CC_SETS is 2^CC_SETS_BITS");
+
+/* 1 if entry E, starting at frame START, is this thread's chain now:
+   its records were not written over and the stack holds their values. */
+static inline int
+cc_holds (const struct cc_entry *e, const struct hi_frame *start,
+          uint32_t gen)
+{
+  if (e->ip != start->ip || e->sp != start->sp || e->gen != gen
+      || cc_head - e->start > CC_POOL)
+    return 0;
+  /* Every read of its unwind again; the loads are independent. */
+  uint64_t diff = 0, sp = start->sp;
+  for (uint32_t i = 0, k = (uint32_t) e->start; i < e->nrec; i++, k++)
+    {
+      k &= CC_POOL - 1;
+      uint32_t off = cc_off[k];
+      uint64_t v = off ? *(const uint64_t *) (uintptr_t) (sp + off - 1)
+                       : start->bp;
+      diff |= v ^ cc_val[k];
+    }
+  return diff == 0;
+}
+
+uint32_t
+hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
+{
+  uint32_t set = cc_set_of (start->ip, start->sp);
+  uint32_t gen = atomic_load_explicit (&generation, memory_order_relaxed);
+  int way = 0;
+  if (!cc_holds (&cc_sets[set][0], start, gen))
+    {
+      if (!cc_holds (&cc_sets[set][1], start, gen))
+        return 0;
+      way = 1;
+    }
+  cc_next[set] = (uint8_t) (way ^ 1);     /* the other is older */
+  const struct cc_entry *e = &cc_sets[set][way];
+  if (out)
+    {
+      out[0] = start->ip;
+      for (uint32_t i = 1, k = (uint32_t) e->start; i < e->n; i++, k++)
+        out[i] = cc_val[k & (CC_POOL - 1)];
+    }
+  *n_out = e->n;
+  return e->site;
+}
+
+/* Append the record: the value at A (0: the starting frame's rbp), of
+   the entry starting at SP, is V.  1 if A is too far from SP for it. */
+static inline int
+cc_put (uint64_t sp, uint64_t a, uint64_t v)
+{
+  uint32_t k = (uint32_t) cc_head++ & (CC_POOL - 1);
+  uint64_t off = a ? a - sp + 1 : 0;
+  cc_off[k] = (uint32_t) off;
+  cc_val[k] = v;
+  return off > UINT32_MAX;
+}
+
+void
+hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
+{
+  const struct memo *m = &memos[memo_cur];
+  uint32_t gen = atomic_load_explicit (&generation, memory_order_relaxed);
+  if (m->gen != gen || !gen || m->m != n || n < 1 || n > MEMO_CAP
+      || m->ip[0] != start->ip || m->sp[0] != start->sp)
+    return;
+  /* Records: the return address of every frame after the first; the
+     0 that ended the chain (not when a rule or a bound ended it, nor
+     when the depth did, which read a return address it did not need);
+     rbp where a rule used it. */
+  int zero = !m->broke && m->ip[n] == 0;
+  int nrec = n - 1 + zero;
+  for (int k = 0; k < n; k++)
+    nrec += (m->flags[k] & M_USES_BP) != 0;
+  if (nrec > CC_REC_MAX)
+    return;
+  uint32_t set = cc_set_of (start->ip, start->sp);
+  struct cc_entry *e = cc_sets[set];
+  /* The older way goes (a call site reached from two callers at the
+     same depth keeps both chains). */
+  int way = cc_next[set];
+  cc_next[set] = (uint8_t) (way ^ 1);
+  e += way;
+  e->gen = 0;
+  e->start = cc_head;
+  /* Every address read is above sp[0], in the stack: within 4 GiB, or
+     the entry stays empty. */
+  int far = 0;
+  for (int k = 1; k < n; k++)
+    far |= cc_put (m->sp[0], m->sp[k] - 8, m->ip[k]);
+  if (zero)
+    far |= cc_put (m->sp[0], m->sp[n] - 8, 0);
+  uint64_t from = 0;                 /* where rbp came from */
+  for (int k = 0; k < n; k++)
+    {
+      if (m->flags[k] & M_USES_BP)
+        far |= cc_put (m->sp[0], from, m->bp[k]);
+      if (m->flags[k] & M_SAVES_BP)
+        from = m->bp_at[k];
+    }
+  if (far)
+    return;
+  e->ip = start->ip;
+  e->sp = start->sp;
+  e->n = (uint16_t) n;
+  e->nrec = (uint16_t) nrec;
+  e->site = site;
+  e->gen = gen;
+}
+
 void
 hi_unwind_forget (void)
 {
@@ -680,6 +843,23 @@ hi_unwind_forget (void)
 }
 
 #else  /* no fast unwinder here: always libgcc's */
+
+uint32_t
+hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
+{
+  (void) start;
+  (void) out;
+  (void) n_out;
+  return 0;
+}
+
+void
+hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
+{
+  (void) start;
+  (void) n;
+  (void) site;
+}
 
 int
 hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
