@@ -307,8 +307,10 @@ hi_account_alloc (uint32_t site, uint64_t size, struct hi_block_birth *birth)
     }
   unsigned sc = hi_size_class (size);
   struct hi_thread *t = hi_this_thread ();
-  struct hi_thread_site *ts = site ? thread_site (t, site) : NULL;
+  /* Alone, the site's shared record takes plain stores as well as the
+     thread's own would (readers sum both): no search for the latter. */
   int alone = sole_enter ();
+  struct hi_thread_site *ts = site && !alone ? thread_site (t, site) : NULL;
   if (ts)
     {
       HI_OWN_ADD (ts->allocs[sc], 1);
@@ -360,8 +362,8 @@ hi_account_free (uint32_t site, uint64_t size,
     return;
   unsigned sc = hi_size_class (size);
   struct hi_thread *t = hi_this_thread ();
-  struct hi_thread_site *ts = site ? thread_site (t, site) : NULL;
   int alone = sole_enter ();
+  struct hi_thread_site *ts = site && !alone ? thread_site (t, site) : NULL;
   if (ts)
     {
       HI_OWN_ADD (ts->frees[sc], 1);

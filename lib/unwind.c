@@ -683,10 +683,13 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
    independent of each other, and gives the site with no rule or pair
    lookup.  (A function called at the same stack depth from another
    caller finds a different return address in its frame: a miss.)
-   Two ways per set, the least recently used replaced.  The records live in a ring: an entry whose records
+   Four ways per set, replaced by a clock (a way hit since the hand last
+   passed is kept): a call site reached from several callers at the same
+   depth keeps their chains side by side.  The records live in a ring: an entry whose records
    were written over is empty. */
 #define CC_SETS_BITS 5
 #define CC_SETS (1 << CC_SETS_BITS)
+#define CC_WAYS 4
 #define CC_POOL 1024             /* records, a power of two */
 #define CC_REC_MAX 96            /* most records of one entry */
 struct cc_entry
@@ -699,10 +702,11 @@ struct cc_entry
   uint16_t nrec;                 /* records: the n - 1 return addresses
                                     (frames 1 ...), a terminating 0, then
                                     rbp checks */
+  uint8_t used;                  /* hit since the clock hand passed */
 };
-static __thread struct cc_entry cc_sets[CC_SETS][2]
+static __thread struct cc_entry cc_sets[CC_SETS][CC_WAYS]
   __attribute__ ((tls_model ("initial-exec")));
-static __thread uint8_t cc_next[CC_SETS]   /* the way to fill next */
+static __thread uint8_t cc_hand[CC_SETS]   /* the way to replace next */
   __attribute__ ((tls_model ("initial-exec")));
 /* Record k of an entry starting at sp: the value at address
    sp + cc_off[k] - 1 (cc_off[k] 0: the starting frame's rbp) must be
@@ -718,12 +722,14 @@ static __thread uint64_t cc_head
 static inline uint32_t
 cc_set_of (uint64_t ip, uint64_t sp)
 {
-  return (uint32_t) (((ip ^ (sp << 20)) * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - CC_SETS_BITS));
+  uint64_t x = (ip ^ (sp >> 4) ^ (sp << 28)) * UINT64_C(0x9e3779b97f4a7c15);
+  return (uint32_t) (x >> (64 - CC_SETS_BITS));
 }
 _Static_assert (CC_SETS == 1 << CC_SETS_BITS, "CC_SETS is 2^CC_SETS_BITS");
 
 /* 1 if entry E, starting at frame START, is this thread's chain now:
-   its records were not written over and the stack holds their values. */
+   its records were not written over and the stack holds their values
+   (the first frames differ first when another caller made the frame). */
 static inline int
 cc_holds (const struct cc_entry *e, const struct hi_frame *start,
           uint32_t gen)
@@ -731,33 +737,31 @@ cc_holds (const struct cc_entry *e, const struct hi_frame *start,
   if (e->ip != start->ip || e->sp != start->sp || e->gen != gen
       || cc_head - e->start > CC_POOL)
     return 0;
-  /* Every read of its unwind again; the loads are independent. */
-  uint64_t diff = 0, sp = start->sp;
+  uint64_t sp = start->sp;
   for (uint32_t i = 0, k = (uint32_t) e->start; i < e->nrec; i++, k++)
     {
       k &= CC_POOL - 1;
       uint32_t off = cc_off[k];
       uint64_t v = off ? *(const uint64_t *) (uintptr_t) (sp + off - 1)
                        : start->bp;
-      diff |= v ^ cc_val[k];
+      if (v != cc_val[k])
+        return 0;
     }
-  return diff == 0;
+  return 1;
 }
 
 uint32_t
 hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
 {
-  uint32_t set = cc_set_of (start->ip, start->sp);
+  struct cc_entry *e = cc_sets[cc_set_of (start->ip, start->sp)];
   uint32_t gen = atomic_load_explicit (&generation, memory_order_relaxed);
   int way = 0;
-  if (!cc_holds (&cc_sets[set][0], start, gen))
-    {
-      if (!cc_holds (&cc_sets[set][1], start, gen))
-        return 0;
-      way = 1;
-    }
-  cc_next[set] = (uint8_t) (way ^ 1);     /* the other is older */
-  const struct cc_entry *e = &cc_sets[set][way];
+  while (!cc_holds (&e[way], start, gen))
+    if (++way == CC_WAYS)
+      return 0;
+  e += way;
+  if (!e->used)
+    e->used = 1;
   if (out)
     {
       out[0] = start->ip;
@@ -800,12 +804,17 @@ hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
     return;
   uint32_t set = cc_set_of (start->ip, start->sp);
   struct cc_entry *e = cc_sets[set];
-  /* The older way goes (a call site reached from two callers at the
-     same depth keeps both chains). */
-  int way = cc_next[set];
-  cc_next[set] = (uint8_t) (way ^ 1);
+  /* A clock: the hand passes over entries hit since it last came by. */
+  int way = cc_hand[set];
+  for (int k = 0; k < CC_WAYS && e[way].used; k++)
+    {
+      e[way].used = 0;
+      way = (way + 1) % CC_WAYS;
+    }
+  cc_hand[set] = (uint8_t) ((way + 1) % CC_WAYS);
   e += way;
   e->gen = 0;
+  e->used = 0;
   e->start = cc_head;
   /* Every address read is above sp[0], in the stack: within 4 GiB, or
      the entry stays empty. */
