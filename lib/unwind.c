@@ -695,28 +695,32 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
 struct cc_entry
 {
   uint64_t ip, sp;               /* the starting frame */
-  uint64_t start;                /* first record, in records ever written */
+  uint64_t start;                /* its first record, counting every
+                                    record ever written; the records of
+                                    an entry are contiguous in the ring */
   uint32_t gen;                  /* the unwinder's generation; 0 = empty */
   uint32_t site;
   uint16_t n;                    /* frames hi_unwind returned */
-  uint16_t nrec;                 /* records: the n - 1 return addresses
-                                    (frames 1 ...), a terminating 0, then
-                                    rbp checks */
+  uint8_t nret;                  /* records of return addresses: frames
+                                    1 to n - 1, and the 0 that ended the
+                                    chain if one did */
+  uint8_t nbp;                   /* then records of rbp where a rule
+                                    computed a CFA from it */
   uint8_t used;                  /* hit since the clock hand passed */
 };
 static __thread struct cc_entry cc_sets[CC_SETS][CC_WAYS]
   __attribute__ ((tls_model ("initial-exec")));
 static __thread uint8_t cc_hand[CC_SETS]   /* the way to replace next */
   __attribute__ ((tls_model ("initial-exec")));
-/* Record k of an entry starting at sp: the value at address
-   sp + cc_off[k] - 1 (cc_off[k] 0: the starting frame's rbp) must be
-   cc_val[k].  Every address an unwind reads is above its sp, within
-   the stack. */
+/* The ring of records.  A return address record k of an entry starting
+   at sp: the value at sp + cc_off[k] is cc_val[k]; an rbp record: the
+   value at sp + cc_off[k] - 1, or the starting frame's rbp if cc_off[k]
+   is 0.  Every address an unwind reads is above its sp, in the stack. */
 static __thread uint64_t cc_val[CC_POOL]
   __attribute__ ((tls_model ("initial-exec")));
 static __thread uint32_t cc_off[CC_POOL]
   __attribute__ ((tls_model ("initial-exec")));
-static __thread uint64_t cc_head
+static __thread uint64_t cc_head         /* records ever written */
   __attribute__ ((tls_model ("initial-exec")));
 
 static inline uint32_t
@@ -726,6 +730,7 @@ cc_set_of (uint64_t ip, uint64_t sp)
   return (uint32_t) (x >> (64 - CC_SETS_BITS));
 }
 _Static_assert (CC_SETS == 1 << CC_SETS_BITS, "CC_SETS is 2^CC_SETS_BITS");
+_Static_assert (CC_REC_MAX <= 255 && CC_REC_MAX < CC_POOL, "record counts");
 
 /* 1 if entry E, starting at frame START, is this thread's chain now:
    its records were not written over and the stack holds their values
@@ -737,16 +742,18 @@ cc_holds (const struct cc_entry *e, const struct hi_frame *start,
   if (e->ip != start->ip || e->sp != start->sp || e->gen != gen
       || cc_head - e->start > CC_POOL)
     return 0;
+  uint32_t k = (uint32_t) e->start & (CC_POOL - 1);
+  const uint32_t *off = &cc_off[k];
+  const uint64_t *val = &cc_val[k];
   uint64_t sp = start->sp;
-  for (uint32_t i = 0, k = (uint32_t) e->start; i < e->nrec; i++, k++)
-    {
-      k &= CC_POOL - 1;
-      uint32_t off = cc_off[k];
-      uint64_t v = off ? *(const uint64_t *) (uintptr_t) (sp + off - 1)
-                       : start->bp;
-      if (v != cc_val[k])
-        return 0;
-    }
+  uint32_t i = 0, nret = e->nret, nrec = nret + e->nbp;
+  for (; i < nret; i++)
+    if (*(const uint64_t *) (uintptr_t) (sp + off[i]) != val[i])
+      return 0;
+  for (; i < nrec; i++)
+    if ((off[i] ? *(const uint64_t *) (uintptr_t) (sp + off[i] - 1)
+                : start->bp) != val[i])
+      return 0;
   return 1;
 }
 
@@ -764,21 +771,22 @@ hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
     e->used = 1;
   if (out)
     {
+      const uint64_t *val = &cc_val[e->start & (CC_POOL - 1)];
       out[0] = start->ip;
-      for (uint32_t i = 1, k = (uint32_t) e->start; i < e->n; i++, k++)
-        out[i] = cc_val[k & (CC_POOL - 1)];
+      for (uint32_t i = 1; i < e->n; i++)
+        out[i] = val[i - 1];
     }
   *n_out = e->n;
   return e->site;
 }
 
-/* Append the record: the value at A (0: the starting frame's rbp), of
-   the entry starting at SP, is V.  1 if A is too far from SP for it. */
+/* Record K of the ring: the value at A, or with BP an rbp at A (0: the
+   starting frame's), of the entry starting at SP, is V.  1 if A is too
+   far from SP for it. */
 static inline int
-cc_put (uint64_t sp, uint64_t a, uint64_t v)
+cc_put (uint32_t k, int bp, uint64_t sp, uint64_t a, uint64_t v)
 {
-  uint32_t k = (uint32_t) cc_head++ & (CC_POOL - 1);
-  uint64_t off = a ? a - sp + 1 : 0;
+  uint64_t off = bp ? (a ? a - sp + 1 : 0) : a - sp;
   cc_off[k] = (uint32_t) off;
   cc_val[k] = v;
   return off > UINT32_MAX;
@@ -797,10 +805,10 @@ hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
      when the depth did, which read a return address it did not need);
      rbp where a rule used it. */
   int zero = !m->broke && m->ip[n] == 0;
-  int nrec = n - 1 + zero;
+  int nret = n - 1 + zero, nbp = 0;
   for (int k = 0; k < n; k++)
-    nrec += (m->flags[k] & M_USES_BP) != 0;
-  if (nrec > CC_REC_MAX)
+    nbp += (m->flags[k] & M_USES_BP) != 0;
+  if (nret + nbp > CC_REC_MAX)
     return;
   uint32_t set = cc_set_of (start->ip, start->sp);
   struct cc_entry *e = cc_sets[set];
@@ -815,19 +823,25 @@ hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
   e += way;
   e->gen = 0;
   e->used = 0;
+  /* Contiguous: what does not fit before the ring's end starts it. */
+  if ((cc_head & (CC_POOL - 1)) + (uint64_t) (nret + nbp) > CC_POOL)
+    cc_head = (cc_head | (CC_POOL - 1)) + 1;
   e->start = cc_head;
+  uint32_t r = (uint32_t) cc_head & (CC_POOL - 1);
+  cc_head += (uint64_t) (nret + nbp);
   /* Every address read is above sp[0], in the stack: within 4 GiB, or
      the entry stays empty. */
+  uint64_t sp = m->sp[0];
   int far = 0;
   for (int k = 1; k < n; k++)
-    far |= cc_put (m->sp[0], m->sp[k] - 8, m->ip[k]);
+    far |= cc_put (r++, 0, sp, m->sp[k] - 8, m->ip[k]);
   if (zero)
-    far |= cc_put (m->sp[0], m->sp[n] - 8, 0);
+    far |= cc_put (r++, 0, sp, m->sp[n] - 8, 0);
   uint64_t from = 0;                 /* where rbp came from */
   for (int k = 0; k < n; k++)
     {
       if (m->flags[k] & M_USES_BP)
-        far |= cc_put (m->sp[0], from, m->bp[k]);
+        far |= cc_put (r++, 1, sp, from, m->bp[k]);
       if (m->flags[k] & M_SAVES_BP)
         from = m->bp_at[k];
     }
@@ -836,7 +850,8 @@ hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
   e->ip = start->ip;
   e->sp = start->sp;
   e->n = (uint16_t) n;
-  e->nrec = (uint16_t) nrec;
+  e->nret = (uint8_t) nret;
+  e->nbp = (uint8_t) nbp;
   e->site = site;
   e->gen = gen;
 }
