@@ -36,7 +36,7 @@ raise_peak (uint64_t *field, uint64_t live)
 
 /* The first thread, while it is the only one that flushes: the totals
    without atomic instructions.  The clock after the flush. */
-static uint64_t
+static inline __attribute__ ((always_inline)) uint64_t
 flush_alone (int64_t pending, int64_t blocks, uint64_t clock_pending)
 {
   struct hi_root *r = &heapinspect_root;
@@ -114,7 +114,7 @@ end_sole (void)
    changed from now on first saves its figures.  The clock as this
    thread knows it; *POINT: 1 if it is time for a point of the timeline
    (taken by the caller, out of its sole window: point_due). */
-static uint64_t
+static inline __attribute__ ((always_inline)) uint64_t
 live_changed (int64_t delta, int block, uint64_t allocated, int alone,
               int *point)
 {

@@ -231,7 +231,7 @@ libgcc_chain (const struct hi_frame *caller, uint64_t *out, int max)
 
 /* Count a chain of N frames, CACHED of them found without a pair lookup,
    in thread T's record. */
-static void
+static inline void
 count_chain (struct hi_thread *t, int n, int cached)
 {
   if (HI_UNLIKELY (hi_tls.shared_slot))
