@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include <unwind.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 
 extern char **environ;
@@ -508,4 +509,18 @@ hi_prim_stack_bounds (uint64_t *lo, uint64_t *hi)
   *lo = start;
   *hi = end;
   return 1;
+}
+
+void
+hi_prim_malloc_extra (size_t extra)
+{
+  const char *t = hi_prim_getenv ("GLIBC_TUNABLES");
+  if (t && strstr (t, "mxfast"))
+    return;
+  /* glibc's default limit and its most (malloc/malloc.c: DEFAULT_MXFAST,
+     MAX_FAST_SIZE), in bytes asked for. */
+  size_t limit = 64 * sizeof (size_t) / 4 + extra;
+  if (limit > 80 * sizeof (size_t) / 4)
+    limit = 80 * sizeof (size_t) / 4;
+  mallopt (M_MXFAST, (int) limit);
 }

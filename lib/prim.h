@@ -77,6 +77,13 @@ int hi_prim_getcwd (char *buf, size_t size);
 /* The running executable's path into BUF (NUL-terminated, maybe cut). */
 void hi_prim_exe_path (char *buf, size_t size);
 size_t hi_prim_page_size (void);
+/* glibc's allocator is asked for EXTRA bytes more than the program asks
+   (the monitor's header): raise its fastbin limit by as much, up to its
+   most, so that the program's sizes keep the bins they have without the
+   monitor (xmllint's 120-byte nodes: 128-byte chunks, fastbins; with the
+   header 144-byte chunks, small bins that coalesce).  Left alone when the
+   environment sets the limit (GLIBC_TUNABLES=glibc.malloc.mxfast=...). */
+void hi_prim_malloc_extra (size_t extra);
 
 /* Signals.  hi_prim_signal_* return 0, or -1. */
 /* Run HANDLER on SIG (SA_RESTART, SIG blocked while it runs). */
