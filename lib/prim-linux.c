@@ -401,6 +401,35 @@ hi_prim_atfork (void (*prepare) (void), void (*parent) (void),
   pthread_atfork (prepare, parent, child);
 }
 
+/* One key for every registration: its value is the one FN's argument
+   (the monitor registers one function). */
+static pthread_key_t exit_key;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+static void (*exit_fn) (void *);
+static int exit_ok;
+
+static void
+exit_call (void *arg)
+{
+  exit_fn (arg);
+}
+
+static void
+exit_key_make (void)
+{
+  exit_ok = pthread_key_create (&exit_key, exit_call) == 0;
+}
+
+int
+hi_prim_at_thread_exit (void (*fn) (void *), void *arg)
+{
+  exit_fn = fn;
+  pthread_once (&exit_once, exit_key_make);
+  if (!exit_ok || pthread_setspecific (exit_key, arg) != 0)
+    return -1;
+  return 0;
+}
+
 struct unwind_state
 {
   uint64_t *out;

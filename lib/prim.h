@@ -101,6 +101,10 @@ int hi_prim_signal_max (void);
    all run. */
 int hi_prim_at_exit (void (*fn) (void *), void *arg);
 
+/* Call FN (ARG) when the calling thread exits (once per call; a thread
+   that registers again while exiting is not called again).  0, or -1. */
+int hi_prim_at_thread_exit (void (*fn) (void *), void *arg);
+
 /* Fork handlers, as pthread_atfork. */
 void hi_prim_atfork (void (*prepare) (void), void (*parent) (void),
                      void (*child) (void));

@@ -708,20 +708,32 @@ struct cc_entry
                                     computed a CFA from it */
   uint8_t used;                  /* hit since the clock hand passed */
 };
-static __thread struct cc_entry cc_sets[CC_SETS][CC_WAYS]
+/* A thread's chain cache: 17 KiB, in memory of the monitor's own rather
+   than in thread-local storage, which glibc takes out of every thread's
+   stack (a thread made with a 32 KiB stack must still fit).  Given back
+   to a free list when its thread exits, for the next thread. */
+struct cc
+{
+  struct cc_entry sets[CC_SETS][CC_WAYS];
+  uint8_t hand[CC_SETS];         /* the way to replace next */
+  /* The ring of records.  A return address record k of an entry
+     starting at sp: the value at sp + off[k] is val[k]; an rbp record:
+     the value at sp + off[k] - 1, or the starting frame's rbp if off[k]
+     is 0.  Every address an unwind reads is above its sp, in the
+     stack. */
+  uint64_t val[CC_POOL];
+  uint32_t off[CC_POOL];
+  uint64_t head;                 /* records ever written */
+  struct cc *next_free;
+};
+/* This thread's, NULL before its first chain, CC_NONE if it has none
+   (no memory, or exiting). */
+#define CC_NONE ((struct cc *) 1)
+static __thread struct cc *cc_mine
   __attribute__ ((tls_model ("initial-exec")));
-static __thread uint8_t cc_hand[CC_SETS]   /* the way to replace next */
-  __attribute__ ((tls_model ("initial-exec")));
-/* The ring of records.  A return address record k of an entry starting
-   at sp: the value at sp + cc_off[k] is cc_val[k]; an rbp record: the
-   value at sp + cc_off[k] - 1, or the starting frame's rbp if cc_off[k]
-   is 0.  Every address an unwind reads is above its sp, in the stack. */
-static __thread uint64_t cc_val[CC_POOL]
-  __attribute__ ((tls_model ("initial-exec")));
-static __thread uint32_t cc_off[CC_POOL]
-  __attribute__ ((tls_model ("initial-exec")));
-static __thread uint64_t cc_head         /* records ever written */
-  __attribute__ ((tls_model ("initial-exec")));
+/* Caches of exited threads.  No lock (a fork could leave one held):
+   pushed one at a time, taken all at once. */
+static struct cc *_Atomic cc_free;
 
 static inline uint32_t
 cc_set_of (uint64_t ip, uint64_t sp)
@@ -732,19 +744,70 @@ cc_set_of (uint64_t ip, uint64_t sp)
 _Static_assert (CC_SETS == 1 << CC_SETS_BITS, "CC_SETS is 2^CC_SETS_BITS");
 _Static_assert (CC_REC_MAX <= 255 && CC_REC_MAX < CC_POOL, "record counts");
 
-/* 1 if entry E, starting at frame START, is this thread's chain now:
-   its records were not written over and the stack holds their values
-   (the first frames differ first when another caller made the frame). */
+/* The exiting thread's cache goes to the free list; the thread keeps
+   none for whatever it allocates after. */
+static void
+cc_push (struct cc *c)
+{
+  struct cc *h = atomic_load (&cc_free);
+  do
+    c->next_free = h;
+  while (!atomic_compare_exchange_weak (&cc_free, &h, c));
+}
+
+static void
+cc_release (void *arg)
+{
+  cc_mine = CC_NONE;
+  cc_push (arg);
+}
+
+/* This thread's cache, made or taken from the free list at its first
+   chain; NULL if it has none. */
+static struct cc *
+cc_get (void)
+{
+  struct cc *c = cc_mine;
+  if (HI_LIKELY (c != NULL))
+    return c == CC_NONE ? NULL : c;
+  c = atomic_exchange (&cc_free, NULL);
+  if (c)
+    {
+      for (struct cc *r = c->next_free, *next; r; r = next)
+        {
+          next = r->next_free;
+          cc_push (r);
+        }
+      memset (c->sets, 0, sizeof c->sets);   /* every entry empty */
+    }
+  else
+    c = hi_prim_alloc_nodump (sizeof *c);
+  if (!c || hi_prim_at_thread_exit (cc_release, c) != 0)
+    {
+      /* Without an exit hook it could not be given back: none. */
+      if (c)
+        cc_release (c);
+      cc_mine = CC_NONE;
+      return NULL;
+    }
+  cc_mine = c;
+  return c;
+}
+
+/* 1 if entry E of cache C, starting at frame START, is this thread's
+   chain now: its records were not written over and the stack holds
+   their values (the first frames differ first when another caller made
+   the frame). */
 static inline int
-cc_holds (const struct cc_entry *e, const struct hi_frame *start,
-          uint32_t gen)
+cc_holds (const struct cc *c, const struct cc_entry *e,
+          const struct hi_frame *start, uint32_t gen)
 {
   if (e->ip != start->ip || e->sp != start->sp || e->gen != gen
-      || cc_head - e->start > CC_POOL)
+      || c->head - e->start > CC_POOL)
     return 0;
   uint32_t k = (uint32_t) e->start & (CC_POOL - 1);
-  const uint32_t *off = &cc_off[k];
-  const uint64_t *val = &cc_val[k];
+  const uint32_t *off = &c->off[k];
+  const uint64_t *val = &c->val[k];
   uint64_t sp = start->sp;
   uint32_t i = 0, nret = e->nret, nrec = nret + e->nbp;
   for (; i < nret; i++)
@@ -760,10 +823,13 @@ cc_holds (const struct cc_entry *e, const struct hi_frame *start,
 uint32_t
 hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
 {
-  struct cc_entry *e = cc_sets[cc_set_of (start->ip, start->sp)];
+  struct cc *c = cc_mine;
+  if (HI_UNLIKELY (c == NULL || c == CC_NONE))
+    return 0;
+  struct cc_entry *e = c->sets[cc_set_of (start->ip, start->sp)];
   uint32_t gen = atomic_load_explicit (&generation, memory_order_relaxed);
   int way = 0;
-  while (!cc_holds (&e[way], start, gen))
+  while (!cc_holds (c, &e[way], start, gen))
     if (++way == CC_WAYS)
       return 0;
   e += way;
@@ -771,7 +837,7 @@ hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
     e->used = 1;
   if (out)
     {
-      const uint64_t *val = &cc_val[e->start & (CC_POOL - 1)];
+      const uint64_t *val = &c->val[e->start & (CC_POOL - 1)];
       out[0] = start->ip;
       for (uint32_t i = 1; i < e->n; i++)
         out[i] = val[i - 1];
@@ -780,15 +846,16 @@ hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
   return e->site;
 }
 
-/* Record K of the ring: the value at A, or with BP an rbp at A (0: the
-   starting frame's), of the entry starting at SP, is V.  1 if A is too
-   far from SP for it. */
+/* Record K of cache C's ring: the value at A, or with BP an rbp at A
+   (0: the starting frame's), of the entry starting at SP, is V.  1 if A
+   is too far from SP for it. */
 static inline int
-cc_put (uint32_t k, int bp, uint64_t sp, uint64_t a, uint64_t v)
+cc_put (struct cc *c, uint32_t k, int bp, uint64_t sp, uint64_t a,
+        uint64_t v)
 {
   uint64_t off = bp ? (a ? a - sp + 1 : 0) : a - sp;
-  cc_off[k] = (uint32_t) off;
-  cc_val[k] = v;
+  c->off[k] = (uint32_t) off;
+  c->val[k] = v;
   return off > UINT32_MAX;
 }
 
@@ -810,38 +877,41 @@ hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
     nbp += (m->flags[k] & M_USES_BP) != 0;
   if (nret + nbp > CC_REC_MAX)
     return;
+  struct cc *c = cc_get ();
+  if (!c)
+    return;
   uint32_t set = cc_set_of (start->ip, start->sp);
-  struct cc_entry *e = cc_sets[set];
+  struct cc_entry *e = c->sets[set];
   /* A clock: the hand passes over entries hit since it last came by. */
-  int way = cc_hand[set];
+  int way = c->hand[set];
   for (int k = 0; k < CC_WAYS && e[way].used; k++)
     {
       e[way].used = 0;
       way = (way + 1) % CC_WAYS;
     }
-  cc_hand[set] = (uint8_t) ((way + 1) % CC_WAYS);
+  c->hand[set] = (uint8_t) ((way + 1) % CC_WAYS);
   e += way;
   e->gen = 0;
   e->used = 0;
   /* Contiguous: what does not fit before the ring's end starts it. */
-  if ((cc_head & (CC_POOL - 1)) + (uint64_t) (nret + nbp) > CC_POOL)
-    cc_head = (cc_head | (CC_POOL - 1)) + 1;
-  e->start = cc_head;
-  uint32_t r = (uint32_t) cc_head & (CC_POOL - 1);
-  cc_head += (uint64_t) (nret + nbp);
+  if ((c->head & (CC_POOL - 1)) + (uint64_t) (nret + nbp) > CC_POOL)
+    c->head = (c->head | (CC_POOL - 1)) + 1;
+  e->start = c->head;
+  uint32_t r = (uint32_t) c->head & (CC_POOL - 1);
+  c->head += (uint64_t) (nret + nbp);
   /* Every address read is above sp[0], in the stack: within 4 GiB, or
      the entry stays empty. */
   uint64_t sp = m->sp[0];
   int far = 0;
   for (int k = 1; k < n; k++)
-    far |= cc_put (r++, 0, sp, m->sp[k] - 8, m->ip[k]);
+    far |= cc_put (c, r++, 0, sp, m->sp[k] - 8, m->ip[k]);
   if (zero)
-    far |= cc_put (r++, 0, sp, m->sp[n] - 8, 0);
+    far |= cc_put (c, r++, 0, sp, m->sp[n] - 8, 0);
   uint64_t from = 0;                 /* where rbp came from */
   for (int k = 0; k < n; k++)
     {
       if (m->flags[k] & M_USES_BP)
-        far |= cc_put (r++, 1, sp, from, m->bp[k]);
+        far |= cc_put (c, r++, 1, sp, from, m->bp[k]);
       if (m->flags[k] & M_SAVES_BP)
         from = m->bp_at[k];
     }
