@@ -685,12 +685,12 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
    caller finds a different return address in its frame: a miss.)
    Four ways per set, replaced by a clock (a way hit since the hand last
    passed is kept): a call site reached from several callers at the same
-   depth keeps their chains side by side.  The records live in a ring: an entry whose records
-   were written over is empty. */
-#define CC_SETS_BITS 5
+   depth keeps their chains side by side.  The records live in a ring:
+   an entry whose records were written over is empty. */
+#define CC_SETS_BITS 6
 #define CC_SETS (1 << CC_SETS_BITS)
 #define CC_WAYS 4
-#define CC_POOL 1024             /* records, a power of two */
+#define CC_POOL 2048             /* records, a power of two */
 #define CC_REC_MAX 96            /* most records of one entry */
 struct cc_entry
 {
@@ -708,7 +708,7 @@ struct cc_entry
                                     computed a CFA from it */
   uint8_t used;                  /* hit since the clock hand passed */
 };
-/* A thread's chain cache: 17 KiB, in memory of the monitor's own rather
+/* A thread's chain cache: 34 KiB, in memory of the monitor's own rather
    than in thread-local storage, which glibc takes out of every thread's
    stack (a thread made with a 32 KiB stack must still fit).  Given back
    to a free list when its thread exits, for the next thread. */
