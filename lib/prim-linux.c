@@ -701,6 +701,8 @@ hi_prim_backtrace_cfa (uint64_t *out, uint64_t *cfa, int max)
   if (max > 0)
     _Unwind_Backtrace (unwind_one_cfa, &s);
   return s.n;
+}
+
 void
 hi_prim_malloc_extra (size_t extra)
 {
