@@ -221,6 +221,9 @@ hi_guard_call_site (const struct hi_frame *caller)
 
 static char report[16384];
 static size_t report_len;
+/* The error being reported is a smashed chunk size word (under the
+   report lock). */
+static int report_chunk;
 
 static void
 put (const char *s)
@@ -449,9 +452,19 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       put_chain (call_title (e->when), e->call_site, symbolize);
       break;
     case HI_ERR_HEADER_CORRUPT:
-      put ("heap corruption: the header of the block at ");
-      put_hex (e->addr);
-      put (" is overwritten, ");
+      if (report_chunk)
+        {
+          /* Our header is whole, glibc's size word before it is not. */
+          put ("heap corruption: the chunk size word of ");
+          put_block (e->block, e->block_size);
+          put (" (malloc's, before its header) is overwritten, ");
+        }
+      else
+        {
+          put ("heap corruption: the header of the block at ");
+          put_hex (e->addr);
+          put (" is overwritten, ");
+        }
       put (found_where (e->when));
       put ("\n");
       if (e->other)
@@ -464,6 +477,9 @@ compose (const struct hi_error *e, int lost, const char *where_path,
         put ("no valid block was found before it\n");
       if (e->call_site != HI_SITE_UNKNOWN)
         put_chain (call_title (e->when), e->call_site, symbolize);
+      if (report_chunk)
+        put_chain ("the block was allocated here:", e->alloc_site,
+                   symbolize);
       if (e->other)
         put_chain ("the block before it was allocated here:", e->other_site,
                    symbolize);
@@ -841,6 +857,89 @@ hi_guard_bad_pointer (void *ptr, const struct hi_frame *caller, int when)
   if (!foreign)
     act (1);
   return foreign;
+}
+
+/* ---- glibc's chunk size word ---- */
+
+int
+hi_guard_mapped_chunk_ok (uint64_t base, uint64_t nb, uint64_t w,
+                          uint64_t before)
+{
+  /* glibc maps the request + 8 rounded up to pages; memalign's chunk
+     starts up to its alignment (at most BEFORE) into the mapping, whose
+     start is prev_size (the word before) below the chunk. */
+  uint64_t page = (uint64_t) hi_prim_page_size ();
+  uint64_t cs = w & ~UINT64_C(7), prev = ((const uint64_t *) (uintptr_t)
+                                          base)[-2];
+  return cs >= nb && cs - nb <= page + 64 + before
+         && ((prev + cs) & (page - 1)) == 0 && (prev & 15) == 0;
+}
+
+/* glibc's next chunk's size word at ADDR says the chunk before it is
+   in use, with a plausible size of its own. */
+static int
+next_says_in_use (uint64_t addr, int safe)
+{
+  uint64_t nw;
+  if (safe)
+    {
+      if (!read64 (addr, &nw))
+        return 0;
+    }
+  else
+    nw = *(const uint64_t *) (uintptr_t) addr;
+  uint64_t ncs = nw & ~UINT64_C(7);
+  return (nw & 1) && !(nw & 2) && ncs >= 16 && (ncs & 15) == 0
+         && ncs < (UINT64_C(1) << 47);
+}
+
+int
+hi_guard_slack_chunk_ok (uint64_t base, uint64_t nb, uint64_t w,
+                         int aligned)
+{
+  if (w & 2)
+    return 0;
+  uint64_t cs = w & ~UINT64_C(7), slack = cs - nb;   /* huge if below */
+  if (slack == 16)
+    return next_says_in_use (base - 16 + cs + 8, 0);
+  if (aligned && slack <= 32 + (uint64_t) hi_prim_page_size ()
+      && (slack & 15) == 0)
+    return next_says_in_use (base - 16 + cs + 8, 1);
+  return 0;
+}
+
+void
+hi_guard_chunk_smashed (uint64_t user, uint64_t size, uint32_t site,
+                        uint32_t free_site, const struct hi_frame *caller,
+                        int when)
+{
+  struct hi_error e;
+  memset (&e, 0, sizeof e);
+  e.kind = HI_ERR_HEADER_CORRUPT;
+  e.when = (uint32_t) when;
+  e.addr = user;
+  e.block = user;
+  e.block_size = size;
+  e.alloc_site = site;
+  e.free_site = free_site;
+  e.call_site = hi_guard_call_site (caller);
+  hi_lock_acquire (&hi_guard.report_lock);
+  hi_modules_refresh ();
+  struct found in, near;
+  search_back (user, &in, &near, 1);
+  if (in.user)
+    near = in;
+  if (near.user)
+    {
+      e.other = near.user;
+      e.other_size = near.size;
+      e.other_site = near.site;
+    }
+  report_chunk = 1;
+  error_locked (&e, 1, 0, NULL, 1);
+  report_chunk = 0;
+  hi_lock_release (&hi_guard.report_lock);
+  act (1);
 }
 
 /* ---- redzones ---- */

@@ -58,6 +58,50 @@ HI_HIDDEN void hi_guard_check_redzone (uint64_t user, uint64_t size,
                                        uint32_t site,
                                        const struct hi_frame *caller,
                                        int when);
+/* glibc's chunk of a block of ours: its size word (at BASE - 8, the
+   word before the memory glibc returned, next to our header) must be
+   what the block's request makes of it.  A block that fills its chunk
+   exactly (size + header 8 mod 16) ends right at the next chunk's size
+   word, so a one-byte overflow smashes that word, not our header: glibc
+   would then abort in free ("free(): invalid size") with no report.
+   The request of USER's block of SIZE bytes was (USER - BASE) + SIZE +
+   the redzone (pvalloc's more: ALIGNED blocks get a page's slack);
+   glibc's chunk is that + 8 rounded up to 16 (32 at least): one compare
+   on the hot path.  Else (out of line) it may be 16 more (a remainder
+   too small to split: realloc, large bins; memalign 32, pvalloc a
+   page), if the chunk after it says this one is in use; or mapped on
+   its own (IS_MMAPPED).  1 if the word is right. */
+HI_HIDDEN int hi_guard_mapped_chunk_ok (uint64_t base, uint64_t nb,
+                                        uint64_t w, uint64_t before);
+HI_HIDDEN int hi_guard_slack_chunk_ok (uint64_t base, uint64_t nb,
+                                       uint64_t w, int aligned);
+static inline int
+hi_guard_chunk_ok (const void *base, const void *user, uint64_t size,
+                   int aligned)
+{
+  uint64_t w = ((const uint64_t *) base)[-1];
+  uint64_t req = (uint64_t) ((const char *) user - (const char *) base)
+                 + size + HI_POST;
+  uint64_t nb = (req + 8 + 15) & ~UINT64_C(15);
+  nb = nb < 32 ? 32 : nb;
+  if (HI_UNLIKELY (w & 2))
+    return hi_guard_mapped_chunk_ok ((uint64_t) (uintptr_t) base, nb, w,
+                                     aligned ? req - size - HI_POST : 0);
+  if (HI_LIKELY ((w & ~UINT64_C(7)) == nb))
+    return 1;
+  return hi_guard_slack_chunk_ok ((uint64_t) (uintptr_t) base, nb, w,
+                                  aligned);
+}
+/* The chunk size word of block USER (SIZE bytes, allocating chain SITE,
+   freed from quarantine with FREE_SITE, or HI_SITE_UNKNOWN) is wrong
+   (hi_guard_chunk_ok), found in call WHEN from CALLER (NULL: as it left
+   the quarantine): a heap corruption naming the block before, recorded,
+   reported and acted on.  The caller then leaks the block: glibc is
+   never handed a chunk whose size is smashed. */
+HI_HIDDEN void hi_guard_chunk_smashed (uint64_t user, uint64_t size,
+                                       uint32_t site, uint32_t free_site,
+                                       const struct hi_frame *caller,
+                                       int when);
 /* Fill the redzone of block USER of SIZE bytes. */
 HI_HIDDEN void hi_guard_fill_redzone (void *user, uint64_t size);
 

@@ -50,7 +50,8 @@ first_changed (const unsigned char *p, uint64_t n, unsigned char v)
 
 /* The block of header H goes back to glibc: marked freed (~WANT), then
    its memory, found as malloc.c's lookup finds it.  0, or -1 if the
-   aligned block's offset word is damaged (the block is then leaked). */
+   aligned block's offset word is damaged, -2 if glibc's chunk size word
+   is (the block is then leaked). */
 static int
 give_back (struct hi_block_header *h, uint32_t want)
 {
@@ -63,6 +64,11 @@ give_back (struct hi_block_header *h, uint32_t want)
         return -1;
       base = (char *) h - off;
     }
+  if (HI_UNLIKELY (!hi_guard_chunk_ok (base, h + 1, h->size_flags
+                                       & HI_BLOCK_SIZE_MASK,
+                                       (h->size_flags & HI_BLOCK_ALIGNED)
+                                       != 0)))
+    return -2;     /* glibc's size word is smashed: leaked */
   h->check = ~want;
   __libc_free (base);
   return 0;
@@ -126,7 +132,11 @@ evict (const struct hi_freed *e)
       return;
     }
   check_block (e, HI_WHEN_EVICT, 1);
-  if (give_back (h, want) != 0)
+  int r = give_back (h, want);
+  if (r == -2)
+    hi_guard_chunk_smashed (e->user, e->size, e->alloc_site, e->free_site,
+                            NULL, HI_WHEN_EVICT);
+  else if (r != 0)
     found (e, HI_ERR_HEADER_CORRUPT, HI_WHEN_EVICT, 0, 1);
 }
 

@@ -10,6 +10,10 @@
      overflow        malloc 24 twice (adjacent), write 24 bytes past the
                      first's end (over the second's header), free the
                      second, then the first
+     overflow1       the same, writing 1 byte past the first's end (over
+                     glibc's size word of the second's chunk)
+     overflow1-realloc  the same, then realloc the second to 100 bytes
+                     (then free the first)
      write-after-free  malloc 40, free, write byte 8, then free 64 blocks
                      of 64 bytes (a small quarantine lets it go)
      realloc-freed   malloc 24, free, realloc it
@@ -169,6 +173,20 @@ main (int argc, char **argv)
       say ("block: %p\nsize: 24\nnext: %p\n", (void *) a, (void *) b);
       overflow (a, 24, 24);
       release_block (b);
+      release_again (a);
+    }
+  else if (strcmp (c, "overflow1") == 0 || strcmp (c, "overflow1-realloc") == 0)
+    {
+      /* 24 bytes fill a chunk with the header: byte 25 is glibc's size
+         word of the next chunk, not our header. */
+      char *a = make_block (24);
+      char *b = make_block (24);
+      say ("block: %p\nsize: 24\nnext: %p\n", (void *) a, (void *) b);
+      overflow (a, 24, 1);
+      if (c[9])
+        say ("realloc: %s\n", realloc_block (b, 100) ? "a block" : "NULL");
+      else
+        release_block (b);
       release_again (a);
     }
   else if (strcmp (c, "write-after-free") == 0)
