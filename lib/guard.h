@@ -25,6 +25,9 @@ struct hi_guard
   struct hi_freed *ring;
   uint64_t tcache_key;     /* glibc's tcache key (what it writes 8 bytes
                               into a chunk it holds), 0 if not known */
+  _Atomic int unacted;     /* errors found while a snapshot was written
+                              (never an abort then) with ON_ERROR=abort:
+                              the process aborts at exit instead */
   hi_lock ring_lock;       /* the ring and the root's quarantine_* */
   hi_lock report_lock;     /* one error examined and reported at a time */
 };
@@ -112,6 +115,25 @@ HI_HIDDEN void hi_guard_fill_redzone (void *user, uint64_t size);
    written). */
 HI_HIDDEN void hi_guard_error (struct hi_error *e, int may_abort);
 
+/* The same for an error about a block freed (first) by thread FREE_TID
+   (0: not known), which the report names. */
+HI_HIDDEN void hi_guard_error_freed (struct hi_error *e, int may_abort,
+                                     uint64_t free_tid);
+
+/* The exit handler's part (state.c), before the leak stop of `run
+   --leak-check`: the quarantine's blocks are checked, so the errors are
+   recorded when heapinspect reads the process. */
+HI_HIDDEN void hi_guard_exit_check (void);
+/* After the exit snapshot: abort (a core) if errors were found with
+   HEAPINSPECT_ON_ERROR=abort that did not abort when found (found while
+   a snapshot was written, at exit too), as ASan ends such a run. */
+HI_HIDDEN void hi_guard_exit_act (void);
+
+/* state.c: the file the automatic snapshots of this process go to
+   (HEAPINSPECT_OUTPUT expanded) into BUF of CAP bytes; 0, or -1 if
+   there is none. */
+HI_HIDDEN int hi_auto_snapshot_path (char *buf, size_t cap);
+
 /* The site of the chain of a call from CALLER (a free's chain), interned
    like an allocation's; its counters stay 0. */
 HI_HIDDEN uint32_t hi_guard_call_site (const struct hi_frame *caller);
@@ -126,8 +148,9 @@ HI_HIDDEN uint64_t hi_guard_tid (void);
 HI_HIDDEN void hi_quarantine_put (struct hi_block_header *h, void *base,
                                   uint64_t size, uint32_t site,
                                   const struct hi_frame *caller);
-/* The chain of the free of quarantined block USER, or HI_SITE_UNKNOWN. */
-HI_HIDDEN uint32_t hi_quarantine_free_site (uint64_t user);
+/* The chain of the free of quarantined block USER, or HI_SITE_UNKNOWN;
+   the thread that freed it in *TID (0 if not known). */
+HI_HIDDEN uint32_t hi_quarantine_free_site (uint64_t user, uint64_t *tid);
 /* Check every held block's fill and redzone (a snapshot is written):
    each change is an error found at HI_WHEN_SNAPSHOT, reported once (the
    fill is restored).  Safe in a signal handler. */

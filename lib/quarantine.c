@@ -88,7 +88,7 @@ found (const struct hi_freed *e, uint32_t kind, uint32_t when,
   err.alloc_site = e->alloc_site;
   err.free_site = e->free_site;
   err.offset = offset;
-  hi_guard_error (&err, may_abort);
+  hi_guard_error_freed (&err, may_abort, e->tid);
 }
 
 /* Check the held block of entry E for writes since its free: the fill,
@@ -236,8 +236,9 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
 }
 
 uint32_t
-hi_quarantine_free_site (uint64_t user)
+hi_quarantine_free_site (uint64_t user, uint64_t *tid)
 {
+  *tid = 0;
   if (!hi_guard.quarantine)
     return HI_SITE_UNKNOWN;
   struct hi_root *r = &heapinspect_root;
@@ -247,6 +248,7 @@ hi_quarantine_free_site (uint64_t user)
     if (hi_guard.ring[(pos - 1) % SLOTS].user == user)
       {
         site = hi_guard.ring[(pos - 1) % SLOTS].free_site;
+        *tid = hi_guard.ring[(pos - 1) % SLOTS].tid;
         break;
       }
   hi_lock_release (&hi_guard.ring_lock);
