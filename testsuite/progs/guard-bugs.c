@@ -3,6 +3,8 @@
 
    guard-bugs CASE, CASE one of:
      double-free     malloc 24, free, free again
+     double-free-thread  malloc 24, free in a second thread (which says
+                     its tid), free again in the main one
      interior        malloc 40, free 8 bytes in
      stack           free of a stack buffer
      global          free of a pointer into a global array
@@ -29,6 +31,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include "report.h"
 
 #define NOINLINE __attribute__ ((noinline))
@@ -125,6 +128,15 @@ threads (void)
   return 0;
 }
 
+/* double-free-thread: a thread frees the block and says its id. */
+static void *
+free_in_thread (void *p)
+{
+  say ("tid: %ld\n", (long) syscall (SYS_gettid));
+  release_block (p);
+  return NULL;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -137,6 +149,16 @@ main (int argc, char **argv)
       char *p = make_block (24);
       say ("block: %p\nsize: 24\n", (void *) p);
       release_block (p);
+      release_again (p);
+    }
+  else if (strcmp (c, "double-free-thread") == 0)
+    {
+      char *p = make_block (24);
+      say ("block: %p\nsize: 24\n", (void *) p);
+      pthread_t t;
+      if (pthread_create (&t, NULL, free_in_thread, p) != 0)
+        return 3;
+      pthread_join (t, NULL);
       release_again (p);
     }
   else if (strcmp (c, "interior") == 0)
