@@ -626,7 +626,7 @@ error_locked (struct hi_error *e, int may_abort, int lost,
     put ("going on (HEAPINSPECT_ON_ERROR=report)\n");
   /* The frames are addresses: heapinspect names them from the snapshot
      (written before an abort and at exit) or the core. */
-  static char path[1024];
+  char path[1024];
   put_head ();
   put ("names for these frames: heapinspect -t errors ");
   put (hi_auto_snapshot_path (path, sizeof path) == 0 ? path
