@@ -953,13 +953,16 @@ int
 hi_guard_mapped_chunk_ok (uint64_t base, uint64_t nb, uint64_t w,
                           uint64_t before)
 {
-  /* glibc maps the request + 8 rounded up to pages; memalign's chunk
-     starts up to its alignment (at most BEFORE) into the mapping, whose
-     start is prev_size (the word before) below the chunk. */
+  /* glibc maps the request + 8 rounded up to pages (or to huge pages
+     with glibc.malloc.hugetlb=2: no upper bound but the mapping's end);
+     memalign's chunk starts up to its alignment (BEFORE) into the
+     mapping, whose start is prev_size (the word before) below the
+     chunk: the mapping ends on a page. */
+  (void) before;
   uint64_t page = (uint64_t) hi_prim_page_size ();
   uint64_t cs = w & ~UINT64_C(7), prev = ((const uint64_t *) (uintptr_t)
                                           base)[-2];
-  return cs >= nb && cs - nb <= page + 64 + before
+  return cs >= nb && cs < (UINT64_C(1) << 47) && prev < (UINT64_C(1) << 47)
          && ((prev + cs) & (page - 1)) == 0 && (prev & 15) == 0;
 }
 

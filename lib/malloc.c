@@ -460,8 +460,9 @@ ENTRY (malloc_usable_size) (void *p)
         return 0;
       return underlying_usable_size (p);
     }
-  /* The redzone right after the block is not the program's to use. */
-  if (HI_POST)
+  /* The redzone right after the block is not the program's to use;
+     a smashed chunk size would say more than there is. */
+  if (HI_POST || !hi_guard_chunk_ok (b.base, p, b.size, b.aligned))
     return b.size;
   size_t whole = underlying_usable_size (b.base);
   size_t before = (size_t) ((char *) p - (char *) b.base);
