@@ -629,8 +629,16 @@ error_locked (struct hi_error *e, int may_abort, int lost,
   char path[1024];
   put_head ();
   put ("names for these frames: heapinspect -t errors ");
-  put (hi_auto_snapshot_path (path, sizeof path) == 0 ? path
-       : "CORE (the core file of this process)");
+  if (hi_auto_snapshot_path (path, sizeof path) == 0)
+    put (path);
+  else if (hi_guard.on_error == HI_GUARD_ON_ERROR_ABORT)
+    put ("CORE (the core file of this process)");
+  else
+    {
+      put ("-p ");
+      put_dec (hi_prim_pid ());
+      put (" (while the process runs)");
+    }
   put ("\n");
   hi_prim_write_err (report, report_len);
 }
