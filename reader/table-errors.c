@@ -190,7 +190,8 @@ hi_table_errors (struct hi_analysis *a, struct hi_rmodel *r)
     t->legend = "no heap errors: the monitor found none";
   else
     t->legend = "every heap error the monitor recorded, in the order found; "
-                "chains as leak paths (--depth)";
+                "chains as leak paths (--depth), each frame with its "
+                "file:line";
   char s[1024];
   for (uint64_t k = 0; k < m->n_errors && !r->nomem; k++)
     {

@@ -773,7 +773,7 @@ test_errors_table (void)
   snprintf (want, sizeof want,
     "--------- Heap Errors ---------\n"
     "every heap error the monitor recorded, in the order found; chains as "
-    "leak paths (--depth)\n\n"
+    "leak paths (--depth), each frame with its file:line\n\n"
     "1. double free in free(0x%" PRIx64 "): the 100-byte block at 0x%" PRIx64
     " was already freed (thread 77)\n"
     "    allocated by " P_MAKE "\n"
