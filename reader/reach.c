@@ -1,6 +1,7 @@
 /* reach.c - the reachability scan's entry points (issue 15). */
 #include "reach-int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 static const char *const class_names[HI_REACH_NCLASSES] = {
@@ -135,7 +136,7 @@ hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
   struct hi_reach *r = calloc (1, sizeof *r);
   if (!r)
     return HI_E_NOMEM;
-  struct hi_scan s = { .t = t, .m = m, .r = r };
+  struct hi_scan s = { .t = t, .m = m, .r = r, .exit_thread = SIZE_MAX };
   s.cache = malloc (HI_SCAN_SLOTS * HI_SCAN_SLOT);
   hi_status st = s.cache ? hi_scan_map (&s) : HI_E_NOMEM;
   if (st == HI_OK)
