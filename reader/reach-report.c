@@ -157,6 +157,13 @@ summary_table (const struct hi_reach *rc, const struct hi_reach_totals *shown,
                 "frames not scanned)", rc->exit_tid, frames);
     }
   summary_line (r, t, "searched", line);
+  if (rc->redzone)
+    {
+      snprintf (line, sizeof line, "%" PRIu64 " blocks (of %" PRIu32
+                " bytes after each live block's)", rc->n_redzones,
+                rc->redzone);
+      summary_line (r, t, "redzones written", line);
+    }
   hi_reach_skipped_text (rc, line, sizeof line);
   if (line[0])
     summary_line (r, t, "skipped", line);
@@ -191,6 +198,8 @@ summary_table (const struct hi_reach *rc, const struct hi_reach_totals *shown,
   summary_number (r, t, "missing_blocks", k->missing_blocks);
   summary_number (r, t, "missing_bytes", k->missing_bytes);
   summary_number (r, t, "no_threads", (uint64_t) k->no_threads);
+  summary_number (r, t, "redzone", rc->redzone);
+  summary_number (r, t, "redzones_written", rc->n_redzones);
   summary_number (r, t, "exit_tid", rc->exit_tid);
   summary_number (r, t, "exit_frames_bytes", rc->exit_frames_bytes);
   return r->nomem ? HI_E_NOMEM : HI_OK;
@@ -316,6 +325,48 @@ class_table (struct hi_analysis *a, const struct hi_reach *rc,
   return r->nomem ? HI_E_NOMEM : HI_OK;
 }
 
+static const struct hi_column redzone_columns[] = {
+  { .key = "address", .head = "address", .type = HI_CELL_TEXT, .left = 1 },
+  { .key = "size", .head = "size", .type = HI_CELL_COUNT },
+  { .key = "offset", .head = "offset", .type = HI_CELL_COUNT },
+  { .key = "path", .head = "path", .type = HI_CELL_PATH, .left = 1 },
+};
+
+/* The live blocks whose redzone was written (none: no table): each
+   block's address, requested size, the offset of the first changed
+   byte from its start, and its allocating chain.  Neither filters nor
+   suppressions apply: these are heap errors, not leaks. */
+static hi_status
+redzone_table (struct hi_analysis *a, const struct hi_reach *rc,
+               struct hi_rmodel *r)
+{
+  if (!rc->n_redzones)
+    return HI_OK;
+  struct hi_table *t = hi_rmodel_table (r, "redzones_written",
+                                        "Redzones Written", redzone_columns,
+                                        sizeof redzone_columns
+                                        / sizeof redzone_columns[0]);
+  if (!t)
+    return HI_E_NOMEM;
+  t->legend = "live blocks written past their end, into their redzone: "
+              "the first changed byte's offset from the block's start";
+  for (uint64_t k = 0; k < rc->n_redzones && !r->nomem; k++)
+    {
+      const struct hi_reach_redzone *z = &rc->redzones[k];
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        break;
+      char addr[32];
+      snprintf (addr, sizeof addr, "0x%" PRIx64, z->user);
+      c[0] = hi_cell_text (hi_rmodel_strdup (r, addr));
+      c[1] = hi_cell_count (z->size);
+      c[2] = hi_cell_count (z->offset);
+      if (z->site < a->m->n_sites)
+        c[3] = hi_path_cell (a, z->site, r);
+    }
+  return r->nomem ? HI_E_NOMEM : HI_OK;
+}
+
 hi_status
 hi_reach_report (const struct hi_target *t, const struct hi_model *m,
                  const char *exe, const char *name,
@@ -359,6 +410,8 @@ hi_reach_report (const struct hi_target *t, const struct hi_model *m,
   s = summary_table (rc, &shown, &supp, &r);
   if (s == HI_OK)
     s = class_table (&a, rc, &r);
+  if (s == HI_OK)
+    s = redzone_table (&a, rc, &r);
   unsigned nmissing = hi_symbolizer_missing (sym);
   if (s == HI_OK)
     s = hi_summary_build (m, &a, nmissing, &r);

@@ -86,6 +86,20 @@ struct hi_reach_block
   uint32_t cls;              /* enum hi_reach_class */
 };
 
+/* A live block whose redzone (format.h: root.redzone bytes of
+   HI_REDZONE_BYTE right after its user bytes) was written: an overflow
+   the monitor sees only when the block is freed, and this one never
+   was. */
+struct hi_reach_redzone
+{
+  uint64_t user;             /* the user pointer */
+  uint64_t size;             /* requested bytes */
+  uint64_t offset;           /* of the first changed byte, from USER
+                                (SIZE or more) */
+  uint32_t site;
+  uint32_t unused;
+};
+
 /* What the scan could not use; the report says each that is not 0. */
 struct hi_reach_skipped
 {
@@ -141,6 +155,11 @@ struct hi_reach
      frames below it left out.  0 and 0 otherwise. */
   uint64_t exit_tid;
   uint64_t exit_frames_bytes;
+  /* With guard redzones (root.redzone > 0): the live blocks whose
+     redzone was written, in address order. */
+  uint32_t redzone;          /* root.redzone: bytes checked per block */
+  struct hi_reach_redzone *redzones;
+  uint64_t n_redzones;
 };
 
 /* Scan flags. */

@@ -11,6 +11,11 @@
      return     main returns
      exit-deep  hold() keeps a 64-byte block in a live local (still
                 reachable) and calls exit(0) itself
+     redzone    also writes 3 bytes past the end of a 10-byte block it
+                keeps in a global and never frees (and leaves a 20-byte
+                one whole), prints "overflow ADDR 10 10" (the block,
+                its size, the offset of the first byte written past
+                it), then returns
    It prints "expect definite 32 1 indirect 201 1". */
 #include <stdint.h>
 #include <stdio.h>
@@ -43,6 +48,21 @@ make (void)
     abort ();
 }
 
+char *overflowed, *whole;
+static volatile size_t ten = 10;
+
+static __attribute__ ((noinline)) void
+overflow (void)
+{
+  overflowed = malloc (ten);
+  whole = malloc (20);
+  memset (whole, 'w', 20);
+  for (size_t i = 0; i < ten + 3; i++)
+    overflowed[i] = 'o';
+  printf ("overflow %p %zu %zu\n", (void *) overflowed, (size_t) ten,
+          (size_t) ten);
+}
+
 static __attribute__ ((noinline)) void
 hold (void)
 {
@@ -58,6 +78,8 @@ main (int argc, char **argv)
   fflush (stdout);
   if (argc > 1 && strcmp (argv[1], "exit-deep") == 0)
     hold ();
+  if (argc > 1 && strcmp (argv[1], "redzone") == 0)
+    overflow ();
   make ();
   return 0;
 }
