@@ -396,6 +396,7 @@ init_once (void)
   hi_state.pools = add_arena (HI_A_POOLS, HI_ARENA_POOLS, HI_POOLS_MAX,
                               sizeof (struct hi_pool));
   r->n_arenas = HI_A_COUNT;
+  r->client[HI_CLIENT_PRIVATE] = hi_prim_private_base ();
   if (!hi_state.nodes || !hi_state.sites || !hi_state.threads || !hi_state.modules || !h
       || !hi_state.site_time || !hi_state.thread_time || !hi_state.timeline
       || hi_arena_commit (HI_A_HASH, HI_HASH_FIRST + 2) != 0

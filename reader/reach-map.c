@@ -189,6 +189,12 @@ hi_scan_map (struct hi_scan *s)
   for (uint32_t i = HI_MAX_ARENAS; r->version >= 4 && i < r->n_arenas
        && i < HI_MAX_ARENAS + HI_MAX_MORE_ARENAS; i++)
     add_arena (s, &r->more_arenas[i - HI_MAX_ARENAS], &failed);
+  /* The monitor's private region (format 5): its caches and indexes, no
+     root, and left out of cores by design. */
+  uint64_t private = r->version >= 5 ? r->client[HI_CLIENT_PRIVATE] : 0;
+  if (private && private + HI_PRIVATE_BYTES > private
+      && hi_ranges_add (&s->monitor, private, private + HI_PRIVATE_BYTES))
+    failed = 1;
   hi_ranges_normalize (&s->monitor);
   return failed ? HI_E_NOMEM : HI_OK;
 }
