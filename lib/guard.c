@@ -460,7 +460,7 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       put_hex (e->addr);
       put (", not the start of a block: it is ");
       put_dec (e->offset);
-      put (" bytes inside ");
+      put (e->offset == 1 ? " byte inside " : " bytes inside ");
       put_block (e->block, e->block_size);
       put ("\n");
       put_chain (titled (call_verb (e->when), e->tid), e->call_site,
@@ -527,9 +527,14 @@ compose (const struct hi_error *e, int lost, const char *where_path,
     case HI_ERR_WRITE_AFTER_FREE:
       put ("write after free: ");
       put_block (e->block, e->block_size);
-      put (" was written ");
-      put_dec (e->offset);
-      put (" bytes in after its free, ");
+      if (e->offset == 0)
+        put (" was written after its free, from its first byte, ");
+      else
+        {
+          put (" was written after its free, first ");
+          put_dec (e->offset);
+          put (e->offset == 1 ? " byte into it, " : " bytes into it, ");
+        }
       put (found_where (e->when));
       put ("\n");
       put_chain (titled ("freed", report_free_tid), e->free_site, symbolize);
@@ -542,7 +547,8 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       put_dec (e->offset);
       put (" (");
       put_dec (e->offset - e->block_size);
-      put (" bytes after the end), ");
+      put (e->offset - e->block_size == 1 ? " byte after the end), "
+           : " bytes after the end), ");
       put (found_where (e->when));
       put ("\n");
       if (e->call_site != HI_SITE_UNKNOWN)

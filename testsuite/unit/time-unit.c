@@ -337,7 +337,21 @@ test_damage (void)
 
   image_v4 ();
   im.root.time_flags = HI_TIME_LIFETIMES;  /* entries too small for it */
+  im.root.birth_size = sizeof (struct hi_block_birth);
   expect ("time: lifetimes with short entries: no time, damage", 0, 1);
+
+  /* Readers step over birth_size bytes before every header: a hostile
+     one is damage, and set to what the flags say. */
+  image_v4 ();
+  im.root.birth_size = UINT32_C(0xfffffff0);
+  expect ("time: a birth size other than format.h's: damage", 1, 1);
+  if (load (&m) == HI_OK)
+    {
+      check (m->root.birth_size == 0,
+             "time: a hostile birth size is set to the flags' (0)",
+             "%" PRIu32, m->root.birth_size);
+      hi_model_free (m);
+    }
 
   image_v4 ();
   desc (&im.root, 9)->entry_size = 8;     /* the thread-time arena */
