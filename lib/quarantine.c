@@ -13,7 +13,9 @@ extern void __libc_free (void *);
 #define SLOTS ((uint64_t) HI_QUARANTINE_SLOTS)
 #define PRE ((uint64_t) (sizeof (struct hi_block_header) + hi_state.birth))
 /* Blocks taken out of the ring under the lock, checked after it. */
-#define EVICT_BATCH 16
+#define EVICT_BATCH 32
+/* Of each block that leaves, the bytes fetched ahead of its check. */
+#define PREFETCH_BYTES 1024
 /* Pieces of the ring given back once all their entries left. */
 #define DISCARD (UINT64_C(64) << 10)
 _Static_assert (HI_QUARANTINE_SLOTS * sizeof (struct hi_freed)
@@ -30,7 +32,8 @@ block_cost (uint64_t size)
   return (chunk < 32 ? 32 : chunk) + sizeof (struct hi_freed);
 }
 
-/* Index of the first byte of [P, P + N) that is not V, or N. */
+/* Index of the first byte of [P, P + N) that is not V, or N.  32 bytes
+   a step while they all match (the blocks are 16-aligned). */
 static uint64_t
 first_changed (const unsigned char *p, uint64_t n, unsigned char v)
 {
@@ -40,6 +43,14 @@ first_changed (const unsigned char *p, uint64_t n, unsigned char v)
     i++;
   if (i < n && ((uintptr_t) (p + i) & 7) == 0)
     {
+      while (i + 32 <= n)
+        {
+          const uint64_t *w = (const uint64_t *) (const void *) (p + i);
+          if (((w[0] ^ word) | (w[1] ^ word) | (w[2] ^ word)
+               | (w[3] ^ word)) != 0)
+            break;
+          i += 32;
+        }
       while (i + 8 <= n && *(const uint64_t *) (const void *) (p + i) == word)
         i += 8;
       while (i < n && p[i] == v)
@@ -151,6 +162,25 @@ pop (struct hi_freed *out)
   HI_STORE_REL (r->quarantine_bytes, r->quarantine_bytes - out->size);
 }
 
+/* Check and give back the N entries OUT took out of the ring.  Their
+   memory was last touched when they were freed, long ago: it is fetched
+   for all of them first, so that the misses overlap instead of waiting
+   one after the other. */
+static void
+evict_all (const struct hi_freed *out, int n)
+{
+  for (int i = 0; i < n; i++)
+    {
+      const char *u = (const char *) (uintptr_t) out[i].user;
+      __builtin_prefetch (u - 16);
+      for (uint64_t at = 48; at < out[i].size && at < PREFETCH_BYTES;
+           at += 64)
+        __builtin_prefetch (u + at);
+    }
+  for (int i = 0; i < n; i++)
+    evict (&out[i]);
+}
+
 void
 hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
                    uint32_t site, const struct hi_frame *caller)
@@ -180,16 +210,20 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
   hi_lock_acquire (&hi_guard.ring_lock);
   for (;;)
     {
+      /* Once a block must leave, a whole batch leaves: the frees after
+         this one then find room without evicting, and the batch's
+         misses overlap (evict_all).  The limit holds at every moment. */
       n = 0;
       while (n < EVICT_BATCH && r->quarantine_tail > r->quarantine_head
-             && (r->quarantine_tail - r->quarantine_head >= SLOTS
+             && (n > 0 || r->quarantine_tail - r->quarantine_head >= SLOTS
                  || hi_guard.cost + cost > hi_guard.limit))
         pop (&out[n++]);
-      if (n < EVICT_BATCH)
+      if (n < EVICT_BATCH
+          || (r->quarantine_tail - r->quarantine_head < SLOTS
+              && hi_guard.cost + cost <= hi_guard.limit))
         break;
       hi_lock_release (&hi_guard.ring_lock);
-      for (int i = 0; i < n; i++)
-        evict (&out[i]);
+      evict_all (out, n);
       hi_lock_acquire (&hi_guard.ring_lock);
     }
   uint64_t t = r->quarantine_tail;
@@ -197,8 +231,7 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
     {
       /* No memory for the entry: the block is not held. */
       hi_lock_release (&hi_guard.ring_lock);
-      for (int i = 0; i < n; i++)
-        evict (&out[i]);
+      evict_all (out, n);
       evict (&e);
       return;
     }
@@ -208,21 +241,8 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
   HI_STORE_REL (r->quarantine_tail, t + 1);
   if (t < SLOTS)
     HI_STORE_REL (hi_arena_at (hi_guard.ring_index)->count, t + 1);
-  /* The next block to leave was freed long ago: its memory is cold.
-     Fetch its header and first bytes now, for the free that checks it. */
-  if (r->quarantine_head != r->quarantine_tail)
-    {
-      const char *next = (const char *) (uintptr_t)
-        hi_guard.ring[r->quarantine_head % SLOTS].user;
-      if (next)
-        {
-          __builtin_prefetch (next - 16);
-          __builtin_prefetch (next + 48);
-        }
-    }
   hi_lock_release (&hi_guard.ring_lock);
-  for (int i = 0; i < n; i++)
-    evict (&out[i]);
+  evict_all (out, n);
 }
 
 uint32_t
