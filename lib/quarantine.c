@@ -6,6 +6,7 @@
    free of the blocks that leave run outside it. */
 #include "guard.h"
 
+#include <malloc.h>
 #include <string.h>
 
 extern void __libc_free (void *);
@@ -181,6 +182,41 @@ evict_all (const struct hi_freed *out, int n)
     evict (&out[i]);
 }
 
+/* glibc's free memory, looked at every LOOK_EVERY bytes put in the
+   quarantine (at least LOOK_MIN): mallinfo2 walks glibc's bins, a few
+   milliseconds. */
+#define LOOK_EVERY(limit) ((limit) / 8)
+#define LOOK_MIN (UINT64_C(4) << 20)
+
+/* A held block cannot merge with its free neighbours, and a block that
+   leaves is often of a size the program no longer asks for: glibc's free
+   memory grows beside the quarantine.  What it grew by since the first
+   look is held fewer (down to half the limit), and the whole pages of
+   it go back to the kernel (malloc_trim), so that the quarantine and
+   the free memory it causes stay near the limit together. */
+static void
+look_at_free_memory (void)
+{
+  static _Atomic int busy;
+  static uint64_t base = UINT64_MAX;
+  if (atomic_exchange (&busy, 1))
+    return;
+  hi_tls.busy++;
+  struct mallinfo2 mi = mallinfo2 ();
+  uint64_t free_now = mi.fordblks > mi.keepcost ? mi.fordblks - mi.keepcost
+                      : 0;
+  if (free_now < base)
+    base = free_now;
+  uint64_t grown = free_now - base;
+  if (grown > hi_guard.limit / 16)
+    malloc_trim (0);
+  hi_lock_acquire (&hi_guard.ring_lock);
+  hi_guard.shrink = grown < hi_guard.limit / 2 ? grown : hi_guard.limit / 2;
+  hi_lock_release (&hi_guard.ring_lock);
+  hi_tls.busy--;
+  atomic_store (&busy, 0);
+}
+
 void
 hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
                    uint32_t site, const struct hi_frame *caller)
@@ -208,6 +244,14 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
   struct hi_freed out[EVICT_BATCH];
   int n;
   hi_lock_acquire (&hi_guard.ring_lock);
+  uint64_t limit = hi_guard.limit - hi_guard.shrink;
+  int look = (hi_guard.freed += size) >= hi_guard.next_look;
+  if (HI_UNLIKELY (look))
+    {
+      uint64_t every = LOOK_EVERY (hi_guard.limit);
+      hi_guard.next_look = hi_guard.freed + (every > LOOK_MIN ? every
+                                             : LOOK_MIN);
+    }
   for (;;)
     {
       /* Once a block must leave, a whole batch leaves: the frees after
@@ -216,11 +260,11 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
       n = 0;
       while (n < EVICT_BATCH && r->quarantine_tail > r->quarantine_head
              && (n > 0 || r->quarantine_tail - r->quarantine_head >= SLOTS
-                 || hi_guard.cost + cost > hi_guard.limit))
+                 || hi_guard.cost + cost > limit))
         pop (&out[n++]);
       if (n < EVICT_BATCH
           || (r->quarantine_tail - r->quarantine_head < SLOTS
-              && hi_guard.cost + cost <= hi_guard.limit))
+              && hi_guard.cost + cost <= limit))
         break;
       hi_lock_release (&hi_guard.ring_lock);
       evict_all (out, n);
@@ -243,6 +287,8 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
     HI_STORE_REL (hi_arena_at (hi_guard.ring_index)->count, t + 1);
   hi_lock_release (&hi_guard.ring_lock);
   evict_all (out, n);
+  if (HI_UNLIKELY (look))
+    look_at_free_memory ();
 }
 
 uint32_t
