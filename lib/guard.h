@@ -24,6 +24,7 @@ struct hi_guard
                               quarantine began (quarantine.c) */
   uint64_t freed;          /* bytes of blocks put in the quarantine */
   uint64_t next_look;      /* at this many, glibc's free memory is read */
+  uint64_t next_look_ns;   /* ... if the monotonic clock is past this */
   int errors_index;        /* the arenas' indexes in the root's lists */
   int ring_index;
   struct hi_error *errors;
