@@ -13,10 +13,14 @@ extern void __libc_free (void *);
 
 #define SLOTS ((uint64_t) HI_QUARANTINE_SLOTS)
 #define PRE ((uint64_t) (sizeof (struct hi_block_header) + hi_state.birth))
-/* Blocks taken out of the ring under the lock, checked after it. */
-#define EVICT_BATCH 32
+/* Blocks taken out of the ring under the lock, checked after it.  Only
+   as many leave as must: leaving 32 at once made sqlite3 7% faster but
+   python3 25% slower (glibc's reuse of the chunks changes). */
+#define EVICT_BATCH 16
 /* Of each block that leaves, the bytes fetched ahead of its check. */
 #define PREFETCH_BYTES 1024
+/* How far ahead of the ring's head a block is fetched. */
+#define AHEAD 4
 /* Pieces of the ring given back once all their entries left. */
 #define DISCARD (UINT64_C(64) << 10)
 _Static_assert (HI_QUARANTINE_SLOTS * sizeof (struct hi_freed)
@@ -261,17 +265,12 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
     }
   for (;;)
     {
-      /* Once a block must leave, a whole batch leaves: the frees after
-         this one then find room without evicting, and the batch's
-         misses overlap (evict_all).  The limit holds at every moment. */
       n = 0;
       while (n < EVICT_BATCH && r->quarantine_tail > r->quarantine_head
-             && (n > 0 || r->quarantine_tail - r->quarantine_head >= SLOTS
+             && (r->quarantine_tail - r->quarantine_head >= SLOTS
                  || hi_guard.cost + cost > limit))
         pop (&out[n++]);
-      if (n < EVICT_BATCH
-          || (r->quarantine_tail - r->quarantine_head < SLOTS
-              && hi_guard.cost + cost <= limit))
+      if (n < EVICT_BATCH)
         break;
       hi_lock_release (&hi_guard.ring_lock);
       evict_all (out, n);
@@ -292,6 +291,19 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
   HI_STORE_REL (r->quarantine_tail, t + 1);
   if (t < SLOTS)
     HI_STORE_REL (hi_arena_at (hi_guard.ring_index)->count, t + 1);
+  /* The blocks to leave next were freed long ago: their memory is cold.
+     Fetch the one AHEAD places from the ring's head now, for the free
+     that checks it a few frees later. */
+  if (r->quarantine_tail - r->quarantine_head > AHEAD)
+    {
+      const struct hi_freed *ahead
+        = &hi_guard.ring[(r->quarantine_head + AHEAD) % SLOTS];
+      const char *next = (const char *) (uintptr_t) ahead->user;
+      __builtin_prefetch (next - 16);
+      for (uint64_t at = 48; at < ahead->size && at < PREFETCH_BYTES;
+           at += 64)
+        __builtin_prefetch (next + at);
+    }
   hi_lock_release (&hi_guard.ring_lock);
   evict_all (out, n);
   if (HI_UNLIKELY (look))
