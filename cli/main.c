@@ -182,6 +182,7 @@ apply_option (int c, char *arg, struct settings *st)
     {
     case 't':
       st->tables = arg;
+      st->opt.tables_given = 1;
       return -1;
     case 'o':
       if (!*arg)

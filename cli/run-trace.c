@@ -108,7 +108,7 @@ scan_live (int pid, struct hi_leak_run *leak, int at_handlers,
   /* The model of this moment is the run's: the tables' read at the exit
      stop is not made again. */
   end->seen_exit = 1;
-  end->read = end->scan == HI_OK ? HI_OK : end->scan;
+  end->read = end->scan;
   end->model = m;
   release (leak);
 }

@@ -173,7 +173,10 @@ set_tables (struct request *r, const char *list)
     snprintf (r->error, sizeof r->error, "heap: -t takes a list of: "
               HI_TABLE_NAMES);
   else
-    strcpy (r->tables, list);
+    {
+      strcpy (r->tables, list);
+      r->opt.tables_given = 1;
+    }
 }
 
 /* Set report option NAME of R to VALUE (NULL: none) with the parser

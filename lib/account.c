@@ -36,7 +36,7 @@ raise_peak (uint64_t *field, uint64_t live)
 
 /* The first thread, while it is the only one that flushes: the totals
    without atomic instructions.  The clock after the flush. */
-static uint64_t
+static inline __attribute__ ((always_inline)) uint64_t
 flush_alone (int64_t pending, int64_t blocks, uint64_t clock_pending)
 {
   struct hi_root *r = &heapinspect_root;
@@ -114,7 +114,7 @@ end_sole (void)
    changed from now on first saves its figures.  The clock as this
    thread knows it; *POINT: 1 if it is time for a point of the timeline
    (taken by the caller, out of its sole window: point_due). */
-static uint64_t
+static inline __attribute__ ((always_inline)) uint64_t
 live_changed (int64_t delta, int block, uint64_t allocated, int alone,
               int *point)
 {
@@ -307,8 +307,10 @@ hi_account_alloc (uint32_t site, uint64_t size, struct hi_block_birth *birth)
     }
   unsigned sc = hi_size_class (size);
   struct hi_thread *t = hi_this_thread ();
-  struct hi_thread_site *ts = site ? thread_site (t, site) : NULL;
+  /* Alone, the site's shared record takes plain stores as well as the
+     thread's own would (readers sum both): no search for the latter. */
   int alone = sole_enter ();
+  struct hi_thread_site *ts = site && !alone ? thread_site (t, site) : NULL;
   if (ts)
     {
       HI_OWN_ADD (ts->allocs[sc], 1);
@@ -360,8 +362,8 @@ hi_account_free (uint32_t site, uint64_t size,
     return;
   unsigned sc = hi_size_class (size);
   struct hi_thread *t = hi_this_thread ();
-  struct hi_thread_site *ts = site ? thread_site (t, site) : NULL;
   int alone = sole_enter ();
+  struct hi_thread_site *ts = site && !alone ? thread_site (t, site) : NULL;
   if (ts)
     {
       HI_OWN_ADD (ts->frees[sc], 1);

@@ -229,29 +229,77 @@ libgcc_chain (const struct hi_frame *caller, uint64_t *out, int max)
   return n;
 }
 
+/* Count a chain of N frames, CACHED of them found without a pair lookup,
+   in thread T's record. */
+static inline void
+count_chain (struct hi_thread *t, int n, int cached)
+{
+  if (HI_UNLIKELY (hi_tls.shared_slot))
+    {
+      HI_ADD (t->chains, 1);
+      HI_ADD (t->frames, (uint64_t) n);
+      HI_ADD (t->frames_cached, (uint64_t) cached);
+    }
+  else
+    {
+      HI_OWN_ADD (t->chains, 1);
+      HI_OWN_ADD (t->frames, (uint64_t) n);
+      HI_OWN_ADD (t->frames_cached, (uint64_t) cached);
+    }
+}
+
+/* With HEAPINSPECT_CHECK_UNWIND: compare the N frames of CHAIN with
+   libgcc's. */
+static void
+check_chain (const struct hi_frame *caller, const uint64_t *chain, int n)
+{
+  uint64_t *ref = hi_tls.check;
+  int m = libgcc_chain (caller, ref, hi_state.depth + 1);
+  HI_ADD (heapinspect_root.totals.unwind_checked, 1);
+  if (m != n || memcmp (ref, chain, (size_t) n * sizeof *chain) != 0)
+    HI_ADD (heapinspect_root.totals.unwind_mismatches, 1);
+}
+
 uint32_t
 hi_chain_site (const struct hi_frame *caller)
 {
   uint64_t *chain = hi_tls.chain;       /* innermost first */
   int depth = hi_state.depth;
-  int n = HI_UNLIKELY (hi_shadow_on)
-          ? hi_shadow_chain (caller, chain, depth + 1) : -1;
-  int shadow = n >= 0;
+  int n = -1, unwound = -1;             /* unwound: frames of our own unwind */
+  uint32_t site;
+  int shadow = 0;
+  if (HI_UNLIKELY (hi_shadow_on))
+    {
+      n = hi_shadow_chain (caller, chain, depth + 1);
+      shadow = n >= 0;
+    }
   if (!shadow)
-    n = hi_unwind (caller, chain, depth + 1);
+    {
+      /* A chain this thread met lately, still on the stack: its site. */
+      site = hi_unwind_cached (caller, HI_UNLIKELY (hi_state.check_unwind)
+                                       ? chain : NULL, &n);
+      if (site)
+        {
+          if (HI_UNLIKELY (hi_state.check_unwind))
+            check_chain (caller, chain, n);
+          if (n > depth)
+            {
+              n = depth;
+              HI_ADD (heapinspect_root.totals.chains_truncated, 1);
+            }
+          count_chain (hi_this_thread (), n, n);
+          return site;
+        }
+      n = hi_unwind (caller, chain, depth + 1);
+      unwound = n;
+    }
   if (n < 0)
     {
       HI_ADD (heapinspect_root.totals.unwind_fallbacks, 1);
       n = libgcc_chain (caller, chain, depth + 1);
     }
   else if (HI_UNLIKELY (hi_state.check_unwind) && !shadow)
-    {
-      uint64_t *ref = hi_tls.check;
-      int m = libgcc_chain (caller, ref, depth + 1);
-      HI_ADD (heapinspect_root.totals.unwind_checked, 1);
-      if (m != n || memcmp (ref, chain, (size_t) n * sizeof *chain) != 0)
-        HI_ADD (heapinspect_root.totals.unwind_mismatches, 1);
-    }
+    check_chain (caller, chain, n);
   int cut = n > depth;
   if (cut)
     n = depth;
@@ -297,21 +345,12 @@ hi_chain_site (const struct hi_frame *caller)
   if (HI_UNLIKELY (refresh))
     hi_modules_refresh ();
 
-  if (HI_UNLIKELY (hi_tls.shared_slot))
-    {
-      HI_ADD (t->chains, 1);
-      HI_ADD (t->frames, (uint64_t) n);
-      HI_ADD (t->frames_cached, (uint64_t) same);
-    }
-  else
-    {
-      HI_OWN_ADD (t->chains, 1);
-      HI_OWN_ADD (t->frames, (uint64_t) n);
-      HI_OWN_ADD (t->frames_cached, (uint64_t) same);
-    }
-  uint32_t site = site_of (node, (uint32_t) n);
+  count_chain (t, n, same);
+  site = site_of (node, (uint32_t) n);
   if (!site)
     HI_ADD (heapinspect_root.totals.chains_dropped, 1);
+  else if (unwound > 0)
+    hi_unwind_remember (caller, unwound, site);
   return site;
 }
 

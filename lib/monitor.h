@@ -194,6 +194,16 @@ struct hi_frame
 HI_HIDDEN int hi_unwind (const struct hi_frame *start, uint64_t *out, int max);
 /* Drop every cached rule (code was unloaded). */
 HI_HIDDEN void hi_unwind_forget (void);
+/* unwind.c: the site of the chain from START if this thread's chain
+   cache holds it and the stack still holds it (its unwind would read the
+   same values at the same addresses), with the number of frames
+   hi_unwind would return in *N and, when OUT is not NULL, the frames in
+   OUT; 0 if not.  hi_unwind_remember: the N frames the last hi_unwind
+   of this thread returned, from START, are the chain of SITE. */
+HI_HIDDEN uint32_t hi_unwind_cached (const struct hi_frame *start,
+                                     uint64_t *out, int *n);
+HI_HIDDEN void hi_unwind_remember (const struct hi_frame *start, int n,
+                                   uint32_t site);
 
 /* chain.c: the site id of the calling context of the allocation whose
    entry point was called from frame CALLER. */

@@ -44,9 +44,6 @@ struct pool_index
   uint32_t head[HI_POOLS_MAX];
 };
 static struct pool_index *pidx;
-#define pool_key (pidx->key)
-#define pool_id (pidx->id)
-#define head (pidx->head)
 
 static struct hi_pool *
 pools (void)
@@ -70,10 +67,10 @@ static uint32_t
 pool_find (uint64_t key, uint32_t *slot)
 {
   uint32_t h = mix (key, 7) % POOL_SLOTS;
-  while (pool_id[h] && pool_key[h] != key)
+  while (pidx->id[h] && pidx->key[h] != key)
     h = (h + 1) % POOL_SLOTS;
   *slot = h;
-  return pool_id[h];
+  return pidx->id[h];
 }
 
 /* Take the pool in SLOT out of the table (backward-shift deletion: no
@@ -85,18 +82,18 @@ pool_unslot (uint32_t slot)
   for (;;)
     {
       j = (j + 1) % POOL_SLOTS;
-      if (!pool_id[j])
+      if (!pidx->id[j])
         break;
-      uint32_t k = mix (pool_key[j], 7) % POOL_SLOTS;
+      uint32_t k = mix (pidx->key[j], 7) % POOL_SLOTS;
       /* Move j back to i unless its home k lies cyclically in (i, j]. */
       if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j))
         continue;
-      pool_key[i] = pool_key[j];
-      pool_id[i] = pool_id[j];
+      pidx->key[i] = pidx->key[j];
+      pidx->id[i] = pidx->id[j];
       i = j;
     }
-  pool_id[i] = 0;
-  pool_key[i] = 0;
+  pidx->id[i] = 0;
+  pidx->key[i] = 0;
 }
 
 static uint32_t
@@ -206,7 +203,7 @@ rec_release (uint32_t id, uint32_t slot)
   if (r->prev)
     recs[r->prev].next = r->next;
   else
-    head[r->pool] = r->next;
+    pidx->head[r->pool] = r->next;
   if (r->next)
     recs[r->next].prev = r->prev;
   rec_unslot (slot);
@@ -219,9 +216,9 @@ rec_release (uint32_t id, uint32_t slot)
 static void
 release_all (uint32_t pool)
 {
-  while (head[pool])
+  while (pidx->head[pool])
     {
-      uint32_t id = head[pool], slot;
+      uint32_t id = pidx->head[pool], slot;
       rec_find (pool, recs[id].ptr, &slot);
       rec_release (id, slot);
     }
@@ -232,17 +229,19 @@ ready (void)
 {
   if (hi_tls.busy || !hi_ensure_init () || !hi_state.pools)
     return 0;
-  if (HI_UNLIKELY (!pidx))
+  if (HI_UNLIKELY (!HI_LOAD_ACQ (pidx)))
     {
+      /* The records first, then the index that says they are there. */
       hi_lock_acquire (&lock);
       if (!pidx)
         {
-          pidx = hi_prim_alloc_nodump (sizeof *pidx);
           recs = hi_prim_alloc_nodump ((size_t) RECS_MAX * sizeof *recs);
+          if (recs)
+            HI_STORE_REL (pidx, hi_prim_alloc_nodump (sizeof *pidx));
         }
       hi_lock_release (&lock);
     }
-  return pidx && recs;
+  return HI_LOAD_ACQ (pidx) != NULL;
 }
 
 static void
@@ -279,9 +278,9 @@ heapinspect_pool_create_ (const void *pool, const char *name)
       p->flags = HI_POOL_LIVE
                  | (name && name[n] ? HI_POOL_NAME_CUT : 0u);
       HI_STORE_REL (a->count, (uint64_t) i + 1);
-      pool_key[slot] = key;
-      pool_id[slot] = i + 1;
-      head[i] = 0;
+      pidx->key[slot] = key;
+      pidx->id[slot] = i + 1;
+      pidx->head[i] = 0;
     }
   else
     missed ();
@@ -380,10 +379,10 @@ heapinspect_alloc_ (const void *pool, const void *ptr, unsigned long size)
         {
           uint32_t p = id - 1;
           recs[r] = (struct rec) { (uint64_t) (uintptr_t) ptr, size, site, p,
-                                   0, head[p] };
-          if (head[p])
-            recs[head[p]].prev = r;
-          head[p] = r;
+                                   0, pidx->head[p] };
+          if (pidx->head[p])
+            recs[pidx->head[p]].prev = r;
+          pidx->head[p] = r;
           rec_find (p, recs[r].ptr, &rslot);
           index_slots[rslot] = r;
           index_used++;

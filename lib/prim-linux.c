@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <unwind.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <pthread.h>
 
 extern char **environ;
@@ -525,6 +526,35 @@ hi_prim_atfork (void (*prepare) (void), void (*parent) (void),
   pthread_atfork (prepare, parent, child);
 }
 
+/* One key for every registration: its value is the one FN's argument
+   (the monitor registers one function). */
+static pthread_key_t exit_key;
+static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
+static void (*exit_fn) (void *);
+static int exit_ok;
+
+static void
+exit_call (void *arg)
+{
+  exit_fn (arg);
+}
+
+static void
+exit_key_make (void)
+{
+  exit_ok = pthread_key_create (&exit_key, exit_call) == 0;
+}
+
+int
+hi_prim_at_thread_exit (void (*fn) (void *), void *arg)
+{
+  exit_fn = fn;
+  pthread_once (&exit_once, exit_key_make);
+  if (!exit_ok || pthread_setspecific (exit_key, arg) != 0)
+    return -1;
+  return 0;
+}
+
 struct unwind_state
 {
   uint64_t *out;
@@ -671,4 +701,18 @@ hi_prim_backtrace_cfa (uint64_t *out, uint64_t *cfa, int max)
   if (max > 0)
     _Unwind_Backtrace (unwind_one_cfa, &s);
   return s.n;
+}
+
+void
+hi_prim_malloc_extra (size_t extra)
+{
+  const char *t = hi_prim_getenv ("GLIBC_TUNABLES");
+  if (t && strstr (t, "mxfast"))
+    return;
+  /* glibc's default limit and its most (malloc/malloc.c: DEFAULT_MXFAST,
+     MAX_FAST_SIZE), in bytes asked for. */
+  size_t limit = 64 * sizeof (size_t) / 4 + extra;
+  if (limit > 80 * sizeof (size_t) / 4)
+    limit = 80 * sizeof (size_t) / 4;
+  mallopt (M_MXFAST, (int) limit);
 }

@@ -77,6 +77,13 @@ int hi_prim_getcwd (char *buf, size_t size);
 /* The running executable's path into BUF (NUL-terminated, maybe cut). */
 void hi_prim_exe_path (char *buf, size_t size);
 size_t hi_prim_page_size (void);
+/* glibc's allocator is asked for EXTRA bytes more than the program asks
+   (the monitor's header): raise its fastbin limit by as much, up to its
+   most, so that the program's sizes keep the bins they have without the
+   monitor (xmllint's 120-byte nodes: 128-byte chunks, fastbins; with the
+   header 144-byte chunks, small bins that coalesce).  Left alone when the
+   environment sets the limit (GLIBC_TUNABLES=glibc.malloc.mxfast=...). */
+void hi_prim_malloc_extra (size_t extra);
 
 /* Heap errors (guard.c): never on the hot path. */
 /* Copy N bytes at ADDR of this process into BUF without faulting on
@@ -122,6 +129,9 @@ uint64_t hi_prim_fd_identity (int fd);
    else there), wait on it as leak-stop.h says and close it. */
 void hi_prim_stop_for_tracer (int fd, uint64_t identity,
                               unsigned long long value);
+/* Call FN (ARG) when the calling thread exits (once per call; a thread
+   that registers again while exiting is not called again).  0, or -1. */
+int hi_prim_at_thread_exit (void (*fn) (void *), void *arg);
 
 /* Fork handlers, as pthread_atfork. */
 void hi_prim_atfork (void (*prepare) (void), void (*parent) (void),

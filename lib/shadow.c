@@ -151,39 +151,69 @@ frame_at (const uint64_t *cfa, int n, int from, uint64_t want)
   return -1;
 }
 
-/* The chain of the allocation whose entry point was called from CALLER,
-   from the shadow stack: return addresses innermost first into OUT (at
-   most MAX); how many, or -1 when there is no shadow stack to use.
-   Where a function of the shadow stack was called by code not
-   instrumented (a library's callback, the allocator called from such
-   code), the frames in between come from unwinding, when it can: a
-   function called directly had its stack pointer where its caller's
-   enter hook had it. */
-int
-hi_shadow_chain (const struct hi_frame *caller, uint64_t *out, int max)
+/* The chain of shadow stack S for CALLER into OUT (at most MAX), the
+   gaps (code not instrumented between two instrumented functions, or
+   between the innermost and the allocator) filled from the unwound
+   return addresses IP[0..N) (IP[0] is CALLER's): the addresses after a
+   function's call site up to its caller's.  A gap whose ends are not
+   found stays empty.  How many. */
+static int
+fill_by_value (const struct shadow *s, const struct hi_frame *caller,
+               const uint64_t *ip, int n, uint64_t *out, int max)
 {
-  struct shadow *s = sh;
-  if (!s || s->lost || max < 1)
-    return -1;
-  drop_below (s, caller->sp - 8);
-  if (!s->n)
-    return -1;
   const struct entry *e = s->e;
   uint32_t top = s->n - 1;
-  int gaps = caller->sp - 8 != e[top].hook;
-  for (uint32_t i = top; i > 0 && !gaps; i--)
-    gaps = e[i].slot != e[i - 1].hook;
-  uint64_t *ip = hi_tls.raw, *cfa = hi_tls.check;
-  int n = 0, pos = -1;
-  if (gaps)
+  int k = 0, pos = 0;
+  out[k++] = caller->ip;
+  if (caller->sp - 8 != e[top].hook)
     {
-      n = hi_prim_backtrace_cfa (ip, cfa, HI_MAX_DEPTH + 1);
-      pos = 0;
-      while (pos < n && ip[pos] != caller->ip)
-        pos++;
-      if (pos == n)
-        n = 0;
+      int b = 1;
+      while (b < n && ip[b] != e[top].site)
+        b++;
+      if (b < n)
+        {
+          for (int m = 1; m < b && k < max; m++)
+            out[k++] = ip[m];
+          pos = b;
+        }
     }
+  for (uint32_t i = top + 1; i-- > 0 && k < max;)
+    {
+      out[k++] = e[i].site;
+      if (i == 0 || e[i].slot == e[i - 1].hook)
+        continue;
+      int a = pos;
+      while (a < n && ip[a] != e[i].site)
+        a++;
+      int b = a + 1;
+      while (b < n && ip[b] != e[i - 1].site)
+        b++;
+      if (b < n)
+        {
+          for (int m = a + 1; m < b && k < max; m++)
+            out[k++] = ip[m];
+          pos = b;
+        }
+    }
+  return k;
+}
+
+/* The same, the gaps filled by libgcc's unwinder (where the monitor's
+   own could not unwind), matched by stack positions: a function's frame
+   is the one whose caller's stack pointer is right above its return
+   address's slot.  IP and CFA: scratch of HI_MAX_DEPTH + 1 entries. */
+static int
+fill_by_cfa (const struct shadow *s, const struct hi_frame *caller,
+             uint64_t *ip, uint64_t *cfa, uint64_t *out, int max)
+{
+  const struct entry *e = s->e;
+  uint32_t top = s->n - 1;
+  int n = hi_prim_backtrace_cfa (ip, cfa, HI_MAX_DEPTH + 1);
+  int pos = 0;
+  while (pos < n && ip[pos] != caller->ip)
+    pos++;
+  if (pos == n)
+    n = 0;
   int k = 0;
   out[k++] = caller->ip;
   if (n && caller->sp - 8 != e[top].hook && e[top].slot)
@@ -207,6 +237,41 @@ hi_shadow_chain (const struct hi_frame *caller, uint64_t *out, int max)
             out[k++] = ip[m];
         }
     }
+  return k;
+}
+
+/* The chain of the allocation whose entry point was called from CALLER,
+   from the shadow stack: return addresses innermost first into OUT (at
+   most MAX); how many, or -1 when there is no shadow stack to use.
+   Where a function of the shadow stack was called by code not
+   instrumented (a library's callback, the allocator called from such
+   code), the frames in between come from unwinding, when it can: a
+   function called directly had its stack pointer where its caller's
+   enter hook had it. */
+int
+hi_shadow_chain (const struct hi_frame *caller, uint64_t *out, int max)
+{
+  struct shadow *s = sh;
+  if (!s || s->lost || max < 1)
+    return -1;
+  drop_below (s, caller->sp - 8);
+  if (!s->n)
+    return -1;
+  const struct entry *e = s->e;
+  uint32_t top = s->n - 1;
+  int gaps = caller->sp - 8 != e[top].hook;
+  for (uint32_t i = top; i > 0 && !gaps; i--)
+    gaps = e[i].slot != e[i - 1].hook;
+  uint64_t *ip = hi_tls.raw, *cfa = hi_tls.check;
+  int k = 0, n;
+  out[k++] = caller->ip;
+  if (!gaps)
+    for (uint32_t i = top + 1; i-- > 0 && k < max;)
+      out[k++] = e[i].site;
+  else if ((n = hi_unwind (caller, ip, HI_MAX_DEPTH + 1)) > 0)
+    k = fill_by_value (s, caller, ip, n, out, max);   /* the fast unwinder */
+  else
+    k = fill_by_cfa (s, caller, ip, cfa, out, max);   /* libgcc's */
   if (HI_UNLIKELY (!heapinspect_root.client[HI_CLIENT_CHAINS]))
     heapinspect_root.client[HI_CLIENT_CHAINS] = HI_CHAINS_INSTRUMENT;
   return k;

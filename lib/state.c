@@ -356,6 +356,7 @@ init_once (void)
   hi_guard_configure ();     /* the redzone: fixed before any block too */
   hi_state.site_time_size = hi_state.birth ? sizeof (struct hi_site_life)
                                            : sizeof (struct hi_site_time);
+  hi_prim_malloc_extra (sizeof (struct hi_block_header) + hi_state.birth);
   r->header_salt = hi_prim_random32 ();
   r->pointer_size = sizeof (void *);
   r->byte_order = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__

@@ -669,6 +669,263 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
   return n;
 }
 
+/* --- the chain cache ------------------------------------------------ */
+
+/* Whole chains this thread unwound lately, each kept as what its unwind
+   depended on: the starting frame (ip, sp), the return addresses it read
+   from the stack (address and value), and rbp where a rule computed a
+   CFA from it (where that rbp came from: the starting frame's, or a slot
+   a frame saved it in; and its value).  The rules are functions of the
+   ip, the bounds checks of the state, the thread's stack bounds never
+   change: a chain starting from the same frame that reads the same
+   values at the same addresses is the same chain, down to where and why
+   it stopped.  So a hit costs one load and compare per frame, all
+   independent of each other, and gives the site with no rule or pair
+   lookup.  (A function called at the same stack depth from another
+   caller finds a different return address in its frame: a miss.)
+   Four ways per set, replaced by a clock (a way hit since the hand last
+   passed is kept): a call site reached from several callers at the same
+   depth keeps their chains side by side.  The records live in a ring:
+   an entry whose records were written over is empty. */
+#define CC_SETS_BITS 6
+#define CC_SETS (1 << CC_SETS_BITS)
+#define CC_WAYS 4
+#define CC_POOL 2048             /* records, a power of two */
+#define CC_REC_MAX 96            /* most records of one entry */
+struct cc_entry
+{
+  uint64_t ip, sp;               /* the starting frame */
+  uint64_t start;                /* its first record, counting every
+                                    record ever written; the records of
+                                    an entry are contiguous in the ring */
+  uint32_t gen;                  /* the unwinder's generation; 0 = empty */
+  uint32_t site;
+  uint16_t n;                    /* frames hi_unwind returned */
+  uint8_t nret;                  /* records of return addresses: frames
+                                    1 to n - 1, and the 0 that ended the
+                                    chain if one did */
+  uint8_t nbp;                   /* then records of rbp where a rule
+                                    computed a CFA from it */
+  uint8_t used;                  /* hit since the clock hand passed */
+};
+/* A thread's chain cache: 34 KiB, in memory of the monitor's own rather
+   than in thread-local storage, which glibc takes out of every thread's
+   stack (a thread made with a 32 KiB stack must still fit).  Given back
+   to a free list when its thread exits, for the next thread. */
+struct cc
+{
+  struct cc_entry sets[CC_SETS][CC_WAYS];
+  uint8_t hand[CC_SETS];         /* the way to replace next */
+  /* The ring of records.  A return address record k of an entry
+     starting at sp: the value at sp + off[k] is val[k]; an rbp record:
+     the value at sp + off[k] - 1, or the starting frame's rbp if off[k]
+     is 0.  Every address an unwind reads is above its sp, in the
+     stack. */
+  uint64_t val[CC_POOL];
+  uint32_t off[CC_POOL];
+  uint64_t head;                 /* records ever written */
+  struct cc *next_free;
+};
+/* This thread's, NULL before its first chain, CC_NONE if it has none
+   (no memory, or exiting). */
+#define CC_NONE ((struct cc *) 1)
+static __thread struct cc *cc_mine
+  __attribute__ ((tls_model ("initial-exec")));
+/* Caches of exited threads.  No lock (a fork could leave one held):
+   pushed one at a time, taken all at once. */
+static struct cc *_Atomic cc_free;
+
+static inline uint32_t
+cc_set_of (uint64_t ip, uint64_t sp)
+{
+  uint64_t x = (ip ^ (sp >> 4) ^ (sp << 28)) * UINT64_C(0x9e3779b97f4a7c15);
+  return (uint32_t) (x >> (64 - CC_SETS_BITS));
+}
+_Static_assert (CC_SETS == 1 << CC_SETS_BITS, "CC_SETS is 2^CC_SETS_BITS");
+_Static_assert (CC_REC_MAX <= 255 && CC_REC_MAX < CC_POOL, "record counts");
+
+/* The exiting thread's cache goes to the free list; the thread keeps
+   none for whatever it allocates after. */
+static void
+cc_push (struct cc *c)
+{
+  struct cc *h = atomic_load (&cc_free);
+  do
+    c->next_free = h;
+  while (!atomic_compare_exchange_weak (&cc_free, &h, c));
+}
+
+static void
+cc_release (void *arg)
+{
+  cc_mine = CC_NONE;
+  cc_push (arg);
+}
+
+/* This thread's cache, made or taken from the free list at its first
+   chain; NULL if it has none. */
+static struct cc *
+cc_get (void)
+{
+  struct cc *c = cc_mine;
+  if (HI_LIKELY (c != NULL))
+    return c == CC_NONE ? NULL : c;
+  c = atomic_exchange (&cc_free, NULL);
+  if (c)
+    {
+      for (struct cc *r = c->next_free, *next; r; r = next)
+        {
+          next = r->next_free;
+          cc_push (r);
+        }
+      memset (c->sets, 0, sizeof c->sets);   /* every entry empty */
+    }
+  else
+    c = hi_prim_alloc_nodump (sizeof *c);
+  if (!c || hi_prim_at_thread_exit (cc_release, c) != 0)
+    {
+      /* Without an exit hook it could not be given back: none. */
+      if (c)
+        cc_release (c);
+      cc_mine = CC_NONE;
+      return NULL;
+    }
+  cc_mine = c;
+  return c;
+}
+
+/* 1 if entry E of cache C, starting at frame START, is this thread's
+   chain now: its records were not written over and the stack holds
+   their values (the first frames differ first when another caller made
+   the frame). */
+static inline int
+cc_holds (const struct cc *c, const struct cc_entry *e,
+          const struct hi_frame *start, uint32_t gen)
+{
+  if (e->ip != start->ip || e->sp != start->sp || e->gen != gen
+      || c->head - e->start > CC_POOL)
+    return 0;
+  uint32_t k = (uint32_t) e->start & (CC_POOL - 1);
+  const uint32_t *off = &c->off[k];
+  const uint64_t *val = &c->val[k];
+  uint64_t sp = start->sp;
+  uint32_t i = 0, nret = e->nret, nrec = nret + e->nbp;
+  for (; i < nret; i++)
+    if (*(const uint64_t *) (uintptr_t) (sp + off[i]) != val[i])
+      return 0;
+  for (; i < nrec; i++)
+    if ((off[i] ? *(const uint64_t *) (uintptr_t) (sp + off[i] - 1)
+                : start->bp) != val[i])
+      return 0;
+  return 1;
+}
+
+uint32_t
+hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
+{
+  struct cc *c = cc_mine;
+  if (HI_UNLIKELY (c == NULL || c == CC_NONE))
+    return 0;
+  struct cc_entry *e = c->sets[cc_set_of (start->ip, start->sp)];
+  uint32_t gen = atomic_load_explicit (&generation, memory_order_relaxed);
+  int way = 0;
+  while (!cc_holds (c, &e[way], start, gen))
+    if (++way == CC_WAYS)
+      return 0;
+  e += way;
+  if (!e->used)
+    e->used = 1;
+  if (out)
+    {
+      const uint64_t *val = &c->val[e->start & (CC_POOL - 1)];
+      out[0] = start->ip;
+      for (uint32_t i = 1; i < e->n; i++)
+        out[i] = val[i - 1];
+    }
+  *n_out = e->n;
+  return e->site;
+}
+
+/* Record K of cache C's ring: the value at A, or with BP an rbp at A
+   (0: the starting frame's), of the entry starting at SP, is V.  1 if A
+   is too far from SP for it. */
+static inline int
+cc_put (struct cc *c, uint32_t k, int bp, uint64_t sp, uint64_t a,
+        uint64_t v)
+{
+  uint64_t off = bp ? (a ? a - sp + 1 : 0) : a - sp;
+  c->off[k] = (uint32_t) off;
+  c->val[k] = v;
+  return off > UINT32_MAX;
+}
+
+void
+hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
+{
+  const struct memo *m = &memos[memo_cur];
+  uint32_t gen = atomic_load_explicit (&generation, memory_order_relaxed);
+  if (m->gen != gen || !gen || m->m != n || n < 1 || n > MEMO_CAP
+      || m->ip[0] != start->ip || m->sp[0] != start->sp)
+    return;
+  /* Records: the return address of every frame after the first; the
+     0 that ended the chain (not when a rule or a bound ended it, nor
+     when the depth did, which read a return address it did not need);
+     rbp where a rule used it. */
+  int zero = !m->broke && m->ip[n] == 0;
+  int nret = n - 1 + zero, nbp = 0;
+  for (int k = 0; k < n; k++)
+    nbp += (m->flags[k] & M_USES_BP) != 0;
+  if (nret + nbp > CC_REC_MAX)
+    return;
+  struct cc *c = cc_get ();
+  if (!c)
+    return;
+  uint32_t set = cc_set_of (start->ip, start->sp);
+  struct cc_entry *e = c->sets[set];
+  /* A clock: the hand passes over entries hit since it last came by. */
+  int way = c->hand[set];
+  for (int k = 0; k < CC_WAYS && e[way].used; k++)
+    {
+      e[way].used = 0;
+      way = (way + 1) % CC_WAYS;
+    }
+  c->hand[set] = (uint8_t) ((way + 1) % CC_WAYS);
+  e += way;
+  e->gen = 0;
+  e->used = 0;
+  /* Contiguous: what does not fit before the ring's end starts it. */
+  if ((c->head & (CC_POOL - 1)) + (uint64_t) (nret + nbp) > CC_POOL)
+    c->head = (c->head | (CC_POOL - 1)) + 1;
+  e->start = c->head;
+  uint32_t r = (uint32_t) c->head & (CC_POOL - 1);
+  c->head += (uint64_t) (nret + nbp);
+  /* Every address read is above sp[0], in the stack: within 4 GiB, or
+     the entry stays empty. */
+  uint64_t sp = m->sp[0];
+  int far = 0;
+  for (int k = 1; k < n; k++)
+    far |= cc_put (c, r++, 0, sp, m->sp[k] - 8, m->ip[k]);
+  if (zero)
+    far |= cc_put (c, r++, 0, sp, m->sp[n] - 8, 0);
+  uint64_t from = 0;                 /* where rbp came from */
+  for (int k = 0; k < n; k++)
+    {
+      if (m->flags[k] & M_USES_BP)
+        far |= cc_put (c, r++, 1, sp, from, m->bp[k]);
+      if (m->flags[k] & M_SAVES_BP)
+        from = m->bp_at[k];
+    }
+  if (far)
+    return;
+  e->ip = start->ip;
+  e->sp = start->sp;
+  e->n = (uint16_t) n;
+  e->nret = (uint8_t) nret;
+  e->nbp = (uint8_t) nbp;
+  e->site = site;
+  e->gen = gen;
+}
+
 void
 hi_unwind_forget (void)
 {
@@ -680,6 +937,23 @@ hi_unwind_forget (void)
 }
 
 #else  /* no fast unwinder here: always libgcc's */
+
+uint32_t
+hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
+{
+  (void) start;
+  (void) out;
+  (void) n_out;
+  return 0;
+}
+
+void
+hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
+{
+  (void) start;
+  (void) n;
+  (void) site;
+}
 
 int
 hi_unwind (const struct hi_frame *start, uint64_t *out, int max)

@@ -45,6 +45,8 @@ struct hi_options
   const char *suppressions;  /* --suppressions=FILE (LSan's leak:PATTERN) */
   int default_suppressions;  /* the built-in list (0: --no-default-suppressions) */
   enum hi_weight weight;     /* --weight: folded and SVG's figure */
+  int tables_given;          /* -t was given: the default tables are not
+                                led by the errors table (hi_report) */
 };
 
 /* Per site, sums over size classes. */
@@ -123,14 +125,19 @@ struct hi_type_sum
 
 /* Name and sum A's types (once): HI_OK or HI_E_NOMEM. */
 hi_status hi_types_ready (struct hi_analysis *a);
-/* The exact types of the blocks of the sites S with ROW_OF[S] == ROW
-   (ROW_OF NULL: site ROW, or any site for HI_ANY_ROW) in size bin BIN (HI_ANY_BIN: any), joined by
-   ", ", most bytes first, into BUF of SIZE bytes; "" if none is known. */
-void hi_types_text (struct hi_analysis *a, const uint32_t *row_of,
-                    uint32_t row, unsigned bin, char *buf, size_t size);
+/* A's type pairs (format.h) grouped by a key: their size bin (BY_BIN),
+   else ROW_OF[their site] (ROW_OF NULL: their site); keys N_KEYS and
+   above are left out.  *START (N_KEYS + 2 entries) and *LIST are new
+   arrays: key K's pair record indexes are LIST[START[K], START[K + 1]).
+   HI_OK or HI_E_NOMEM. */
+hi_status hi_types_group (struct hi_analysis *a, const uint32_t *row_of,
+                          int by_bin, uint32_t n_keys, uint32_t **start,
+                          uint32_t **list);
+/* The types of the N pair records RECS, joined by ", ", most bytes
+   first, into BUF of SIZE bytes; "" if none. */
+void hi_types_join (struct hi_analysis *a, const uint32_t *recs, size_t n,
+                    char *buf, size_t size);
 #define HI_ANY_SITE UINT64_MAX
-#define HI_ANY_ROW UINT32_MAX
-#define HI_ANY_BIN  HI_NBINS
 
 /* Site flags: left out of every table by --focus, --ignore or --module;
    left out of the leak table by the user's suppressions, or by the
@@ -232,6 +239,8 @@ struct hi_block_info
                                 `before`: bytes from the end of block (or
                                 before) to addr */
   int in_redzone;            /* PAST_END: within root.redzone bytes */
+  int in_padding;            /* OUR_HEADER: in an aligned block's padding,
+                                before its offset word */
   uint64_t chunk, chunk_size; /* BAD_HEADER, FREE_MEMORY: glibc's chunk */
   struct hi_block before;    /* BAD_HEADER, FREE_MEMORY, FREED_CHUNK: the
                                 nearest valid block before the chunk; the

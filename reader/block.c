@@ -78,8 +78,10 @@ chunk_of (const struct hi_target *t, const struct hi_model *m,
   *mmapped = 0;
   if (b->aligned)
     {
+      /* [offset][birth stamp][header]: the offset is from the block
+         malloc returned to the header. */
       uint64_t dist;
-      if (header < 8 || rd (t, header - 8, &dist, sizeof dist) != 0
+      if (*mp < 8 || rd (t, *mp - 8, &dist, sizeof dist) != 0
           || dist > header || dist >= CHUNK_MAX)
         {
           *chunk = *mp - 16;
@@ -303,10 +305,26 @@ past_end (const struct hi_target *t, const struct hi_model *m,
           if (block_at (t, m, user, &c) != HDR_NONE)
             {
               /* A valid block the backward scan did not reach: ADDR is in
-                 its prefix (an aligned block's padding). */
+                 its prefix. */
               out->block = c;
               return addr < user ? HI_BLOCK_OUR_HEADER : HI_BLOCK_LIVE;
             }
+          /* An aligned block's header is further in: ADDR is in its
+             padding if the block's chunk is this one. */
+          for (uint64_t u = (addr | 15) + 1; u <= x + xs + 8 && u - addr
+               <= (UINT64_C(1) << 20); u += 16)
+            if (block_at (t, m, u, &c) != HDR_NONE && c.aligned)
+              {
+                uint64_t cmp, cchunk, ccsize;
+                int cmm;
+                chunk_of (t, m, &c, &cmp, &cchunk, &ccsize, &cmm);
+                if (cchunk == x)
+                  {
+                    out->block = c;
+                    return HI_BLOCK_OUR_HEADER;
+                  }
+                break;
+              }
           return tcache_like (t, x + 16) ? HI_BLOCK_FREED_CHUNK
                                          : HI_BLOCK_BAD_HEADER;
         }
@@ -436,7 +454,8 @@ hi_block_classify (const struct hi_target *t, const struct hi_model *m,
       chunk_of (t, m, &auth, &mp, &chunk, &csize, &mm);
       chunk_of (t, m, &out->block, &mp2, &chunk2, &csize2, &mm2);
       if (csize && !mm && chunk + csize == chunk2
-          && addr >= auth.start + auth.size)
+          && addr >= auth.start + auth.size
+          && addr - chunk2 < 32 + (uint64_t) m->root.birth_size + 8)
         {
           out->before = auth;
           out->past = addr - (auth.start + auth.size);
@@ -444,6 +463,8 @@ hi_block_classify (const struct hi_target *t, const struct hi_model *m,
     }
   if (out->state == HI_BLOCK_NONE)
     out->state = chunk_guess (t, m, addr, out);
+  out->in_padding = out->state == HI_BLOCK_OUR_HEADER && out->block.aligned
+                    && addr < out->block.start - 16 - m->root.birth_size - 8;
   if (out->block.quarantined)
     {
       out->freed = hi_model_quarantined (m, out->block.start);
@@ -477,9 +498,10 @@ hi_block_find (const struct hi_target *t, const struct hi_model *m,
 
 /* The report: one prose row.  Text fragments are text only; the chains
    and the facts have JSON keys. */
-enum { C_T0, C_ALLOC, C_T1, C_FREE, C_T2, C_BEFORE_ALLOC, C_ADDRESS, C_STATE, C_BLOCK,
-       C_SIZE, C_OFFSET, C_PAST, C_REDZONE, C_CHUNK, C_CHUNK_SIZE,
-       C_BEFORE, C_BEFORE_SIZE, C_THREAD, C_WHERE, C_WHAT, C_TYPE, C_NCOLS };
+enum { C_T0, C_ALLOC, C_T1, C_FREE, C_T2, C_BEFORE_ALLOC, C_T3, C_ADDRESS,
+       C_STATE, C_BLOCK, C_SIZE, C_OFFSET, C_PAST, C_REDZONE, C_CHUNK,
+       C_CHUNK_SIZE, C_BEFORE, C_BEFORE_SIZE, C_THREAD, C_WHERE, C_WHAT,
+       C_ERROR, C_TYPE, C_PADDING, C_NCOLS };
 
 static const struct hi_column columns[C_NCOLS] = {
   [C_T0] = { .head = "" },
@@ -502,8 +524,11 @@ static const struct hi_column columns[C_NCOLS] = {
   [C_BEFORE_SIZE] = { .key = "block_before_size", .type = HI_CELL_BYTES },
   [C_THREAD] = { .key = "thread", .type = HI_CELL_COUNT },
   [C_WHERE] = { .key = "where", .type = HI_CELL_TEXT },
+  [C_T3] = { .head = "" },
   [C_WHAT] = { .key = "mapping", .type = HI_CELL_TEXT },
+  [C_ERROR] = { .key = "error", .type = HI_CELL_COUNT },
   [C_TYPE] = { .key = "type", .type = HI_CELL_TEXT },
+  [C_PADDING] = { .key = "in_padding", .type = HI_CELL_COUNT },
 };
 
 /* The type the program named for block B (typed.h), or NULL. */
@@ -676,8 +701,8 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
         {
           c[C_T1] = hi_cell_text (", freed by ");
           c[C_FREE] = hi_site_cell (a, i->free_site, r);
-          c[C_T2] = hi_cell_text (" (its entry left the quarantine's ring; "
-                                  "a heap error names it)");
+          c[C_T2] = hi_cell_text (" (its entry left the quarantine's "
+                                  "ring)");
         }
       else if (i->state == HI_BLOCK_QUARANTINED)
         c[C_T1] = hi_cell_text ("; the quarantine's record of its free is "
@@ -685,10 +710,13 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
       break;
     case HI_BLOCK_OUR_HEADER:
     case HI_BLOCK_CHUNK_HEADER:
-      snprintf (s, sizeof s, "0x%" PRIx64 " is in %s header of %s (%" PRIu64
+      snprintf (s, sizeof s, "0x%" PRIx64 " is in %s of %s (%" PRIu64
                 " bytes before it), allocated by ", addr,
-                i->state == HI_BLOCK_OUR_HEADER ? "heapinspect's"
-                : "glibc's chunk", phrase, b->start - addr);
+                i->in_padding ? "the alignment padding"
+                : i->state == HI_BLOCK_OUR_HEADER ? "heapinspect's header"
+                : "glibc's chunk header", phrase, b->start - addr);
+      if (i->in_padding)
+        c[C_PADDING] = hi_cell_count (1);
       c[C_T0] = text_cell (r, s);
       if (i->before.start)
         {
@@ -787,6 +815,25 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
                 "through heapinspect%s", addr, where_text (a, i, w, sizeof w));
       c[C_T0] = text_cell (r, s);
       break;
+    }
+  /* The first heap error recorded about this block (or chunk, or
+     pointer): -t errors has its story. */
+  uint64_t target = b->start ? b->start
+    : i->state == HI_BLOCK_BAD_HEADER || i->state == HI_BLOCK_FREED_CHUNK
+    ? i->chunk + 32 + a->m->root.birth_size : 0;
+  for (uint64_t k = 0; k < a->m->n_errors; k++)
+    {
+      const struct hi_error *e = &a->m->errors[k];
+      if ((target && (e->block == target || e->addr == target
+                      || e->other == target))
+          || (i->state == HI_BLOCK_NONE && e->block == 0 && e->addr == addr))
+        {
+          snprintf (s, sizeof s, "; heap error %" PRIu64 " of -t errors "
+                    "names it", k + 1);
+          c[C_T3] = text_cell (r, s);
+          c[C_ERROR] = hi_cell_count (k + 1);
+          break;
+        }
     }
   return r->nomem ? HI_E_NOMEM : HI_OK;
 }

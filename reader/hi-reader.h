@@ -164,6 +164,15 @@ hi_status hi_target_open_raw (const char *const *paths, const uint64_t *bases,
                               size_t n, const char *elf,
                               struct hi_target *out);
 
+/* For a core file opened by hi_target_open_core: the LEN bytes of
+   memory at ADDR as they lie in the file (libelf's read-only mapping of
+   it), if one segment holds them all; NULL otherwise, and for other
+   targets.  Valid until T is closed.  For scans that read most of a
+   core (the reachability scan): no copy.  The file must not shrink
+   while it is read this way (a SIGBUS). */
+const void *hi_target_core_view (const struct hi_target *t, uint64_t addr,
+                                 size_t len);
+
 /* Bytes a core file opened by hi_target_open_core claims but does not
    hold (it was cut short); 0 for whole files and other targets. */
 uint64_t hi_target_missing (const struct hi_target *t);

@@ -74,7 +74,7 @@ word_at (const struct hi_scan *s, const unsigned char *buf, uint64_t lo,
    no sense); *LAST_HEAP is the last non-main heap seen. */
 static hi_status
 search (struct hi_scan *s, const struct hi_map_entry *e, uint64_t a,
-        uint64_t b, unsigned char *buf, int *arena_heap, uint64_t *last_heap)
+        uint64_t b, unsigned char *own, int *arena_heap, uint64_t *last_heap)
 {
   const uint32_t salt = s->m->root.header_salt;
   const uint64_t n_sites = s->m->n_sites;
@@ -85,7 +85,11 @@ search (struct hi_scan *s, const struct hi_map_entry *e, uint64_t a,
       uint64_t c1 = b - h > CHUNK ? h + CHUNK : b;
       uint64_t lo = h - a > MARGIN ? h - MARGIN : a;
       uint64_t hi = b - c1 > 16 ? c1 + 16 : b;
-      if (s->t->ops->read_memory (s->t->ctx, lo, buf, hi - lo) != 0)
+      /* A core's bytes where they lie (no copy), else read. */
+      const unsigned char *buf = hi_target_core_view (s->t, lo, hi - lo);
+      if (!buf && s->t->ops->read_memory (s->t->ctx, lo, own, hi - lo) == 0)
+        buf = own;
+      if (!buf)
         {
           s->r->skipped.unreadable_bytes += c1 - h;
           h = (c1 + 15) & ~(uint64_t) 15;
@@ -281,11 +285,12 @@ hi_scan_blocks (struct hi_scan *s)
   return HI_OK;
 }
 
-int64_t
-hi_scan_find (const struct hi_scan *s, uint64_t addr)
+/* The span holding ADDR, or NULL. */
+static const struct hi_span *
+span_of (const struct hi_scan *s, uint64_t addr)
 {
   if (addr - s->lo >= s->hi - s->lo)
-    return -1;
+    return NULL;
   size_t lo = 0, hi = s->n_spans;
   while (lo < hi)
     {
@@ -296,9 +301,29 @@ hi_scan_find (const struct hi_scan *s, uint64_t addr)
         hi = mid;
     }
   if (lo == 0)
-    return -1;
+    return NULL;
   const struct hi_span *sp = &s->spans[lo - 1];
-  if (addr >= sp->end)
+  return addr < sp->end ? sp : NULL;
+}
+
+void
+hi_scan_prefetch (const struct hi_scan *s, uint64_t addr, int stage)
+{
+  const struct hi_span *sp = span_of (s, addr);
+  if (!sp)
+    return;
+  const uint32_t *page = &sp->page[(addr - sp->start) / PAGE];
+  if (stage == 0)
+    __builtin_prefetch (page);
+  else
+    __builtin_prefetch (&s->b[*page]);
+}
+
+int64_t
+hi_scan_find (const struct hi_scan *s, uint64_t addr)
+{
+  const struct hi_span *sp = span_of (s, addr);
+  if (!sp)
     return -1;
   uint64_t p = (addr - sp->start) / PAGE;
   uint64_t pages = (sp->end - sp->start + PAGE - 1) / PAGE;

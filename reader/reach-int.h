@@ -122,6 +122,11 @@ int64_t hi_scan_find (const struct hi_scan *s, uint64_t addr);
    are not roots.  HI_E_NOMEM. */
 hi_status hi_scan_glibc (struct hi_scan *s, struct hi_ranges *exclude);
 
+/* Prefetch what hi_scan_find (S, ADDR) reads: STAGE 0 its page entry,
+   1 (once that is in) its first block record.  Lookups of pointers
+   found together are made in stages, so their cache misses overlap. */
+void hi_scan_prefetch (const struct hi_scan *s, uint64_t addr, int stage);
+
 /* reach-mark.c: memcheck's marking, from the roots, then the cliques;
    sets S->state.  HI_E_NOMEM. */
 hi_status hi_scan_mark (struct hi_scan *s, unsigned flags);

@@ -109,7 +109,8 @@ hi_scan_map (struct hi_scan *s)
     }
   /* In address order, none overlapping (a hostile target may say
      otherwise: the later one is cut). */
-  qsort (s->maps, s->n_maps, sizeof *s->maps, map_cmp);
+  if (s->n_maps)
+    qsort (s->maps, s->n_maps, sizeof *s->maps, map_cmp);
   size_t n = 0;
   for (size_t i = 0; i < s->n_maps; i++)
     {
@@ -191,6 +192,10 @@ hi_scan_read (struct hi_scan *s, uint64_t addr, size_t len)
   uint64_t base = addr & ~(HI_SCAN_SLOT - 1);
   if (len == 0 || addr + len < addr)
     return NULL;
+  /* A core file's bytes where they lie: no copy. */
+  const void *view = hi_target_core_view (s->t, addr, len);
+  if (view)
+    return view;
   if (addr + len > base + HI_SCAN_SLOT)
     {
       /* Across two pieces (a word, at most): read it as it is. */

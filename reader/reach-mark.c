@@ -156,6 +156,28 @@ push_clique (struct hi_scan *s, uint64_t ptr, uint32_t clique)
     }
 }
 
+#define BATCH 32
+
+/* Push (as lc_push_if_a_chunk_ptr) the blocks the N words of CAND point
+   into. */
+static void
+lookup_batch (struct hi_scan *s, const uint64_t *cand, size_t n,
+              int prior_definite, int64_t clique)
+{
+  if (n > 4)
+    {
+      for (size_t k = 0; k < n; k++)
+        hi_scan_prefetch (s, cand[k], 0);
+      for (size_t k = 0; k < n; k++)
+        hi_scan_prefetch (s, cand[k], 1);
+    }
+  for (size_t k = 0; k < n; k++)
+    if (clique < 0)
+      push_root (s, cand[k], prior_definite);
+    else
+      push_clique (s, cand[k], (uint32_t) clique);
+}
+
 /* lc_scan_memory: the 8-aligned words of [START, START + LEN).  CLIQUE
    is -1 for the marking from the roots. */
 static void
@@ -186,6 +208,11 @@ scan_memory (struct hi_scan *s, uint64_t start, uint64_t len,
               continue;
             }
         }
+      /* The pointers of the piece, looked up in batches: prefetch their
+         page entries, then their blocks, then look them up (memory
+         latency, not work, is what a lookup costs). */
+      uint64_t cand[BATCH];
+      size_t nc = 0;
       /* A heuristic's reads may reuse P's cache slot: then read the
          piece again (the target's memory does not change). */
       size_t slot = hi_scan_slot (at);
@@ -196,10 +223,11 @@ scan_memory (struct hi_scan *s, uint64_t start, uint64_t len,
           memcpy (&v, p + k, 8);
           if (v - lo >= span)
             continue;
-          if (clique < 0)
-            push_root (s, v, prior_definite);
-          else
-            push_clique (s, v, (uint32_t) clique);
+          cand[nc++] = v;
+          if (nc < BATCH)
+            continue;
+          lookup_batch (s, cand, nc, prior_definite, clique);
+          nc = 0;
           if (s->slot_gen[slot] != gen)
             {
               p = hi_scan_read (s, at, n);
@@ -211,6 +239,8 @@ scan_memory (struct hi_scan *s, uint64_t start, uint64_t len,
                 }
             }
         }
+      if (nc)
+        lookup_batch (s, cand, nc, prior_definite, clique);
       at += n;
     }
 }

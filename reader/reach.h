@@ -10,10 +10,12 @@
    - each thread's stack, from its stack pointer minus the 128-byte red
      zone up to the end of the mapping that holds the stack pointer;
    - every other readable and writable mapping (the loaded objects'
-     .data, .bss and relro, TLS blocks, the program's own anonymous
-     mappings), except malloc's own heap memory (the mappings that hold
-     the blocks' chunks: free chunks keep stale pointers) and the
-     monitor's arenas.
+     .data and .bss, TLS blocks, the program's own anonymous mappings,
+     shared memory; not devices but /dev/zero), except malloc's own heap
+     memory (the brk heap, the used part of each non-main arena's heap,
+     each mmapped chunk: free chunks keep stale pointers), the monitor's
+     arenas, and glibc's main arena state in libc's data.  Read-only
+     memory (relro once protected) is not a root, as in memcheck.
    A word is a pointer if it is 8-aligned.  A word equal to a block's
    user pointer is a start pointer; one inside its user bytes (not at its
    start) an interior pointer.  Blocks reached are scanned in turn, their
@@ -155,15 +157,16 @@ void hi_reach_skipped_text (const struct hi_reach *r, char *buf,
 /* The --leak-check report, the one path heapinspect(1), `run
    --leak-check` and gdb's `heap lost` share: scan T (model M, read from
    T; symbolized with EXE, may be NULL; NAME names the source), then
-   write OPT's format (text or JSON; the profile formats get the lost
-   blocks' chains) to OUT: memcheck's summary lines (definitely lost: B
-   bytes in N blocks, ...), then the leak table by class (definitely lost
-   first, most bytes first; OPT's depth, offsets, threshold, limit,
-   filters and suppressions apply to the rows, never to the summary).
-   *TOTALS, if not NULL, gets the four classes' totals (for an exit
-   status).  *MISSING as hi_report's.  HI_E_NO_MEMORY (nothing written:
-   the host says it in one line), HI_E_NOMEM, HI_E_REGEX,
-   HI_E_SUPPRESSIONS, HI_E_WRITE. */
+   write OPT's format, text or JSON, to OUT: memcheck's summary lines
+   (definitely lost: B bytes in N blocks, ...), what was searched and
+   skipped, then the chains of each class (definitely lost first, most
+   bytes first; OPT's depth, offsets, threshold (of the class's bytes),
+   limit (per class), filters and suppressions apply to the rows, never
+   to the summary).  *TOTALS, if not NULL, gets the four classes' totals
+   (for an exit status).  *MISSING as hi_report's.  HI_E_USAGE for
+   another format, HI_E_NO_MEMORY (both with nothing written: the host
+   says it in one line), HI_E_NOMEM, HI_E_REGEX, HI_E_SUPPRESSIONS,
+   HI_E_WRITE. */
 hi_status hi_reach_report (const struct hi_target *t,
                            const struct hi_model *m, const char *exe,
                            const char *name, const struct hi_options *opt,

@@ -2,6 +2,7 @@
    entry point heapinspect(1) and the gdb plugin share. */
 #define _GNU_SOURCE
 #include "analysis.h"
+#include "options.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,16 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
   int n = parse_tables (list, which);
   if (n <= 0)
     return HI_E_USAGE;
+  /* The default tables (no -t) of a process that made heap errors: the
+     errors first, the way a sanitizer's report starts with what went
+     wrong. */
+  if (!opt->tables_given && strcmp (list, HI_OPT_TABLES_DEFAULT) == 0
+      && m->errors_total && n < 16)
+    {
+      memmove (which + 1, which, (size_t) n * sizeof *which);
+      parse_tables ("errors", which);
+      n++;
+    }
   /* The profile formats write the chains, whatever the tables; massif's
      the timeline, whatever the tables; an SVG of the timeline alone is
      the stacked timeline. */

@@ -44,6 +44,8 @@ struct build
   uint32_t *mapping_of;      /* module -> mapping + 1; 0: none yet */
   struct hi_hash chains;     /* sample location lists -> sample */
   size_t cap_locations, cap_mappings;
+  uint32_t *tstart, *tlist;  /* the client API's type pairs by site
+                                (hi_types_group), or NULL */
 };
 
 static int
@@ -208,10 +210,14 @@ add_sample (struct build *b, uint64_t s, uint32_t *locs)
       smp->n = n;
       memcpy (&r->sample_locs[r->n_sample_locs], locs, n * sizeof *locs);
       r->n_sample_locs += n;
-      char types[512];
-      hi_types_text (b->a, NULL, (uint32_t) s, HI_ANY_BIN, types,
-                     sizeof types);
-      smp->types = types[0] ? hi_rmodel_strdup (r, types) : NULL;
+      smp->types = NULL;
+      if (b->tstart && b->tstart[s + 1] > b->tstart[s])
+        {
+          char types[512];
+          hi_types_join (b->a, b->tlist + b->tstart[s],
+                         b->tstart[s + 1] - b->tstart[s], types, sizeof types);
+          smp->types = hi_rmodel_strdup (r, types);
+        }
       if (hi_hash_insert (&b->chains, h, id) != 0)
         return HI_E_NOMEM;
     }
@@ -260,6 +266,9 @@ hi_samples_build (struct hi_analysis *a, struct hi_rmodel *r)
   r->sample_locs = malloc ((total ? total : 1) * sizeof *r->sample_locs);
   hi_status st = b.loc_of_frame && b.mapping_of && locs && r->samples
                  && r->sample_locs ? HI_OK : HI_E_NOMEM;
+  if (st == HI_OK && hi_types_ready (a) == HI_OK && a->n_types)
+    st = hi_types_group (a, NULL, 0, (uint32_t) m->n_sites, &b.tstart,
+                         &b.tlist);
   /* With time data, each chain's figures at the peak too. */
   r->has_peak = m->has_time && m->chain_time;
   /* The main executable (the monitor records it first) is the first
@@ -280,5 +289,7 @@ hi_samples_build (struct hi_analysis *a, struct hi_rmodel *r)
   free (b.loc_of_frame);
   free (b.mapping_of);
   hi_hash_free (&b.chains);
+  free (b.tstart);
+  free (b.tlist);
   return st;
 }

@@ -2,6 +2,7 @@
 #include "analysis.h"
 
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 static void
@@ -84,6 +85,9 @@ hi_table_bins (struct hi_analysis *a, struct hi_rmodel *r)
   if (hi_types_ready (a) != HI_OK)
     return HI_E_NOMEM;
   int typed = a->n_types > 0;
+  uint32_t *tstart = NULL, *tlist = NULL;
+  if (typed && hi_types_group (a, NULL, 1, HI_NBINS, &tstart, &tlist) != HI_OK)
+    return HI_E_NOMEM;
   if (typed)
     t->legend = "size: bytes asked for; (%) of all bytes, of all kept; "
                 "types: the types the program named for these blocks, "
@@ -114,7 +118,8 @@ hi_table_bins (struct hi_analysis *a, struct hi_rmodel *r)
       char exact[512];
       if (typed)
         {
-          hi_types_text (a, NULL, HI_ANY_ROW, i, exact, sizeof exact);
+          hi_types_join (a, tlist + tstart[i], tstart[i + 1] - tstart[i],
+                         exact, sizeof exact);
           if (exact[0])
             types = hi_rmodel_strdup (r, exact);
           else if (types)
@@ -122,5 +127,7 @@ hi_table_bins (struct hi_analysis *a, struct hi_rmodel *r)
         }
       c[7] = hi_cell_text (types ? types : "");
     }
+  free (tstart);
+  free (tlist);
   return r->nomem ? HI_E_NOMEM : HI_OK;
 }

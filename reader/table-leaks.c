@@ -118,6 +118,7 @@ hi_table_leaks (struct hi_analysis *a, struct hi_rmodel *r)
   if (hi_types_ready (a) != HI_OK)
     return HI_E_NOMEM;
   int typed = a->n_types > 0;
+  uint32_t *tstart = NULL, *tlist = NULL;
   struct hi_table *t = typed
     ? hi_rmodel_table (r, "leaks", "Partial Memory Leak Table",
                        typed_columns,
@@ -126,6 +127,14 @@ hi_table_leaks (struct hi_analysis *a, struct hi_rmodel *r)
                        sizeof columns / sizeof columns[0]);
   if (!t || group (a, &rows, &first_site, &n, &t->filtered, &row_of) != HI_OK)
     return HI_E_NOMEM;
+  if (typed && hi_types_group (a, row_of, 0, (uint32_t) n, &tstart, &tlist)
+      != HI_OK)
+    {
+      free (row_of);
+      free (rows);
+      free (first_site);
+      return HI_E_NOMEM;
+    }
   t->threshold = hi_threshold (&a->opt);
   t->legend = "kept: bytes never freed, (%) of all kept; bytes (%) of all "
               "allocated; (**) 100%, ( .) under 1%";
@@ -172,12 +181,15 @@ hi_table_leaks (struct hi_analysis *a, struct hi_rmodel *r)
       if (typed)
         {
           char types[512];
-          hi_types_text (a, row_of, row->path, HI_ANY_BIN, types,
+          hi_types_join (a, tlist + tstart[row->path],
+                         tstart[row->path + 1] - tstart[row->path], types,
                          sizeof types);
           c[7] = hi_cell_text (hi_rmodel_strdup (r, types));
         }
       c[7 + typed] = hi_path_cell (a, first_site[row->path], r);
     }
+  free (tstart);
+  free (tlist);
   free (row_of);
   free (rows);
   free (first_site);

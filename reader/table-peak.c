@@ -75,7 +75,7 @@ legend (struct hi_analysis *a, struct hi_rmodel *r, uint64_t blocks)
     }
   hi_duration_text (m->peak_time_ns, when, sizeof when);
   snprintf (text, sizeof text,
-            "the peak: %s in %" PRIu64 " block%s, %s%s into the run, after "
+            "the peak: %s in %" PRIu64 " block%s, reached by %s%s into the run, after "
             "%s allocated; bytes, blocks: live then, (%%) of the peak; "
             "(**) 100%%, ( .) under 1%%%s",
             bytes, blocks, blocks == 1 ? "" : "s",

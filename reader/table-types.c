@@ -104,10 +104,53 @@ hi_types_ready (struct hi_analysis *a)
   return HI_OK;
 }
 
+hi_status
+hi_types_group (struct hi_analysis *a, const uint32_t *row_of, int by_bin,
+                uint32_t n_keys, uint32_t **start_out, uint32_t **list_out)
+{
+  *start_out = *list_out = NULL;
+  hi_status st = hi_types_ready (a);
+  if (st != HI_OK)
+    return st;
+  const struct hi_model *m = a->m;
+  uint32_t *start = calloc ((size_t) n_keys + 2, sizeof *start);
+  uint32_t *list = malloc ((m->n_type_recs ? m->n_type_recs : 1)
+                           * sizeof *list);
+  if (!start || !list)
+    {
+      free (start);
+      free (list);
+      return HI_E_NOMEM;
+    }
+  /* A counting sort: keys' sizes, their starts, then the records. */
+  for (int pass = 0; pass < 2; pass++)
+    {
+      for (uint64_t i = 0; i < m->n_type_recs; i++)
+        {
+          const struct hi_type_rec *e = &m->type_recs[i];
+          if (e->kind != HI_TREC_PAIR || a->type_of_rec[i] == UINT32_MAX
+              || !e->allocs)
+            continue;
+          uint32_t key = by_bin ? e->bin : row_of ? row_of[e->site] : e->site;
+          if (key >= n_keys)
+            continue;
+          if (pass == 0)
+            start[key + 2]++;
+          else
+            list[start[key + 1]++] = (uint32_t) i;
+        }
+      if (pass == 0)
+        for (uint32_t k = 2; k < n_keys + 2; k++)
+          start[k] += start[k - 1];
+    }
+  *start_out = start;    /* key K's records: list[start[K], start[K + 1]) */
+  *list_out = list;
+  return HI_OK;
+}
+
 struct share
 {
   uint32_t type;
-  int used;                  /* the type has blocks there (0-byte ones too) */
   uint64_t bytes;
 };
 
@@ -121,37 +164,34 @@ by_share (const void *x, const void *y)
 }
 
 void
-hi_types_text (struct hi_analysis *a, const uint32_t *row_of, uint32_t row,
-               unsigned bin, char *buf, size_t size)
+hi_types_join (struct hi_analysis *a, const uint32_t *recs, size_t n,
+               char *buf, size_t size)
 {
   buf[0] = '\0';
-  if (hi_types_ready (a) != HI_OK || !a->n_types)
-    return;
-  const struct hi_model *m = a->m;
-  struct share *sh = calloc (a->n_types, sizeof *sh);
-  if (!sh)
-    return;
-  for (uint32_t t = 0; t < a->n_types; t++)
-    sh[t].type = t;
-  for (uint64_t i = 0; i < m->n_type_recs; i++)
+  /* Few types per row: a short list, searched linearly. */
+  enum { MAX = 64 };
+  struct share sh[MAX];
+  size_t k = 0;
+  for (size_t i = 0; i < n; i++)
     {
-      const struct hi_type_rec *e = &m->type_recs[i];
-      if (e->kind != HI_TREC_PAIR || a->type_of_rec[i] == UINT32_MAX
-          || (row_of ? row_of[e->site] != row
-              : row != HI_ANY_ROW && e->site != row)
-          || (bin < HI_NBINS && e->bin != bin) || !e->allocs)
-        continue;
-      struct share *x = &sh[a->type_of_rec[i]];
-      x->bytes = hi_add_sat (x->bytes, e->bytes);
-      x->used = 1;
+      const struct hi_type_rec *e = &a->m->type_recs[recs[i]];
+      uint32_t t = a->type_of_rec[recs[i]];
+      size_t j = 0;
+      while (j < k && sh[j].type != t)
+        j++;
+      if (j == k)
+        {
+          if (k == MAX)
+            continue;
+          sh[k++] = (struct share) { t, 0 };
+        }
+      sh[j].bytes = hi_add_sat (sh[j].bytes, e->bytes);
     }
-  qsort (sh, a->n_types, sizeof *sh, by_share);
+  qsort (sh, k, sizeof *sh, by_share);
   size_t at = 0;
-  for (uint32_t t = 0; t < a->n_types && at < size; t++)
-    if (sh[t].used)
-      at += (size_t) snprintf (buf + at, size - at, "%s%s", at ? ", " : "",
-                               a->types[sh[t].type].name);
-  free (sh);
+  for (size_t j = 0; j < k && at < size; j++)
+    at += (size_t) snprintf (buf + at, size - at, "%s%s", at ? ", " : "",
+                             a->types[sh[j].type].name);
 }
 
 static const struct hi_column columns[] = {
@@ -169,13 +209,35 @@ static const struct hi_column columns[] = {
     .left = 1 },
 };
 
+/* The chains a type's row lists: the most live bytes, else bytes. */
+#define TOP_CHAINS 3
+
+struct tchain
+{
+  uint64_t site;             /* HI_ANY_SITE: none */
+  uint64_t live, blocks, allocs, bytes, frees;
+};
+
 struct trow
 {
   uint32_t type;
   uint64_t live, blocks;
-  uint64_t top_site, top_live, top_bytes;
   uint64_t chains;
+  struct tchain top[TOP_CHAINS];
 };
+
+/* 1 if chain X comes before Y in a type's list. */
+static int
+before (const struct tchain *x, const struct tchain *y)
+{
+  if (y->site == HI_ANY_SITE)
+    return 1;
+  if (x->live != y->live)
+    return x->live > y->live;
+  if (x->bytes != y->bytes)
+    return x->bytes > y->bytes;
+  return x->site < y->site;
+}
 
 static int
 by_live (const void *x, const void *y)
@@ -211,7 +273,7 @@ hi_table_types (struct hi_analysis *a, struct hi_rmodel *r)
   t->legend = "live: bytes of the type's blocks not freed, (%) of all "
               "live typed bytes; size: sizeof the type; chains: chains "
               "that allocated it; top chain: the one with the most live "
-              "bytes (else bytes)";
+              "bytes (else bytes), the next two below it";
   struct trow *rows = calloc (a->n_types, sizeof *rows);
   if (!rows)
     return HI_E_NOMEM;
@@ -222,47 +284,61 @@ hi_table_types (struct hi_analysis *a, struct hi_rmodel *r)
       rows[i].type = i;
       rows[i].live = hi_sub0 (x->bytes, x->freed);
       rows[i].blocks = hi_sub0 (x->allocs, x->frees);
-      rows[i].top_site = HI_ANY_SITE;
+      for (int k = 0; k < TOP_CHAINS; k++)
+        rows[i].top[k].site = HI_ANY_SITE;
       live_all = hi_add_sat (live_all, rows[i].live);
       bytes_all = hi_add_sat (bytes_all, x->bytes);
       blocks_all = hi_add_sat (blocks_all, rows[i].blocks);
     }
-  /* Chains per type: the pairs of one (type, site), over their bins. */
-  const struct hi_type_rec *recs = m->type_recs;
-  for (uint64_t i = 0; i < m->n_type_recs; i++)
+  /* Chains per type: each site's pairs, by type, over their bins. */
+  uint32_t *start, *list;
+  if (hi_types_group (a, NULL, 0, (uint32_t) m->n_sites, &start, &list)
+      != HI_OK)
     {
-      const struct hi_type_rec *e = &recs[i];
-      if (e->kind != HI_TREC_PAIR || a->type_of_rec[i] == UINT32_MAX
-          || (hi_site_flags (a, e->site) & HI_SITE_FILTERED))
+      free (rows);
+      return HI_E_NOMEM;
+    }
+  const struct hi_type_rec *recs = m->type_recs;
+  for (uint64_t site = 0; site < m->n_sites; site++)
+    {
+      if (hi_site_flags (a, site) & HI_SITE_FILTERED)
         continue;
-      struct trow *row = &rows[a->type_of_rec[i]];
-      int seen = 0;
-      uint64_t live = 0, bytes = 0;
-      for (uint64_t j = 0; j < m->n_type_recs; j++)
+      for (uint32_t i = start[site]; i < start[site + 1]; i++)
         {
-          const struct hi_type_rec *f = &recs[j];
-          if (f->kind != HI_TREC_PAIR || f->site != e->site
-              || a->type_of_rec[j] != a->type_of_rec[i])
+          uint32_t type = a->type_of_rec[list[i]];
+          int seen = 0;
+          for (uint32_t j = start[site]; j < i && !seen; j++)
+            seen = a->type_of_rec[list[j]] == type;
+          if (seen)
             continue;
-          if (j < i)
-            {
-              seen = 1;
-              break;
-            }
-          live = hi_add_sat (live, hi_sub0 (f->bytes, f->bytes_freed));
-          bytes = hi_add_sat (bytes, f->bytes);
-        }
-      if (seen || !e->allocs)
-        continue;
-      row->chains++;
-      if (row->top_site == HI_ANY_SITE || live > row->top_live
-          || (live == row->top_live && bytes > row->top_bytes))
-        {
-          row->top_site = e->site;
-          row->top_live = live;
-          row->top_bytes = bytes;
+          struct tchain c = { site, 0, 0, 0, 0, 0 };
+          for (uint32_t j = i; j < start[site + 1]; j++)
+            if (a->type_of_rec[list[j]] == type)
+              {
+                const struct hi_type_rec *f = &recs[list[j]];
+                c.allocs = hi_add_sat (c.allocs, f->allocs);
+                c.bytes = hi_add_sat (c.bytes, f->bytes);
+                c.frees = hi_add_sat (c.frees, f->frees);
+                c.live = hi_add_sat (c.live, hi_sub0 (f->bytes,
+                                                      f->bytes_freed));
+              }
+          c.blocks = hi_sub0 (c.allocs, c.frees);
+          struct trow *row = &rows[type];
+          row->chains++;
+          /* Into the type's short list, kept in order. */
+          for (int k = 0; k < TOP_CHAINS; k++)
+            if (before (&c, &row->top[k]))
+              {
+                struct tchain out = row->top[k];
+                row->top[k] = c;
+                c = out;
+                if (c.site == HI_ANY_SITE)
+                  break;
+              }
         }
     }
+  free (start);
+  free (list);
   qsort (rows, a->n_types, sizeof *rows, by_live);
   uint64_t shown = 0;
   for (uint32_t i = 0; i < a->n_types && !r->nomem; i++)
@@ -278,9 +354,11 @@ hi_table_types (struct hi_analysis *a, struct hi_rmodel *r)
                   || (!x->bytes && !bytes_all);
       if (!hi_keep_row (&a->opt, t, &shown, above))
         continue;
-      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_ENTRY);
       if (!c)
         break;
+      uint32_t group = (uint32_t) t->n_rows;   /* the entry's rows' */
+      t->rows[t->n_rows - 1].group = group;
       c[0] = hi_cell_bytes (row->live);
       c[1] = hi_cell_pct2 (row->live, live_all);
       c[2] = hi_cell_count (row->blocks);
@@ -290,8 +368,28 @@ hi_table_types (struct hi_analysis *a, struct hi_rmodel *r)
       c[6] = hi_cell_count (x->elem_size);
       c[7] = hi_cell_count (row->chains);
       c[8] = hi_cell_text (x->name);
-      if (row->top_site != HI_ANY_SITE)
-        c[9] = hi_path_cell (a, row->top_site, r);
+      if (row->top[0].site != HI_ANY_SITE)
+        c[9] = hi_path_cell (a, row->top[0].site, r);
+      /* Its top chains with their own figures, under it (in JSON its
+         "members"; the first is the row's own in text). */
+      for (int k = 0; k < TOP_CHAINS && !r->nomem; k++)
+        {
+          const struct tchain *tc = &row->top[k];
+          if (tc->site == HI_ANY_SITE)
+            break;
+          struct hi_cell *m = hi_rmodel_row (r, t, HI_ROW_MEMBER);
+          if (!m)
+            break;
+          t->rows[t->n_rows - 1].json_only = k == 0;
+          t->rows[t->n_rows - 1].group = group;
+          m[0] = hi_cell_bytes (tc->live);
+          m[1] = hi_cell_pct2 (tc->live, live_all);
+          m[2] = hi_cell_count (tc->blocks);
+          m[3] = hi_cell_count (tc->allocs);
+          m[4] = hi_cell_bytes (tc->bytes);
+          m[5] = hi_cell_count (tc->frees);
+          m[9] = hi_path_cell (a, tc->site, r);
+        }
     }
   free (rows);
   return r->nomem ? HI_E_NOMEM : HI_OK;

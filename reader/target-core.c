@@ -63,6 +63,8 @@ struct core
   struct hi_thread_regs *threads; /* one per NT_PRSTATUS, in note order */
   size_t nthreads;
   int x86_64;                 /* registers are only read for x86-64 */
+  const char *image;          /* the file as libelf mapped it, or NULL */
+  size_t image_size;
   const char *exe;
   uint64_t mtime_ns;          /* the file's modification time, 0 if none */
 };
@@ -167,6 +169,19 @@ static const struct hi_target_ops core_ops = {
   core_read, core_symbol, core_close, core_region, NULL, core_mapping,
   core_thread_regs
 };
+
+const void *
+hi_target_core_view (const struct hi_target *t, uint64_t addr, size_t len)
+{
+  if (t->ops != &core_ops)
+    return NULL;
+  const struct core *c = t->ctx;
+  const struct segment *s = c->image ? find_segment (c, addr) : NULL;
+  if (!s || len > s->filesz - (addr - s->vaddr)
+      || s->offset + (addr - s->vaddr) + len > c->image_size)
+    return NULL;
+  return c->image + s->offset + (addr - s->vaddr);
+}
 
 uint64_t
 hi_target_missing (const struct hi_target *t)
@@ -470,6 +485,9 @@ hi_target_open_core (const char *path, const char *exe, struct hi_target *out)
               add_thread (c, (char *) data->d_buf + desc_off, nh.n_descsz);
           }
     }
+  c->image = elf_rawfile (c->elf, &c->image_size);
+  if (c->image_size > c->file_size)
+    c->image_size = (size_t) c->file_size;
   if (sort_segments (c) != 0 || make_mappings (c) != 0)
     {
       err = HI_E_NOMEM;

@@ -45,6 +45,11 @@ check_PROGRAMS += %reldir%/progs/output-name
 %canon_reldir%_progs_recurse_CFLAGS = $(progs_cflags) -O1
 %canon_reldir%_progs_foreign_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_recursion_CFLAGS = $(progs_cflags) -O1
+check_PROGRAMS += %reldir%/progs/chain-cache
+%canon_reldir%_progs_chain_cache_CFLAGS = $(progs_cflags) -O1
+check_PROGRAMS += %reldir%/progs/small-stacks
+%canon_reldir%_progs_small_stacks_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_small_stacks_LDADD = -lpthread
 %canon_reldir%_progs_jit_own_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_coroutine_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_run_ends_CFLAGS = $(progs_cflags)
@@ -388,3 +393,14 @@ EXTRA_DIST += %reldir%/progs/instrument.cc
 check_PROGRAMS += %reldir%/progs/client-threads
 %canon_reldir%_progs_client_threads_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_client_threads_LDADD = -lpthread
+# The reachability scan on a made-up process (reach-unit.exp runs both).
+check_PROGRAMS += %reldir%/unit/reach-unit %reldir%/unit/reach-unit-asan
+%canon_reldir%_unit_reach_unit_SOURCES = %reldir%/unit/reach-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_reach_unit_LDADD = reader/libhireader.la
+%canon_reldir%_unit_reach_unit_asan_SOURCES = %reldir%/unit/reach-unit.c \
+	%reldir%/unit/unit-check.h
+%canon_reldir%_unit_reach_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_reach_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_reach_unit_asan_LDFLAGS = $(asan_ldflags)
+EXTRA_DIST += %reldir%/progs/nocfi.c

@@ -273,7 +273,8 @@ struct hi_thread
   uint64_t tid;
   uint64_t chains;          /* chains captured */
   uint64_t frames;          /* frames in those chains */
-  uint64_t frames_cached;   /* frames resolved from the prefix cache */
+  uint64_t frames_cached;   /* frames resolved without a pair lookup
+                               (the chain cache or the prefix cache) */
   uint64_t allocations;
   uint64_t frees;
   uint64_t bytes_allocated;

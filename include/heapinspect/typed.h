@@ -40,14 +40,16 @@
 extern "C" {
 #endif
 
-/* For heapinspect_set_type and the macros below: with ELEM_SIZE the
-   size of one object of the type (0: unknown). */
+/* The monitor's side of heapinspect_set_type and the macros below:
+   name the type of the block at PTR NAME, ELEM_SIZE the size of one
+   object of the type (0: unknown).  Weak: NULL without the monitor. */
 void heapinspect_type_name (const void *ptr, const char *name,
                             size_t elem_size) __attribute__ ((weak));
 
-/* For C++'s typed new: the block at PTR (or at PTR - COOKIE, for an
-   array whose element count is stored in the COOKIE bytes before PTR)
-   holds objects of ELEM_SIZE bytes of the type whose tag is TAG. */
+/* The monitor's side of C++'s typed new: the block at PTR (or at PTR -
+   COOKIE, for an array whose element count is stored in the COOKIE
+   bytes before PTR) holds objects of ELEM_SIZE bytes of the type whose
+   tag is TAG.  Weak: NULL without the monitor. */
 void heapinspect_type_tag (const void *ptr, const void *tag,
                            size_t elem_size, size_t cookie)
   __attribute__ ((weak));

@@ -11,7 +11,10 @@
      site 2: node 5, depth 2: 5 medium allocations, 500 bytes, none freed
      site 3: node 3, depth 2: 1 huge allocation, 4000 bytes, freed
    one thread (16 allocations, 5 frees, 4600 bytes, 4040 freed), peak 560
-   bytes in 11 blocks, and no module unless MUTATION is `module`. */
+   bytes in 11 blocks, and no module unless MUTATION is `module`.
+   MUTATION types-*: the client API's types too (HI_ARENA_TYPES): type 1
+   "struct thing" (sizeof 10) with pairs for site 1 (bin 10, site 1's
+   figures) and site 2 (bin 100, site 2's), whole or damaged. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +26,7 @@
 #define SITES_ADDR   UINT64_C(0x4000000)
 #define THREAD_ADDR  UINT64_C(0x8000000)
 #define MODULE_ADDR  UINT64_C(0x9000000)
+#define TYPES_ADDR   UINT64_C(0xa000000)
 
 static struct hi_root root;
 static struct hi_node *nodes;
@@ -32,6 +36,8 @@ static uint32_t n_sites = 4;
 static struct hi_thread thread;
 static struct hi_module module;
 static int with_module;
+static struct hi_type_rec types[4];
+static int with_types;
 
 static void
 arena (int i, uint64_t addr, uint64_t count, uint32_t kind, uint32_t size)
@@ -78,12 +84,16 @@ finish_root (void)
   root.max_depth = 64;
   root.pid = 4242;
   root.ready = 1;
-  root.n_arenas = with_module ? 4 : 3;
+  root.n_arenas = 3;
   arena (0, NODES_ADDR, n_nodes, HI_ARENA_NODES, sizeof *nodes);
   arena (1, SITES_ADDR, n_sites, HI_ARENA_SITES, sizeof *sites);
   arena (2, THREAD_ADDR, 1, HI_ARENA_THREADS, sizeof thread);
   if (with_module)
-    arena (3, MODULE_ADDR, 1, HI_ARENA_MODULES, sizeof module);
+    arena ((int) root.n_arenas++, MODULE_ADDR, 1, HI_ARENA_MODULES,
+           sizeof module);
+  if (with_types)
+    arena ((int) root.n_arenas++, TYPES_ADDR, 4, HI_ARENA_TYPES,
+           sizeof *types);
   root.totals.live_bytes = 560;
   root.totals.peak_bytes = 560;
   root.totals.live_blocks = 11;
@@ -99,8 +109,13 @@ write_snapshot (const char *path)
     { SITES_ADDR, (uint64_t) n_sites * sizeof *sites, sites },
     { THREAD_ADDR, sizeof thread, &thread },
     { MODULE_ADDR, sizeof module, &module },
+    { TYPES_ADDR, sizeof types, types },
   };
-  uint32_t n = with_module ? 5 : 4;
+  uint32_t n = 4;
+  if (with_module)
+    n++;
+  if (with_types)
+    r[n++] = r[5];
   struct hi_snap_header h = { HI_SNAP_MAGIC, HI_FORMAT_VERSION, n, ROOT_ADDR,
                               4242 };
   FILE *f = fopen (path, "wb");
@@ -199,6 +214,36 @@ main (int argc, char **argv)
       memset (&thread, 0, sizeof thread);
       thread.allocations = num;
       thread.bytes_allocated = 8 * num;
+    }
+  else if (strncmp (mut, "types-", 6) == 0)
+    {
+      with_types = 1;
+      types[1] = (struct hi_type_rec) { .kind = HI_TREC_TYPE, .key = 0x5000,
+                                        .elem_size = 10,
+                                        .flags = HI_TYPE_NAMED };
+      strcpy (types[1].name, "struct thing");
+      types[2] = (struct hi_type_rec) { .kind = HI_TREC_PAIR, .type = 1,
+                                        .site = 1, .bin = 10, .allocs = 10,
+                                        .bytes = 100, .frees = 4,
+                                        .bytes_freed = 40 };
+      types[3] = (struct hi_type_rec) { .kind = HI_TREC_PAIR, .type = 1,
+                                        .site = 2, .bin = 100, .allocs = 5,
+                                        .bytes = 500 };
+      if (strcmp (mut, "types-pair-site") == 0)
+        types[3].site = 99;                 /* no such site */
+      else if (strcmp (mut, "types-pair-type") == 0)
+        types[3].type = 2;                  /* a pair, not a type */
+      else if (strcmp (mut, "types-kind") == 0)
+        types[1].kind = 7;                  /* and so its pairs have none */
+      else if (strcmp (mut, "types-bin") == 0)
+        types[2].bin = HI_NBINS;
+      else if (strcmp (mut, "types-name") == 0)
+        memset (types[1].name, 'x', sizeof types[1].name);  /* no NUL */
+      else if (strcmp (mut, "types-good") != 0)
+        {
+          fprintf (stderr, "mksnap: unknown mutation %s\n", mut);
+          return 2;
+        }
     }
   else
     {

@@ -33,11 +33,19 @@
 #define IN_REGISTER 88
 #define ALIGNED_KEPT 128        /* aligned_alloc (64, ...) */
 #define ALIGNED_LOST 192
+#define BIG_KEPT 200000         /* mmapped chunks (over glibc's threshold) */
+#define BIG_LOST 300000
+#define VIA_BIG 32              /* only the lost big block points to it */
+#define STALE 56                /* only a freed block points to it */
+#define COUNTED (8 + 10 * 4)    /* new[]'s layout: a count, then 10 ints */
 
 struct node { struct node *next; long a, b; };
 
 void *global_block;             /* reachable */
 void *aligned_kept, *zero_kept; /* reachable: an aligned block, a 0-byte one */
+void *big_kept;                 /* reachable, an mmapped chunk */
+int *counted_elements;          /* 8 bytes in: reachable by memcheck's
+                                   newarray heuristic */
 char *interior_pointer;         /* possibly lost: 10 bytes in */
 __thread void *tls_main;        /* reachable, from the main thread's TLS */
 __thread void *tls_other;       /* ... from the other thread's */
@@ -96,8 +104,30 @@ make_reachable (void)
   aligned_kept = aligned_alloc (64, ALIGNED_KEPT);
   memset (aligned_kept, 0, ALIGNED_KEPT);
   zero_kept = malloc (0);
+  long *counted = calloc (1, COUNTED);
+  counted[0] = 10;
+  counted_elements = (int *) (counted + 1);
   sink = memset (aligned_alloc (64, ALIGNED_LOST), 0, ALIGNED_LOST);
   sink = NULL;                  /* definitely lost */
+}
+
+/* A big block (mmapped on its own) that alone points to a small one,
+   dropped: definitely and indirectly lost (the mapping is heap memory,
+   not a root); and a block only a freed block's stale bytes point to:
+   definitely lost (free chunks are not roots). */
+static __attribute__ ((noinline)) void
+make_big_and_stale (void)
+{
+  big_kept = calloc (1, BIG_KEPT);
+  void **big = calloc (1, BIG_LOST);
+  big[1000] = calloc (1, VIA_BIG);
+  sink = big;
+  sink = NULL;
+  void **holder = calloc (1, 64);
+  holder[6] = calloc (1, STALE);
+  sink = holder[6];
+  sink = NULL;
+  free (holder);
 }
 
 /* Another thread: one block only on its stack, one only in its TLS;
@@ -143,12 +173,14 @@ main (int argc, char **argv)
   make_list ();
   make_cycle ();
   make_reachable ();
+  make_big_and_stale ();
   if (pthread_create (&t, NULL, other, NULL) != 0 || read (ready[0], &c, 1) != 1)
     return 2;
-  say ("definite", NODE + CYCLE + ALIGNED_LOST, 3);
-  say ("indirect", 4 * NODE + 2 * CYCLE, 6);
+  say ("definite", NODE + CYCLE + ALIGNED_LOST + BIG_LOST + STALE, 5);
+  say ("indirect", 4 * NODE + 2 * CYCLE + VIA_BIG, 7);
   say ("possible", INTERIOR, 1);
-  say ("reachable", GLOBAL + ON_STACK + TLS_OTHER + TLS_MAIN + ALIGNED_KEPT, 6);
+  say ("reachable", GLOBAL + ON_STACK + TLS_OTHER + TLS_MAIN + ALIGNED_KEPT
+       + BIG_KEPT + COUNTED, 8);
   int n = snprintf (line, sizeof line, "global 0x%lx\n",
                     (unsigned long) global_block);
   if (write (1, line, (size_t) n) != n)

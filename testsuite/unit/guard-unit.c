@@ -10,6 +10,7 @@
    failed. */
 #define _GNU_SOURCE
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,7 +213,7 @@ struct chunk
   enum hstate state;
 };
 
-#define NCHUNKS 12
+#define NCHUNKS 16
 static struct chunk chunks[NCHUNKS];
 static size_t n_chunks;
 
@@ -280,7 +281,8 @@ lay_out (void)
 }
 
 /* Chunk indexes of the standard heap. */
-static size_t c_a, c_b, c_q, c_f, c_t, c_o, c_s, c_p, c_g, c_l, c_free, c_m;
+static size_t c_a, c_b, c_q, c_f, c_t, c_o, c_s, c_p, c_g, c_l, c_free, c_m,
+  c_al;
 
 static void
 heap_standard (void)
@@ -298,7 +300,17 @@ heap_standard (void)
   c_l = chunk (0x1000 - (chunks[c_g].at + 64 - HEAP_AT), 24, 1, H_LIVE);
   c_free = chunk (256, 0, 0, H_FREE);
   c_m = chunk (48, 24, 4, H_LIVE);
+  c_al = chunk (256, 100, 1, H_LIVE);
   lay_out ();
+  /* c_al is aligned: its header 64 bytes into its memory, the offset
+     word before it. */
+  uint64_t mp = chunks[c_al].at + 16, header = mp + 64;
+  memset (im.heap + (mp - HEAP_AT), 0, 16);
+  uint64_t sf = 100 | HI_BLOCK_ALIGNED;
+  struct hi_block_header h = { hi_block_check (SALT, header, 1, sf), 1, sf };
+  memcpy (im.heap + (header - HEAP_AT), &h, sizeof h);
+  put64 (header - 8, 64);
+  chunks[c_al].user = header + 16;
   /* c_g's glibc size is smashed: the chunk after it (c_l) starts where
      the walk cannot reach; c_l's own chunk is whole. */
 }
@@ -410,6 +422,8 @@ expect_block (const char *name, const struct hi_target_ops *ops,
   free (got);
 }
 
+static void every_error (void);
+
 #define U(c) chunks[c].user
 #define AT(c) chunks[c].at
 
@@ -481,6 +495,21 @@ test_block_states (void)
                 "the end of the 24-byte block at 0x%" PRIx64 ", allocated by "
                 P_MAKE, AT (c_free) + 100, AT (c_free),
                 AT (c_free) + 100 - (U (c_l) + 24), U (c_l));
+  expect_block ("block: an aligned block's padding", &image_ops,
+                U (c_al) - 40, HI_E_NOT_BLOCK,
+                "0x%" PRIx64 " is in the alignment padding of the 100-byte "
+                "block at 0x%" PRIx64 " (40 bytes before it), allocated by "
+                P_MAKE, U (c_al) - 40, U (c_al));
+  expect_block ("block: an aligned block's offset word", &image_ops,
+                U (c_al) - 20, HI_E_NOT_BLOCK,
+                "0x%" PRIx64 " is in heapinspect's header of the 100-byte "
+                "block at 0x%" PRIx64 " (20 bytes before it), allocated by "
+                P_MAKE, U (c_al) - 20, U (c_al));
+  expect_block ("block: past an aligned block's end, in its slack",
+                &image_ops, U (c_al) + 104, HI_E_NOT_BLOCK,
+                "0x%" PRIx64 " is 4 bytes past the end of the 100-byte block "
+                "at 0x%" PRIx64 " (in its slack: bytes malloc gave it beyond "
+                "its size), allocated by " P_MAKE, U (c_al) + 104, U (c_al));
   expect_block ("block: a thread's stack", &image_ops, STACK_AT + 0x100,
                 HI_E_NOT_BLOCK,
                 "0x%" PRIx64 " is not in a block allocated through "
@@ -534,6 +563,26 @@ test_block_states (void)
                 PRIx64 " (held in the quarantine), allocated by " P_MAKE
                 "; the quarantine's record of its free is lost", U (c_q),
                 U (c_q));
+
+  /* The errors naming a block, a chunk, a pointer. */
+  image_v5 ();
+  every_error ();
+  expect_block ("block: a quarantined block names the first error about it",
+                &image_ops, U (c_q) + 12, HI_OK,
+                "0x%" PRIx64 " is 12 bytes into a freed 100-byte block at 0x%"
+                PRIx64 " (held in the quarantine), allocated by " P_MAKE
+                ", freed by " P_DROP " (by thread 77); heap error 1 of -t "
+                "errors names it", U (c_q) + 12, U (c_q));
+  expect_block ("block: the overflowing block names the corruption's error",
+                &image_ops, U (c_o), HI_OK,
+                "0x%" PRIx64 " is 0 bytes into a 24-byte block at 0x%" PRIx64
+                ", allocated by " P_OTHER "; heap error 4 of -t errors names "
+                "it", U (c_o), U (c_o));
+  expect_block ("block: a stack pointer freed names its error", &image_ops,
+                STACK_AT + 0x100, HI_E_NOT_BLOCK,
+                "0x%" PRIx64 " is not in a block allocated through "
+                "heapinspect: it is on the stack of thread %u; heap error 3 "
+                "of -t errors names it", STACK_AT + 0x100, TID);
 
   /* JSON: the state and the figures as keys. */
   image_v5 ();
@@ -861,6 +910,55 @@ test_hostile (void)
   free (t);
 }
 
+/* Every 4-byte word of an error record, a ring entry and the root's
+   guard fields set to 0, 1, all ones and a pattern: the image loads, and
+   -t errors and block answer (the ASan build says there is no crash). */
+static void
+test_every_field (void)
+{
+  static const uint32_t values[] = { 0, 1, UINT32_MAX, 0x41414141u };
+  int ok = 1, runs = 0;
+  for (int what = 0; what < 3; what++)
+    {
+      size_t size = what == 0 ? sizeof (struct hi_error)
+                    : what == 1 ? sizeof (struct hi_freed)
+                    : offsetof (struct hi_root, client)
+                      - offsetof (struct hi_root, guard_flags);
+      for (size_t off = 0; off < size; off += 4)
+        for (size_t v = 0; v < sizeof values / sizeof values[0]; v++)
+          {
+            image_v5 ();
+            every_error ();
+            char *p = what == 0 ? (char *) &im.errors[3]
+                      : what == 1 ? (char *) &im.ring[5]
+                      : (char *) &im.root.guard_flags;
+            memcpy (p + off, &values[v], 4);
+            struct hi_model *m;
+            hi_status s = load_with (&image_ops, &m);
+            if (s != HI_OK)
+              {
+                ok = 0;
+                printf ("load failed: %d/%zu/%zu: %s\n", what, off, v,
+                        hi_strerror (s));
+                continue;
+              }
+            hi_model_free (m);
+            char *t = errors_text (HI_TEXT, &s);
+            hi_status bs;
+            char *b = block_text (&image_ops, U (c_q) + 4, &bs, HI_TEXT);
+            char *b2 = block_text (&image_ops, U (c_s), &bs, HI_JSON);
+            ok &= t && strstr (t, "Heap Errors") && b && strstr (b, " is ")
+                  && b2 && strstr (b2, "\"state\"");
+            free (t);
+            free (b);
+            free (b2);
+            runs++;
+          }
+    }
+  check (ok && runs > 100, "hostile: every word of an error record, a ring "
+         "entry and the root's guard fields", "%d runs", runs);
+}
+
 /* The chains of frees have no counters: no table lists them. */
 static void
 test_free_chains_unlisted (void)
@@ -904,6 +1002,7 @@ main (void)
   test_block_states ();
   test_errors_table ();
   test_hostile ();
+  test_every_field ();
   test_free_chains_unlisted ();
   return failed;
 }

@@ -497,7 +497,7 @@ test_peak (void)
   hi_human_bytes (x.m.root.peak_clock, h2, sizeof h2);
   hi_duration_text (x.m.peak_time_ns, want, sizeof want);
   char expect[512];
-  snprintf (expect, sizeof expect, "the peak: %s in %" PRIu64 " blocks, %s "
+  snprintf (expect, sizeof expect, "the peak: %s in %" PRIu64 " blocks, reached by %s "
             "into the run, after %s allocated;", h1, blocks, want, h2);
   check (g.t && has (g.t->legend, expect),
          "peak: the legend says the peak's bytes, blocks and when", "'%s'",
@@ -506,7 +506,7 @@ test_peak (void)
 
   build (&g, &x, hi_table_peak, options (HI_VERBOSE, 5, 0, 1));
   snprintf (expect, sizeof expect, "the peak: %" PRIu64 " in %" PRIu64
-            " blocks, %s into the run, after %" PRIu64 " allocated;", peak,
+            " blocks, reached by %s into the run, after %" PRIu64 " allocated;", peak,
             blocks, want, x.m.root.peak_clock);
   check (g.t && has (g.t->legend, expect),
          "peak: the legend in exact bytes with --bytes", "'%s'",
