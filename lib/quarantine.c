@@ -220,7 +220,8 @@ look_at_free_memory (void)
     malloc_trim (0);
   uint64_t end = hi_prim_monotonic_ns ();
   hi_lock_acquire (&hi_guard.ring_lock);
-  hi_guard.shrink = grown < hi_guard.limit / 2 ? grown : hi_guard.limit / 2;
+  hi_guard.shrink = 2 * grown < hi_guard.limit / 2 ? 2 * grown
+                    : hi_guard.limit / 2;
   hi_guard.next_look_ns = end + (end - start) * LOOK_SHARE;
   hi_lock_release (&hi_guard.ring_lock);
   hi_tls.busy--;
