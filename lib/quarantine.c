@@ -20,7 +20,7 @@ extern void __libc_free (void *);
 /* Of each block that leaves, the bytes fetched ahead of its check. */
 #define PREFETCH_BYTES 1024
 /* How far ahead of the ring's head a block is fetched. */
-#define AHEAD 4
+#define AHEAD 8
 /* Pieces of the ring given back once all their entries left. */
 #define DISCARD (UINT64_C(64) << 10)
 _Static_assert (HI_QUARANTINE_SLOTS * sizeof (struct hi_freed)
@@ -297,6 +297,9 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
      that checks it a few frees later. */
   if (r->quarantine_tail - r->quarantine_head > AHEAD)
     {
+      /* Its ring entry was written as long ago: fetched earlier still. */
+      __builtin_prefetch (&hi_guard.ring[(r->quarantine_head + 2 * AHEAD)
+                                         % SLOTS]);
       const struct hi_freed *ahead
         = &hi_guard.ring[(r->quarantine_head + AHEAD) % SLOTS];
       const char *next = (const char *) (uintptr_t) ahead->user;
