@@ -45,11 +45,13 @@ usage (FILE *f, int status)
   return status;
 }
 
+/* A usage error: its one line, then where the usage is (not the whole
+   usage, which would bury the line). */
 static int
 bad_usage (const char *msg)
 {
-  fprintf (stderr, "heapinspect: %s\n", msg);
-  return usage (stderr, 2);
+  fprintf (stderr, "heapinspect: %s\nTry 'heapinspect --help'.\n", msg);
+  return 2;
 }
 
 /* A usage error said in one line, without the usage after it. */
@@ -239,7 +241,9 @@ apply_option (int c, char *arg, struct settings *st)
       puts (PACKAGE_STRING);
       return 0;
     default:
-      return usage (stderr, 2);
+      /* getopt_long said what was wrong in its line. */
+      fputs ("Try 'heapinspect --help'.\n", stderr);
+      return 2;
     }
 }
 
@@ -439,7 +443,8 @@ main (int argc, char **argv)
         return bad_usage ("block needs an address");
       block_addr = strtoull (argv[1], &end, 0);
       if (!argv[1][0] || *end)
-        return bad_usage ("block needs an address (0x...)");
+        return bad_usage ("block needs an address: a number, decimal or "
+                          "0x hexadecimal");
       block = 1;
       argv += 2;
       argc -= 2;

@@ -293,6 +293,7 @@ parse_request (char *text, size_t len, struct request *r)
 {
   memset (r, 0, sizeof *r);
   r->opt = (struct hi_options) HI_OPTIONS_DEFAULT;
+  r->opt.gdb = 1;
   for (size_t i = 0; i < len; i++)
     if (text[i] == '\0')
       text[i] = '\n';

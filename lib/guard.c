@@ -10,6 +10,7 @@
 
 #include <dlfcn.h>
 #include <link.h>
+#include <stdio.h>
 #include <string.h>
 
 HI_HIDDEN struct hi_guard hi_guard;
@@ -201,6 +202,7 @@ void
 hi_guard_fork_child (void)
 {
   atomic_fetch_add (&fork_gen, 1);
+  atomic_store (&hi_guard.unacted, 0);   /* the parent's, not ours */
   hi_guard.ring_lock.word = 0;
   hi_guard.report_lock.word = 0;
 }
@@ -221,6 +223,11 @@ hi_guard_call_site (const struct hi_frame *caller)
 
 static char report[16384];
 static size_t report_len;
+/* The error being reported is a smashed chunk size word; the thread
+   that freed its block first (the quarantine's entry), 0 if not known
+   (both under the report lock). */
+static int report_chunk;
+static uint64_t report_free_tid;
 
 static void
 put (const char *s)
@@ -351,18 +358,49 @@ call_name (uint32_t when)
          : when == HI_WHEN_USABLE_SIZE ? "malloc_usable_size()" : "free()";
 }
 
-/* The title of the bad call's chain. */
+/* What the bad call did, for its chain's title. */
 static const char *
-call_title (uint32_t when)
+call_verb (uint32_t when)
 {
-  return when == HI_WHEN_REALLOC ? "reallocated here:"
-         : when == HI_WHEN_USABLE_SIZE ? "called here:" : "freed here:";
+  return when == HI_WHEN_REALLOC ? "reallocated"
+         : when == HI_WHEN_USABLE_SIZE ? "called" : "freed";
 }
+
+/* A chain's title: "VERB by thread TID here:", or "VERB here:" when the
+   thread is not known (TID 0).  The string lives until the next call. */
+static const char *
+titled (const char *verb, uint64_t tid)
+{
+  static char t[96];
+  size_t n = strlen (verb);
+  if (n > 48)
+    n = 48;
+  memcpy (t, verb, n);
+  if (tid)
+    {
+      memcpy (t + n, " by thread ", 11);
+      n += 11;
+      char tmp[24];
+      int k = 0;
+      do
+        tmp[k++] = (char) ('0' + tid % 10);
+      while ((tid /= 10) != 0);
+      while (k > 0)
+        t[n++] = tmp[--k];
+    }
+  memcpy (t + n, " here:", 7);
+  return t;
+}
+
+/* This thread runs the exit handler (hi_guard_exit_check on): errors
+   found now are found at exit, not in a signal handler. */
+static __thread int in_exit __attribute__ ((tls_model ("initial-exec")));
 
 static const char *
 found_where (uint32_t when)
 {
   return when == HI_WHEN_EVICT ? "found as it left the quarantine"
+         : when == HI_WHEN_SNAPSHOT && in_exit ? "found at exit"
          : when == HI_WHEN_SNAPSHOT ? "found while a snapshot was written"
          : when == HI_WHEN_REALLOC ? "found in realloc()"
          : when == HI_WHEN_USABLE_SIZE ? "found in malloc_usable_size()"
@@ -408,9 +446,11 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       if (lost)
         put ("the block was given back to malloc already: its size and "
              "chains are lost (HEAPINSPECT_QUARANTINE keeps them)\n");
-      put_chain (call_title (e->when), e->call_site, symbolize);
+      put_chain (titled (call_verb (e->when), e->tid), e->call_site,
+                   symbolize);
       if (e->free_site != HI_SITE_UNKNOWN)
-        put_chain ("previously freed here:", e->free_site, symbolize);
+        put_chain (titled ("previously freed", report_free_tid), e->free_site,
+                   symbolize);
       if (!lost)
         put_chain ("allocated here:", e->alloc_site, symbolize);
       break;
@@ -423,7 +463,8 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       put (" bytes inside ");
       put_block (e->block, e->block_size);
       put ("\n");
-      put_chain (call_title (e->when), e->call_site, symbolize);
+      put_chain (titled (call_verb (e->when), e->tid), e->call_site,
+                   symbolize);
       put_chain ("the block was allocated here:", e->alloc_site, symbolize);
       break;
     case HI_ERR_NOT_HEAP:
@@ -446,12 +487,23 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       else
         put ("it is in no block of the heap");
       put ("\n");
-      put_chain (call_title (e->when), e->call_site, symbolize);
+      put_chain (titled (call_verb (e->when), e->tid), e->call_site,
+                   symbolize);
       break;
     case HI_ERR_HEADER_CORRUPT:
-      put ("heap corruption: the header of the block at ");
-      put_hex (e->addr);
-      put (" is overwritten, ");
+      if (report_chunk)
+        {
+          /* Our header is whole, glibc's size word before it is not. */
+          put ("heap corruption: the chunk size word of ");
+          put_block (e->block, e->block_size);
+          put (" (malloc's, before its header) is overwritten, ");
+        }
+      else
+        {
+          put ("heap corruption: the header of the block at ");
+          put_hex (e->addr);
+          put (" is overwritten, ");
+        }
       put (found_where (e->when));
       put ("\n");
       if (e->other)
@@ -463,7 +515,11 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       else
         put ("no valid block was found before it\n");
       if (e->call_site != HI_SITE_UNKNOWN)
-        put_chain (call_title (e->when), e->call_site, symbolize);
+        put_chain (titled (call_verb (e->when), e->tid), e->call_site,
+                   symbolize);
+      if (report_chunk)
+        put_chain ("the block was allocated here:", e->alloc_site,
+                   symbolize);
       if (e->other)
         put_chain ("the block before it was allocated here:", e->other_site,
                    symbolize);
@@ -476,7 +532,7 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       put (" bytes in after its free, ");
       put (found_where (e->when));
       put ("\n");
-      put_chain ("freed here:", e->free_site, symbolize);
+      put_chain (titled ("freed", report_free_tid), e->free_site, symbolize);
       put_chain ("allocated here:", e->alloc_site, symbolize);
       break;
     case HI_ERR_REDZONE:
@@ -490,9 +546,10 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       put (found_where (e->when));
       put ("\n");
       if (e->call_site != HI_SITE_UNKNOWN)
-        put_chain (call_title (e->when), e->call_site, symbolize);
+        put_chain (titled (call_verb (e->when), e->tid), e->call_site,
+                   symbolize);
       if (e->free_site != HI_SITE_UNKNOWN)
-        put_chain ("freed here:", e->free_site, symbolize);
+        put_chain (titled ("freed", report_free_tid), e->free_site, symbolize);
       put_chain ("the block was allocated here:", e->alloc_site, symbolize);
       break;
     default:
@@ -544,12 +601,14 @@ error_locked (struct hi_error *e, int may_abort, int lost,
   e->tid = e->tid ? e->tid : hi_guard_tid ();
   e->time_ns = hi_time_now ();
   record (e);
+  if (!may_abort && hi_guard.on_error == HI_GUARD_ON_ERROR_ABORT)
+    atomic_fetch_add (&hi_guard.unacted, 1);
   if (hi_guard.on_error == HI_GUARD_ON_ERROR_IGNORE || !have_lock)
     return;
   if (reports >= REPORTS_MAX)
     return;
   /* dladdr takes the loader's lock: not from a signal handler. */
-  compose (e, lost, where_path, may_abort);
+  compose (e, lost, where_path, may_abort || in_exit);
   if (++reports == REPORTS_MAX)
     {
       put_head ();
@@ -558,15 +617,40 @@ error_locked (struct hi_error *e, int may_abort, int lost,
   put_head ();
   if (may_abort && hi_guard.on_error == HI_GUARD_ON_ERROR_ABORT)
     put ("aborting (HEAPINSPECT_ON_ERROR=abort)\n");
+  else if (hi_guard.on_error == HI_GUARD_ON_ERROR_ABORT && in_exit)
+    put ("aborting after the exit snapshot (HEAPINSPECT_ON_ERROR=abort)\n");
   else if (hi_guard.on_error == HI_GUARD_ON_ERROR_ABORT)
-    put ("going on: found while a snapshot was written\n");
+    put ("going on: found while a snapshot was written; aborting at exit "
+         "(HEAPINSPECT_ON_ERROR=abort)\n");
   else
     put ("going on (HEAPINSPECT_ON_ERROR=report)\n");
+  /* The frames are addresses: heapinspect names them from the snapshot
+     (written before an abort and at exit) or the core. */
+  char path[1024];
+  put_head ();
+  put ("names for these frames: heapinspect -t errors ");
+  if (hi_auto_snapshot_path (path, sizeof path) == 0)
+    put (path);
+  else if (hi_guard.on_error == HI_GUARD_ON_ERROR_ABORT)
+    put ("CORE (the core file of this process)");
+  else
+    {
+      put ("-p ");
+      put_dec (hi_prim_pid ());
+      put (" (while the process runs)");
+    }
+  put ("\n");
   hi_prim_write_err (report, report_len);
 }
 
 void
 hi_guard_error (struct hi_error *e, int may_abort)
+{
+  hi_guard_error_freed (e, may_abort, 0);
+}
+
+void
+hi_guard_error_freed (struct hi_error *e, int may_abort, uint64_t free_tid)
 {
   int locked;
   if (may_abort)
@@ -578,10 +662,33 @@ hi_guard_error (struct hi_error *e, int may_abort)
     locked = hi_lock_try (&hi_guard.report_lock);
   if (may_abort)
     hi_modules_refresh ();
+  if (locked)
+    report_free_tid = free_tid;
   error_locked (e, may_abort, 0, NULL, locked);
   if (locked)
-    hi_lock_release (&hi_guard.report_lock);
+    {
+      report_free_tid = 0;
+      hi_lock_release (&hi_guard.report_lock);
+    }
   act (may_abort);
+}
+
+void
+hi_guard_exit_check (void)
+{
+  in_exit = 1;
+  hi_quarantine_check ();
+}
+
+void
+hi_guard_exit_act (void)
+{
+  if (atomic_load (&hi_guard.unacted) == 0
+      || hi_guard.on_error != HI_GUARD_ON_ERROR_ABORT)
+    return;
+  /* exit() would flush stdio after this, its last handler. */
+  fflush (NULL);
+  hi_prim_abort ();
 }
 
 /* ---- what a bad pointer is ---- */
@@ -757,6 +864,7 @@ hi_guard_bad_pointer (void *ptr, const struct hi_frame *caller, int when)
   hi_modules_refresh ();
   e.call_site = call_site;
   int lost = 0, foreign = 0;
+  uint64_t free_tid = 0;
   const char *where_path = NULL;
   int aligned = (p & 15) == 0 && p >= 4096;
   struct hi_block_header h;
@@ -771,7 +879,7 @@ hi_guard_bad_pointer (void *ptr, const struct hi_frame *caller, int when)
       e.block_size = h.size_flags & HI_BLOCK_SIZE_MASK;
       e.alloc_site = h.site;
       if (st == H_QUARANTINED)
-        e.free_site = hi_quarantine_free_site (p);
+        e.free_site = hi_quarantine_free_site (p, &free_tid);
     }
   else if (aligned && st == H_BAD && hi_guard.tcache_key
            && read64 (p - PRE + 8, &lo) && lo == hi_guard.tcache_key)
@@ -836,11 +944,101 @@ hi_guard_bad_pointer (void *ptr, const struct hi_frame *caller, int when)
         }
     }
   if (!foreign)
-    error_locked (&e, 1, lost, where_path, 1);
+    {
+      report_free_tid = free_tid;
+      error_locked (&e, 1, lost, where_path, 1);
+      report_free_tid = 0;
+    }
   hi_lock_release (&hi_guard.report_lock);
   if (!foreign)
     act (1);
   return foreign;
+}
+
+/* ---- glibc's chunk size word ---- */
+
+int
+hi_guard_mapped_chunk_ok (uint64_t base, uint64_t nb, uint64_t w,
+                          uint64_t before)
+{
+  /* glibc maps the request + 8 rounded up to pages (or to huge pages
+     with glibc.malloc.hugetlb=2: no upper bound but the mapping's end);
+     memalign's chunk starts up to its alignment (BEFORE) into the
+     mapping, whose start is prev_size (the word before) below the
+     chunk: the mapping ends on a page. */
+  (void) before;
+  uint64_t page = (uint64_t) hi_prim_page_size ();
+  uint64_t cs = w & ~UINT64_C(7), prev = ((const uint64_t *) (uintptr_t)
+                                          base)[-2];
+  return cs >= nb && cs < (UINT64_C(1) << 47) && prev < (UINT64_C(1) << 47)
+         && ((prev + cs) & (page - 1)) == 0 && (prev & 15) == 0;
+}
+
+/* glibc's next chunk's size word at ADDR says the chunk before it is
+   in use, with a plausible size of its own. */
+static int
+next_says_in_use (uint64_t addr, int safe)
+{
+  uint64_t nw;
+  if (safe)
+    {
+      if (!read64 (addr, &nw))
+        return 0;
+    }
+  else
+    nw = *(const uint64_t *) (uintptr_t) addr;
+  uint64_t ncs = nw & ~UINT64_C(7);
+  return (nw & 1) && !(nw & 2) && ncs >= 16 && (ncs & 15) == 0
+         && ncs < (UINT64_C(1) << 47);
+}
+
+int
+hi_guard_slack_chunk_ok (uint64_t base, uint64_t nb, uint64_t w,
+                         int aligned)
+{
+  if (w & 2)
+    return 0;
+  uint64_t cs = w & ~UINT64_C(7), slack = cs - nb;   /* huge if below */
+  if (slack == 16)
+    return next_says_in_use (base - 16 + cs + 8, 0);
+  if (aligned && slack <= 32 + (uint64_t) hi_prim_page_size ()
+      && (slack & 15) == 0)
+    return next_says_in_use (base - 16 + cs + 8, 1);
+  return 0;
+}
+
+void
+hi_guard_chunk_smashed (uint64_t user, uint64_t size, uint32_t site,
+                        uint32_t free_site, const struct hi_frame *caller,
+                        int when)
+{
+  struct hi_error e;
+  memset (&e, 0, sizeof e);
+  e.kind = HI_ERR_HEADER_CORRUPT;
+  e.when = (uint32_t) when;
+  e.addr = user;
+  e.block = user;
+  e.block_size = size;
+  e.alloc_site = site;
+  e.free_site = free_site;
+  e.call_site = hi_guard_call_site (caller);
+  hi_lock_acquire (&hi_guard.report_lock);
+  hi_modules_refresh ();
+  struct found in, near;
+  search_back (user, &in, &near, 1);
+  if (in.user)
+    near = in;
+  if (near.user)
+    {
+      e.other = near.user;
+      e.other_size = near.size;
+      e.other_site = near.site;
+    }
+  report_chunk = 1;
+  error_locked (&e, 1, 0, NULL, 1);
+  report_chunk = 0;
+  hi_lock_release (&hi_guard.report_lock);
+  act (1);
 }
 
 /* ---- redzones ---- */

@@ -31,6 +31,9 @@ struct hi_guard
   struct hi_freed *ring;
   uint64_t tcache_key;     /* glibc's tcache key (what it writes 8 bytes
                               into a chunk it holds), 0 if not known */
+  _Atomic int unacted;     /* errors found while a snapshot was written
+                              (never an abort then) with ON_ERROR=abort:
+                              the process aborts at exit instead */
   hi_lock ring_lock;       /* the ring and the root's quarantine_* */
   hi_lock report_lock;     /* one error examined and reported at a time */
 };
@@ -64,6 +67,50 @@ HI_HIDDEN void hi_guard_check_redzone (uint64_t user, uint64_t size,
                                        uint32_t site,
                                        const struct hi_frame *caller,
                                        int when);
+/* glibc's chunk of a block of ours: its size word (at BASE - 8, the
+   word before the memory glibc returned, next to our header) must be
+   what the block's request makes of it.  A block that fills its chunk
+   exactly (size + header 8 mod 16) ends right at the next chunk's size
+   word, so a one-byte overflow smashes that word, not our header: glibc
+   would then abort in free ("free(): invalid size") with no report.
+   The request of USER's block of SIZE bytes was (USER - BASE) + SIZE +
+   the redzone (pvalloc's more: ALIGNED blocks get a page's slack);
+   glibc's chunk is that + 8 rounded up to 16 (32 at least): one compare
+   on the hot path.  Else (out of line) it may be 16 more (a remainder
+   too small to split: realloc, large bins; memalign 32, pvalloc a
+   page), if the chunk after it says this one is in use; or mapped on
+   its own (IS_MMAPPED).  1 if the word is right. */
+HI_HIDDEN int hi_guard_mapped_chunk_ok (uint64_t base, uint64_t nb,
+                                        uint64_t w, uint64_t before);
+HI_HIDDEN int hi_guard_slack_chunk_ok (uint64_t base, uint64_t nb,
+                                       uint64_t w, int aligned);
+static inline int
+hi_guard_chunk_ok (const void *base, const void *user, uint64_t size,
+                   int aligned)
+{
+  uint64_t w = ((const uint64_t *) base)[-1];
+  uint64_t req = (uint64_t) ((const char *) user - (const char *) base)
+                 + size + HI_POST;
+  uint64_t nb = (req + 8 + 15) & ~UINT64_C(15);
+  nb = nb < 32 ? 32 : nb;
+  if (HI_UNLIKELY (w & 2))
+    return hi_guard_mapped_chunk_ok ((uint64_t) (uintptr_t) base, nb, w,
+                                     aligned ? req - size - HI_POST : 0);
+  if (HI_LIKELY ((w & ~UINT64_C(7)) == nb))
+    return 1;
+  return hi_guard_slack_chunk_ok ((uint64_t) (uintptr_t) base, nb, w,
+                                  aligned);
+}
+/* The chunk size word of block USER (SIZE bytes, allocating chain SITE,
+   freed from quarantine with FREE_SITE, or HI_SITE_UNKNOWN) is wrong
+   (hi_guard_chunk_ok), found in call WHEN from CALLER (NULL: as it left
+   the quarantine): a heap corruption naming the block before, recorded,
+   reported and acted on.  The caller then leaks the block: glibc is
+   never handed a chunk whose size is smashed. */
+HI_HIDDEN void hi_guard_chunk_smashed (uint64_t user, uint64_t size,
+                                       uint32_t site, uint32_t free_site,
+                                       const struct hi_frame *caller,
+                                       int when);
 /* Fill the redzone of block USER of SIZE bytes. */
 HI_HIDDEN void hi_guard_fill_redzone (void *user, uint64_t size);
 
@@ -73,6 +120,25 @@ HI_HIDDEN void hi_guard_fill_redzone (void *user, uint64_t size);
    MAY_ABORT is 0 (the report is then skipped if another is being
    written). */
 HI_HIDDEN void hi_guard_error (struct hi_error *e, int may_abort);
+
+/* The same for an error about a block freed (first) by thread FREE_TID
+   (0: not known), which the report names. */
+HI_HIDDEN void hi_guard_error_freed (struct hi_error *e, int may_abort,
+                                     uint64_t free_tid);
+
+/* The exit handler's part (state.c), before the leak stop of `run
+   --leak-check`: the quarantine's blocks are checked, so the errors are
+   recorded when heapinspect reads the process. */
+HI_HIDDEN void hi_guard_exit_check (void);
+/* After the exit snapshot: abort (a core) if errors were found with
+   HEAPINSPECT_ON_ERROR=abort that did not abort when found (found while
+   a snapshot was written, at exit too), as ASan ends such a run. */
+HI_HIDDEN void hi_guard_exit_act (void);
+
+/* state.c: the file the automatic snapshots of this process go to
+   (HEAPINSPECT_OUTPUT expanded) into BUF of CAP bytes; 0, or -1 if
+   there is none. */
+HI_HIDDEN int hi_auto_snapshot_path (char *buf, size_t cap);
 
 /* The site of the chain of a call from CALLER (a free's chain), interned
    like an allocation's; its counters stay 0. */
@@ -88,8 +154,9 @@ HI_HIDDEN uint64_t hi_guard_tid (void);
 HI_HIDDEN void hi_quarantine_put (struct hi_block_header *h, void *base,
                                   uint64_t size, uint32_t site,
                                   const struct hi_frame *caller);
-/* The chain of the free of quarantined block USER, or HI_SITE_UNKNOWN. */
-HI_HIDDEN uint32_t hi_quarantine_free_site (uint64_t user);
+/* The chain of the free of quarantined block USER, or HI_SITE_UNKNOWN;
+   the thread that freed it in *TID (0 if not known). */
+HI_HIDDEN uint32_t hi_quarantine_free_site (uint64_t user, uint64_t *tid);
 /* Check every held block's fill and redzone (a snapshot is written):
    each change is an error found at HI_WHEN_SNAPSHOT, reported once (the
    fill is restored).  Safe in a signal handler. */

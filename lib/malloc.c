@@ -146,10 +146,19 @@ release (struct block *b, const struct hi_frame *caller, int when)
   if (HI_UNLIKELY (HI_POST) && b->site != HI_SITE_INTERNAL)
     hi_guard_check_redzone ((uint64_t) (uintptr_t) (b->h + 1), b->size,
                             b->site, caller, when);
+  int smashed = !hi_guard_chunk_ok (b->base, b->h + 1, b->size, b->aligned);
+  if (HI_UNLIKELY (smashed))
+    hi_guard_chunk_smashed ((uint64_t) (uintptr_t) (b->h + 1), b->size,
+                            b->site, HI_SITE_UNKNOWN, caller, when);
   if (HI_UNLIKELY (b->h->size_flags & HI_BLOCK_TYPE_MASK))
     hi_types_freed (b->h->size_flags, b->site);
   hi_account_free (b->site, b->size, b->site == HI_SITE_INTERNAL ? NULL
                    : b->birth, temporary (b));
+  if (HI_UNLIKELY (smashed))
+    {
+      b->h->check = ~b->h->check;   /* leaked: glibc would abort on it */
+      return;
+    }
   if (HI_UNLIKELY (hi_guard.quarantine) && b->site != HI_SITE_INTERNAL)
     {
       hi_quarantine_put (b->h, b->base, b->size, b->site, caller);
@@ -248,8 +257,11 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
       return NULL;
     }
   /* With a quarantine the old block is held, as a free would hold it:
-     a use of it after the realloc is then found too. */
-  if (b.aligned || HI_UNLIKELY (hi_guard.quarantine))
+     a use of it after the realloc is then found too.  A block whose
+     chunk size word is smashed is never handed to glibc's realloc:
+     release reports it and leaks it. */
+  if (b.aligned || HI_UNLIKELY (hi_guard.quarantine)
+      || HI_UNLIKELY (!hi_guard_chunk_ok (b.base, p, b.size, 0)))
     {
       void *q = alloc_plain (n, caller);
       if (q)
@@ -448,8 +460,9 @@ ENTRY (malloc_usable_size) (void *p)
         return 0;
       return underlying_usable_size (p);
     }
-  /* The redzone right after the block is not the program's to use. */
-  if (HI_POST)
+  /* The redzone right after the block is not the program's to use;
+     a smashed chunk size would say more than there is. */
+  if (HI_POST || !hi_guard_chunk_ok (b.base, p, b.size, b.aligned))
     return b.size;
   size_t whole = underlying_usable_size (b.base);
   size_t before = (size_t) ((char *) p - (char *) b.base);

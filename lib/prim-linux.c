@@ -1,6 +1,7 @@
 /* prim-linux.c - Linux/glibc implementation of prim.h. */
 #define _GNU_SOURCE
 #include "prim.h"
+#include "heapinspect/format.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -35,9 +36,53 @@ hi_prim_alloc (size_t size)
   return p == MAP_FAILED ? NULL : p;
 }
 
+/* The private region (format.h, HI_PRIVATE_BYTES): reserved at its
+   first use, handed out in whole pages from its start, never reused. */
+static _Atomic uint64_t private_base, private_used;
+
+uint64_t
+hi_prim_private_base (void)
+{
+  uint64_t base = atomic_load_explicit (&private_base, memory_order_acquire);
+  if (base)
+    return base;
+  void *p = hi_prim_reserve ((size_t) HI_PRIVATE_BYTES);
+  if (!p)
+    return 0;
+  uint64_t want = (uint64_t) (uintptr_t) p;
+  if (!atomic_compare_exchange_strong (&private_base, &base, want))
+    {
+      munmap (p, (size_t) HI_PRIVATE_BYTES);   /* another thread's won */
+      return base;
+    }
+  return want;
+}
+
+static int
+in_private (const void *p)
+{
+  uint64_t base = atomic_load_explicit (&private_base, memory_order_acquire);
+  uint64_t a = (uint64_t) (uintptr_t) p;
+  return base && a >= base && a - base < HI_PRIVATE_BYTES;
+}
+
 void *
 hi_prim_alloc_nodump (size_t size)
 {
+  uint64_t page = (uint64_t) hi_prim_page_size ();
+  uint64_t bytes = ((uint64_t) size + page - 1) / page * page;
+  uint64_t base = hi_prim_private_base ();
+  if (base && bytes <= HI_PRIVATE_BYTES)
+    {
+      uint64_t off = atomic_fetch_add (&private_used, bytes);
+      if (off <= HI_PRIVATE_BYTES - bytes)
+        {
+          void *p = (void *) (uintptr_t) (base + off);
+          if (mprotect (p, (size_t) bytes, PROT_READ | PROT_WRITE) == 0)
+            return p;
+        }
+    }
+  /* The region is used up: a mapping of its own, out of cores too. */
   void *p = hi_prim_alloc (size);
   if (p)
     madvise (p, size, MADV_DONTDUMP);
@@ -73,6 +118,13 @@ hi_prim_commit (void *p, size_t size)
 void
 hi_prim_release (void *p, size_t size)
 {
+  if (in_private (p))
+    {
+      /* Its pages back to the system; the addresses stay reserved. */
+      madvise (p, size, MADV_DONTNEED);
+      mprotect (p, size, PROT_NONE);
+      return;
+    }
   munmap (p, size);
 }
 

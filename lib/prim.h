@@ -15,6 +15,10 @@
 void *hi_prim_alloc (size_t size);
 /* The same, for the monitor's own work: left out of core dumps. */
 void *hi_prim_alloc_nodump (size_t size);
+/* The start of the private region hi_prim_alloc_nodump hands out memory
+   from (format.h, HI_PRIVATE_BYTES), reserved now if not yet; 0 if it
+   cannot be. */
+uint64_t hi_prim_private_base (void);
 /* Reserve SIZE bytes of address space, inaccessible (so core dumps and
    gcore skip it) until committed; NULL on failure. */
 void *hi_prim_reserve (size_t size);

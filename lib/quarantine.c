@@ -66,7 +66,8 @@ first_changed (const unsigned char *p, uint64_t n, unsigned char v)
 
 /* The block of header H goes back to glibc: marked freed (~WANT), then
    its memory, found as malloc.c's lookup finds it.  0, or -1 if the
-   aligned block's offset word is damaged (the block is then leaked). */
+   aligned block's offset word is damaged, -2 if glibc's chunk size word
+   is (the block is then leaked). */
 static int
 give_back (struct hi_block_header *h, uint32_t want)
 {
@@ -79,6 +80,11 @@ give_back (struct hi_block_header *h, uint32_t want)
         return -1;
       base = (char *) h - off;
     }
+  if (HI_UNLIKELY (!hi_guard_chunk_ok (base, h + 1, h->size_flags
+                                       & HI_BLOCK_SIZE_MASK,
+                                       (h->size_flags & HI_BLOCK_ALIGNED)
+                                       != 0)))
+    return -2;     /* glibc's size word is smashed: leaked */
   h->check = ~want;
   __libc_free (base);
   return 0;
@@ -98,7 +104,7 @@ found (const struct hi_freed *e, uint32_t kind, uint32_t when,
   err.alloc_site = e->alloc_site;
   err.free_site = e->free_site;
   err.offset = offset;
-  hi_guard_error (&err, may_abort);
+  hi_guard_error_freed (&err, may_abort, e->tid);
 }
 
 /* Check the held block of entry E for writes since its free: the fill,
@@ -142,7 +148,11 @@ evict (const struct hi_freed *e)
       return;
     }
   check_block (e, HI_WHEN_EVICT, 1);
-  if (give_back (h, want) != 0)
+  int r = give_back (h, want);
+  if (r == -2)
+    hi_guard_chunk_smashed (e->user, e->size, e->alloc_site, e->free_site,
+                            NULL, HI_WHEN_EVICT);
+  else if (r != 0)
     found (e, HI_ERR_HEADER_CORRUPT, HI_WHEN_EVICT, 0, 1);
 }
 
@@ -315,8 +325,9 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
 }
 
 uint32_t
-hi_quarantine_free_site (uint64_t user)
+hi_quarantine_free_site (uint64_t user, uint64_t *tid)
 {
+  *tid = 0;
   if (!hi_guard.quarantine)
     return HI_SITE_UNKNOWN;
   struct hi_root *r = &heapinspect_root;
@@ -326,6 +337,7 @@ hi_quarantine_free_site (uint64_t user)
     if (hi_guard.ring[(pos - 1) % SLOTS].user == user)
       {
         site = hi_guard.ring[(pos - 1) % SLOTS].free_site;
+        *tid = hi_guard.ring[(pos - 1) % SLOTS].tid;
         break;
       }
   hi_lock_release (&hi_guard.ring_lock);

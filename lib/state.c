@@ -4,6 +4,7 @@
 #include "monitor.h"
 #include "guard.h"
 #include "heapinspect/heapinspect.h"
+#include "output-name.h"
 
 #include <errno.h>
 #include <signal.h>
@@ -396,6 +397,7 @@ init_once (void)
   hi_state.pools = add_arena (HI_A_POOLS, HI_ARENA_POOLS, HI_POOLS_MAX,
                               sizeof (struct hi_pool));
   r->n_arenas = HI_A_COUNT;
+  r->client[HI_CLIENT_PRIVATE] = hi_prim_private_base ();
   if (!hi_state.nodes || !hi_state.sites || !hi_state.threads || !hi_state.modules || !h
       || !hi_state.site_time || !hi_state.thread_time || !hi_state.timeline
       || hi_arena_commit (HI_A_HASH, HI_HASH_FIRST + 2) != 0
@@ -510,11 +512,22 @@ write_exit_snapshot (void *unused)
   (void) unused;
   if (atomic_load (&init_state) != ST_READY)
     return;
+  /* Heap errors first: `run --leak-check` then reads them too. */
+  hi_guard_exit_check ();
   hi_leak_stop_at_exit ();
-  if (!automatic_snapshots ())
-    return;
-  if (snapshot_now (hi_state.output, 1) == 0)
+  if (automatic_snapshots () && snapshot_now (hi_state.output, 1) == 0)
     hi_tls.exit_writer = 1;
+  hi_guard_exit_act ();
+}
+
+int
+hi_auto_snapshot_path (char *buf, size_t cap)
+{
+  if (!automatic_snapshots ()
+      || hi_expand_output (buf, cap, hi_state.output,
+                           (long) hi_prim_pid ()) < 0)
+    return -1;
+  return 0;
 }
 
 void

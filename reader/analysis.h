@@ -47,6 +47,9 @@ struct hi_options
   enum hi_weight weight;     /* --weight: folded and SVG's figure */
   int tables_given;          /* -t was given: the default tables are not
                                 led by the errors table (hi_report) */
+  int gdb;                   /* the report is for gdb's heap commands: its
+                                hints name them (`heap errors`), not
+                                heapinspect(1)'s options */
 };
 
 /* Per site, sums over size classes. */
@@ -208,6 +211,9 @@ enum hi_block_state
   HI_BLOCK_FREED_CHUNK,      /* in a glibc chunk after `before` that
                                 glibc's tcache or a fastbin holds: freed
                                 to malloc, which overwrote the header */
+  HI_BLOCK_RECORDED,         /* in a block that only the monitor's records
+                                name (an error record that says nothing of
+                                whether it was freed); see from_records */
 };
 
 /* For HI_BLOCK_NONE: where the address is. */
@@ -251,6 +257,14 @@ struct hi_block_info
   uint64_t tid;              /* STACK: the thread, 0 if not known */
   uint64_t module;           /* MODULE: index in the model's modules */
   char mapping[HI_MAP_PATH_MAX]; /* MAPPING, HEAP: the mapping's name */
+  /* No header in memory tells (a snapshot holds no heap memory, a core
+     may lack it), but the quarantine's ring or an error record names a
+     block holding the address: QUARANTINED (the ring's entry, in freed),
+     FREED (an error that says so) or RECORDED, with block and free_site
+     from the record and `where` saying why memory could not tell. */
+  int from_records;
+  uint64_t record;           /* from_records: the error's number (index
+                                + 1) it came from; 0: the ring's entry */
 };
 
 /* What ADDR is in the heap of model M, read through T (module images
@@ -259,6 +273,10 @@ struct hi_block_info
    back at most 64 MiB for a header whose check word is right. */
 void hi_block_classify (const struct hi_target *t, const struct hi_model *m,
                         uint64_t addr, struct hi_block_info *out);
+/* Whether I is in a block's bytes: live, quarantined, freed (its header
+   says so, glibc's tcache holds it, or the monitor's records say so). */
+int hi_block_in_bytes (const struct hi_model *m,
+                       const struct hi_block_info *i);
 /* The block of ours whose bytes hold ADDR (live, quarantined or freed):
    HI_OK, or HI_E_NOT_BLOCK. */
 hi_status hi_block_find (const struct hi_target *t, const struct hi_model *m,

@@ -396,6 +396,55 @@ where_of (const struct hi_target *t, const struct hi_model *m, uint64_t addr,
                  ? HI_WHERE_IS_NOT_IN_SNAPSHOT : HI_WHERE_IS_UNREADABLE;
 }
 
+/* ADDR in no block the memory shows (a snapshot holds no heap memory; a
+   core may lack it; a header may be gone): the block the quarantine's
+   ring names (held when read), else the first one an error record names,
+   if either holds ADDR.  A block of unknown size holds its start only. */
+static void
+from_records (const struct hi_model *m, uint64_t addr,
+              struct hi_block_info *out)
+{
+  for (uint64_t k = 0; k < m->n_quarantine; k++)
+    {
+      const struct hi_freed *f = &m->quarantine[k];
+      if (addr < f->user || addr - f->user >= (f->size ? f->size : 1))
+        continue;
+      out->state = HI_BLOCK_QUARANTINED;
+      out->block = (struct hi_block) { 0 };
+      out->block.start = f->user;
+      out->block.size = f->size;
+      out->block.site = f->alloc_site;
+      out->block.freed = out->block.quarantined = 1;
+      out->freed = f;
+      out->free_site = f->free_site;
+      out->from_records = 1;
+      return;
+    }
+  for (uint64_t k = 0; k < m->n_errors; k++)
+    {
+      const struct hi_error *e = &m->errors[k];
+      if (!e->block || addr < e->block
+          || addr - e->block >= (e->block_size ? e->block_size : 1))
+        continue;
+      /* A double free or a write after free says the block was freed;
+         the others (an interior free, a redzone, a header) say nothing
+         of it since. */
+      int freed = e->kind == HI_ERR_DOUBLE_FREE
+                  || e->kind == HI_ERR_WRITE_AFTER_FREE
+                  || e->free_site != HI_SITE_UNKNOWN;
+      out->state = freed ? HI_BLOCK_FREED : HI_BLOCK_RECORDED;
+      out->block = (struct hi_block) { 0 };
+      out->block.start = e->block;
+      out->block.size = e->block_size;
+      out->block.site = e->alloc_site;
+      out->block.freed = freed;
+      out->free_site = e->free_site;
+      out->from_records = 1;
+      out->record = k + 1;
+      return;
+    }
+}
+
 void
 hi_block_classify (const struct hi_target *t, const struct hi_model *m,
                    uint64_t addr, struct hi_block_info *out)
@@ -480,7 +529,19 @@ hi_block_classify (const struct hi_target *t, const struct hi_model *m,
           }
     }
   if (out->state == HI_BLOCK_NONE)
-    where_of (t, m, addr, out);
+    {
+      where_of (t, m, addr, out);
+      from_records (m, addr, out);
+    }
+}
+
+int
+hi_block_in_bytes (const struct hi_model *m, const struct hi_block_info *i)
+{
+  return i->state == HI_BLOCK_LIVE || i->state == HI_BLOCK_QUARANTINED
+         || i->state == HI_BLOCK_FREED || i->state == HI_BLOCK_RECORDED
+         || (i->state == HI_BLOCK_FREED_CHUNK
+             && i->addr >= i->chunk + 32 + m->root.birth_size);
 }
 
 hi_status
@@ -501,7 +562,7 @@ hi_block_find (const struct hi_target *t, const struct hi_model *m,
 enum { C_T0, C_ALLOC, C_T1, C_FREE, C_T2, C_BEFORE_ALLOC, C_T3, C_ADDRESS,
        C_STATE, C_BLOCK, C_SIZE, C_OFFSET, C_PAST, C_REDZONE, C_CHUNK,
        C_CHUNK_SIZE, C_BEFORE, C_BEFORE_SIZE, C_THREAD, C_WHERE, C_WHAT,
-       C_ERROR, C_TYPE, C_PADDING, C_NCOLS };
+       C_ERROR, C_TYPE, C_PADDING, C_FROM_RECORDS, C_NCOLS };
 
 static const struct hi_column columns[C_NCOLS] = {
   [C_T0] = { .head = "" },
@@ -529,7 +590,15 @@ static const struct hi_column columns[C_NCOLS] = {
   [C_ERROR] = { .key = "error", .type = HI_CELL_COUNT },
   [C_TYPE] = { .key = "type", .type = HI_CELL_TEXT },
   [C_PADDING] = { .key = "in_padding", .type = HI_CELL_COUNT },
+  [C_FROM_RECORDS] = { .key = "from_records", .type = HI_CELL_COUNT },
 };
+
+/* "byte" or "bytes", as N wants. */
+static const char *
+bytes_word (uint64_t n)
+{
+  return n == 1 ? "byte" : "bytes";
+}
 
 /* The type the program named for block B (typed.h), or NULL. */
 static const char *
@@ -552,9 +621,9 @@ hi_block_state_name (int state)
     [HI_BLOCK_OUR_HEADER] = "header", [HI_BLOCK_CHUNK_HEADER] = "chunk_header",
     [HI_BLOCK_PAST_END] = "past_end", [HI_BLOCK_BAD_HEADER] = "bad_header",
     [HI_BLOCK_FREE_MEMORY] = "free_memory",
-    [HI_BLOCK_FREED_CHUNK] = "freed_chunk",
+    [HI_BLOCK_FREED_CHUNK] = "freed_chunk", [HI_BLOCK_RECORDED] = "recorded",
   };
-  return state >= 0 && state <= HI_BLOCK_FREED_CHUNK ? names[state] : "?";
+  return state >= 0 && state <= HI_BLOCK_RECORDED ? names[state] : "?";
 }
 
 static const char *
@@ -675,46 +744,83 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
     case HI_BLOCK_LIVE:
     case HI_BLOCK_QUARANTINED:
     case HI_BLOCK_FREED:
-      c[C_OFFSET] = hi_cell_count (addr - b->start);
-      const char *type = block_type (a, b);
-      if (type)
-        c[C_TYPE] = text_cell (r, type);
-      snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " bytes into a%s %"
-                PRIu64 "-byte block%s%.900s at 0x%" PRIx64 "%s, allocated by ",
-                addr, addr - b->start, i->state == HI_BLOCK_LIVE ? ""
-                : " freed", b->size, type ? " of type " : "", type ? type : "",
-                b->start,
-                i->state == HI_BLOCK_QUARANTINED ? " (held in the quarantine)"
-                : i->state == HI_BLOCK_FREED ? " (given back to malloc, "
-                "which may have reused it)" : "");
-      c[C_T0] = text_cell (r, s);
-      if (i->state == HI_BLOCK_QUARANTINED && i->freed)
-        {
-          c[C_T1] = hi_cell_text (", freed by ");
-          c[C_FREE] = hi_site_cell (a, i->freed->free_site, r);
-          snprintf (s, sizeof s, " (by thread %" PRIu64 ")", i->freed->tid);
-          c[C_T2] = text_cell (r, s);
-          c[C_THREAD] = hi_cell_count (i->freed->tid);
-        }
-      else if (i->state == HI_BLOCK_QUARANTINED
-               && i->free_site != HI_SITE_UNKNOWN)
-        {
-          c[C_T1] = hi_cell_text (", freed by ");
-          c[C_FREE] = hi_site_cell (a, i->free_site, r);
-          c[C_T2] = hi_cell_text (" (its entry left the quarantine's "
-                                  "ring)");
-        }
-      else if (i->state == HI_BLOCK_QUARANTINED)
-        c[C_T1] = hi_cell_text ("; the quarantine's record of its free is "
-                                "lost");
-      break;
+    case HI_BLOCK_RECORDED:
+      {
+        c[C_OFFSET] = hi_cell_count (addr - b->start);
+        const char *type = block_type (a, b);
+        if (type)
+          c[C_TYPE] = text_cell (r, type);
+        char how[256];
+        if (i->from_records)
+          {
+            char why[160];
+            c[C_FROM_RECORDS] = hi_cell_count (1);
+            c[C_WHERE] = hi_cell_text (where_names[i->where]);
+            snprintf (why, sizeof why, "%s",
+                      i->where == HI_WHERE_IS_NOT_IN_SNAPSHOT
+                      ? "a snapshot holds no heap memory"
+                      : i->where == HI_WHERE_IS_UNREADABLE
+                      ? "its memory cannot be read"
+                      : "no valid header of it is left in memory");
+            if (i->record)
+              snprintf (how, sizeof how, " (from heap error %" PRIu64
+                        "'s record: %s)", i->record, why);
+            else
+              snprintf (how, sizeof how, " (held in the quarantine, from "
+                        "its ring: %s)", why);
+            if (b->site == HI_SITE_UNKNOWN)
+              c[C_ALLOC] = (struct hi_cell) { 0 };
+          }
+        else
+          snprintf (how, sizeof how, "%s",
+                    i->state == HI_BLOCK_QUARANTINED && i->freed
+                    ? " (held in the quarantine)"
+                    : i->state == HI_BLOCK_QUARANTINED
+                    ? " (leaving the quarantine: out of its ring, not yet "
+                    "given back to malloc)"
+                    : i->state == HI_BLOCK_FREED ? " (given back to malloc, "
+                    "which may have reused it)" : "");
+        const char *freed = i->state == HI_BLOCK_QUARANTINED
+                            || i->state == HI_BLOCK_FREED ? " freed" : "";
+        int alloc = c[C_ALLOC].type != HI_CELL_EMPTY;
+        if (b->size || alloc || !i->from_records)
+          snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " %s into a%s %"
+                    PRIu64 "-byte block%s%.900s at 0x%" PRIx64 "%s%s", addr,
+                    addr - b->start, bytes_word (addr - b->start), freed,
+                    b->size, type ? " of type " : "", type ? type : "",
+                    b->start, how, alloc ? ", allocated by " : "");
+        else
+          snprintf (s, sizeof s, "0x%" PRIx64 " is the start of a%s block at "
+                    "0x%" PRIx64 " whose size the record does not give%s",
+                    addr, freed, b->start, how);
+        c[C_T0] = text_cell (r, s);
+        if (i->state == HI_BLOCK_QUARANTINED && i->freed)
+          {
+            c[C_T1] = hi_cell_text (", freed by ");
+            c[C_FREE] = hi_site_cell (a, i->freed->free_site, r);
+            snprintf (s, sizeof s, " (by thread %" PRIu64 ")", i->freed->tid);
+            c[C_T2] = text_cell (r, s);
+            c[C_THREAD] = hi_cell_count (i->freed->tid);
+          }
+        else if ((i->state == HI_BLOCK_QUARANTINED || i->from_records)
+                 && i->free_site != HI_SITE_UNKNOWN)
+          {
+            c[C_T1] = hi_cell_text (", freed by ");
+            c[C_FREE] = hi_site_cell (a, i->free_site, r);
+          }
+        else if (i->state == HI_BLOCK_QUARANTINED)
+          c[C_T1] = hi_cell_text ("; the quarantine's record of its free is "
+                                  "lost");
+        break;
+      }
     case HI_BLOCK_OUR_HEADER:
     case HI_BLOCK_CHUNK_HEADER:
       snprintf (s, sizeof s, "0x%" PRIx64 " is in %s of %s (%" PRIu64
-                " bytes before it), allocated by ", addr,
+                " %s before it), allocated by ", addr,
                 i->in_padding ? "the alignment padding"
                 : i->state == HI_BLOCK_OUR_HEADER ? "heapinspect's header"
-                : "glibc's chunk header", phrase, b->start - addr);
+                : "glibc's chunk header", phrase, b->start - addr,
+                bytes_word (b->start - addr));
       if (i->in_padding)
         c[C_PADDING] = hi_cell_count (1);
       c[C_T0] = text_cell (r, s);
@@ -722,8 +828,8 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
         {
           const struct hi_block *p = &i->before;
           block_phrase (p, "the", phrase, sizeof phrase);
-          snprintf (s, sizeof s, "; %" PRIu64 " bytes past the end of %s, "
-                    "allocated by ", i->past, phrase);
+          snprintf (s, sizeof s, "; %" PRIu64 " %s past the end of %s, "
+                    "allocated by ", i->past, bytes_word (i->past), phrase);
           c[C_T2] = text_cell (r, s);
           c[C_BEFORE_ALLOC] = hi_site_cell (a, p->site, r);
           c[C_PAST] = hi_cell_count (i->past);
@@ -734,8 +840,9 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
     case HI_BLOCK_PAST_END:
       c[C_PAST] = hi_cell_count (i->past);
       c[C_REDZONE] = hi_cell_count (i->in_redzone);
-      snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " bytes past the "
-                "end of %s (in its %s), allocated by ", addr, i->past, phrase,
+      snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " %s past the "
+                "end of %s (in its %s), allocated by ", addr, i->past,
+                bytes_word (i->past), phrase,
                 i->in_redzone ? "redzone" : "slack: bytes malloc gave it "
                 "beyond its size");
       c[C_T0] = text_cell (r, s);
@@ -758,20 +865,22 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
         if (i->state == HI_BLOCK_FREE_MEMORY)
           snprintf (s, sizeof s, "0x%" PRIx64 " is in free memory of the "
                     "heap (a free %" PRIu64 "-byte chunk at 0x%" PRIx64 "), %"
-                    PRIu64 " bytes past the end of %s, allocated by ", addr,
-                    i->chunk_size, i->chunk, i->past, phrase);
+                    PRIu64 " %s past the end of %s, allocated by ", addr,
+                    i->chunk_size, i->chunk, i->past, bytes_word (i->past),
+                    phrase);
         else if (i->state == HI_BLOCK_FREED_CHUNK
                  && addr >= i->chunk + 32 + a->m->root.birth_size)
           {
             uint64_t user = i->chunk + 32 + a->m->root.birth_size;
             c[C_BLOCK] = hi_cell_text (hex (r, user));
             c[C_OFFSET] = hi_cell_count (addr - user);
-            snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " bytes into "
+            snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " %s into "
                       "a block at 0x%" PRIx64 " freed to malloc (in the %"
                       PRIu64 "-byte heap chunk at 0x%" PRIx64 ", which "
                       "glibc's tcache or a fastbin holds, over its "
                       "heapinspect header: its size and chain are gone)%s%s%s",
-                      addr, addr - user, user, i->chunk_size, i->chunk,
+                      addr, addr - user, bytes_word (addr - user), user,
+                      i->chunk_size, i->chunk,
                       p->start ? ", after " : "", p->start ? phrase : "",
                       p->start ? ", allocated by " : "");
           }
@@ -782,24 +891,30 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
                     "%s, allocated by ", addr, i->chunk_size, i->chunk,
                     phrase);
         else if (i->chunk_size)
-          snprintf (s, sizeof s, "0x%" PRIx64 " is in the %" PRIu64
+          {
+            uint64_t hdr = i->chunk + 16 + a->m->root.birth_size;
+            uint64_t gap = p->start + p->size <= hdr
+                           ? hdr - (p->start + p->size) : 0;
+            snprintf (s, sizeof s, "0x%" PRIx64 " is in the %" PRIu64
                     "-byte heap chunk at 0x%" PRIx64 ", whose heapinspect "
                     "header at 0x%" PRIx64 " fails its check (overwritten: "
                     "heap corruption; or a block not allocated through "
                     "heapinspect); the nearest valid block before it is %s, "
-                    "whose end is %" PRIu64 " bytes before that header, "
+                    "whose end is %" PRIu64 " %s before that header, "
                     "allocated by ", addr, i->chunk_size, i->chunk,
-                    i->chunk + 16 + a->m->root.birth_size, phrase,
-                    p->start + p->size <= i->chunk + 16
-                    + a->m->root.birth_size ? i->chunk + 16
-                    + a->m->root.birth_size - (p->start + p->size) : 0);
+                    i->chunk + 16 + a->m->root.birth_size, phrase, gap,
+                    bytes_word (gap));
+          }
         else
-          snprintf (s, sizeof s, "0x%" PRIx64 " is after a corrupted chunk "
+          /* The header is [chunk, chunk + 16): prev_size, then size. */
+          snprintf (s, sizeof s, "0x%" PRIx64 " is %s corrupted chunk "
                     "header at 0x%" PRIx64 " (glibc's size field is "
                     "overwritten: heap corruption); the nearest valid block "
-                    "before it is %s, whose end is %" PRIu64 " bytes before "
-                    "0x%" PRIx64 ", allocated by ", addr, i->chunk, phrase,
-                    i->past, addr);
+                    "before it is %s, whose end is %" PRIu64 " %s before "
+                    "0x%" PRIx64 ", allocated by ", addr,
+                    addr >= i->chunk && addr - i->chunk < 16 ? "in the"
+                    : "after a", i->chunk, phrase, i->past,
+                    bytes_word (i->past), addr);
         c[C_T0] = text_cell (r, s);
         break;
       }
@@ -863,8 +978,7 @@ hi_block_report (const struct hi_target *t, const struct hi_model *m,
             hi_emit_json (&r, &eo, out);
           else
             hi_emit_text (&r, &eo, out);
-          s = i.state == HI_BLOCK_LIVE || i.state == HI_BLOCK_QUARANTINED
-              || i.state == HI_BLOCK_FREED ? HI_OK : HI_E_NOT_BLOCK;
+          s = hi_block_in_bytes (m, &i) ? HI_OK : HI_E_NOT_BLOCK;
         }
       hi_rmodel_free (&r);
       hi_analysis_free (&a);

@@ -194,8 +194,13 @@ json_summary (const struct hi_summary *s, FILE *f)
     hi_json_string (f, s->command);
   else
     fputs ("null", f);
-  fprintf (f, ", \"pid\": %" PRIu64 ", \"run_ns\": %" PRIu64
-           ", \"allocations\": %" PRIu64 ", \"frees\": %" PRIu64
+  /* No run time known (gdb, a core older than its start): null. */
+  fprintf (f, ", \"pid\": %" PRIu64 ", \"run_ns\": ", s->pid);
+  if (s->run_ns)
+    fprintf (f, "%" PRIu64, s->run_ns);
+  else
+    fputs ("null", f);
+  fprintf (f, ", \"allocations\": %" PRIu64 ", \"frees\": %" PRIu64
            ", \"bytes_allocated\": %" PRIu64 ", \"bytes_freed\": %" PRIu64
            ", \"peak_bytes\": %" PRIu64 ", \"peak_blocks\": %" PRIu64
            ", \"live_bytes\": %" PRIu64 ", \"live_blocks\": %" PRIu64
@@ -204,7 +209,7 @@ json_summary (const struct hi_summary *s, FILE *f)
            ", \"depth_cap\": %" PRIu32 ", \"monitor_bytes\": %" PRIu64
            ", \"errors_total\": %" PRIu64 ", \"errors_recorded\": %" PRIu64
            ", \"quarantine_limit\": %" PRIu64 ", \"quarantine_bytes\": %"
-           PRIu64 ", \"redzone\": %" PRIu32 ", \"problems\": [", s->pid, s->run_ns, s->allocations, s->frees,
+           PRIu64 ", \"redzone\": %" PRIu32 ", \"problems\": [", s->allocations, s->frees,
            s->bytes_allocated, s->bytes_freed, s->peak_bytes, s->peak_blocks,
            s->live_bytes, s->live_blocks, s->cut_bytes, s->cut_chains,
            s->cut_allocs,

@@ -98,11 +98,26 @@ base_name (const char *path)
   return slash && slash[1] ? slash + 1 : path;
 }
 
+/* " (file.c:12)" of frame F into B, if it has a line. */
+static void
+frame_line (const struct hi_rframe *f, struct buf *b)
+{
+  if (f && !f->cut && f->file && f->line)
+    {
+      char where[64];
+      snprintf (where, sizeof where, ":%" PRIu32 ")", f->line);
+      put (b, " (");
+      put (b, base_name (f->file));
+      put (b, where);
+    }
+}
+
 /* The frames of a PATH cell, "a > b > c", then where the innermost
-   frame is in the source. */
+   frame is in the source; with EVERY, where each frame is, after it:
+   "a (x.c:9) > b (x.c:3)". */
 static void
 path_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
-           const struct hi_cell *c, struct buf *b)
+           const struct hi_cell *c, int every, struct buf *b)
 {
   if (c->whole == 0)
     {
@@ -116,15 +131,11 @@ path_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
         put (b, " > ");
       put (b, r->frames[i].cut ? "..." : r->frames[i].label);
       last = &r->frames[i];
+      if (o->lines && every)
+        frame_line (last, b);
     }
-  if (o->lines && last && last->file && last->line)
-    {
-      char where[64];
-      snprintf (where, sizeof where, ":%" PRIu32 ")", last->line);
-      put (b, " (");
-      put (b, base_name (last->file));
-      put (b, where);
-    }
+  if (o->lines && !every)
+    frame_line (last, b);
 }
 
 /* Cell C as text into B. */
@@ -199,7 +210,7 @@ cell_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
       }
       return;
     case HI_CELL_PATH:
-      path_text (r, o, c, b);
+      path_text (r, o, c, col->every_line, b);
       return;
     }
   put (b, t);
@@ -630,7 +641,8 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
                plural (s->errors_total));
       if (s->errors_recorded < s->errors_total)
         fprintf (f, ", the first %" PRIu64 " recorded", s->errors_recorded);
-      fputs (": -t errors lists them\n", f);
+      fputs (s->gdb ? ": heap errors lists them\n"
+             : ": -t errors lists them\n", f);
     }
   /* Twelve lines at most: four for problems, the last counting the rest. */
   for (size_t i = 0; i < s->n_problems && i < 4; i++)

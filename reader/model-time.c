@@ -235,6 +235,15 @@ hi_model_time_load (const struct hi_target *t, struct hi_model *m)
   const struct hi_root *r = &m->root;
   uint32_t esize = hi_model_arena_entry_size (r, HI_ARENA_SITE_TIME);
   int life = (r->time_flags & HI_TIME_LIFETIMES) != 0;
+  /* Readers step over the birth stamp before every header: it is the
+     size format.h gives or none; a hostile value must not make them
+     walk gigabytes. */
+  uint32_t birth = life ? (uint32_t) sizeof (struct hi_block_birth) : 0;
+  if (r->birth_size != birth)
+    {
+      m->root.birth_size = birth;
+      time_damage (m);
+    }
   if (esize == 0)
     return HI_OK;             /* the monitor could not make its time arenas */
   if (hi_model_arena_entry_size (r, HI_ARENA_THREAD_TIME) == 0

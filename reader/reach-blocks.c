@@ -221,6 +221,17 @@ monitor_scratch (const struct hi_scan *s, const struct hi_map_entry *e)
   return !e->path[0] && e->end - e->start == MONITOR_SCRATCH;
 }
 
+/* Whether E lies wholly in the monitor's own memory (its arenas, its
+   private region): not a root, and not missing by accident. */
+static int
+monitor_memory (const struct hi_scan *s, const struct hi_map_entry *e)
+{
+  for (size_t k = 0; k < s->monitor.n; k++)
+    if (s->monitor.v[k].start <= e->start && e->end <= s->monitor.v[k].end)
+      return 1;
+  return 0;
+}
+
 hi_status
 hi_scan_blocks (struct hi_scan *s)
 {
@@ -236,7 +247,7 @@ hi_scan_blocks (struct hi_scan *s)
         continue;
       if (!e->in_target)
         {
-          if (monitor_scratch (s, e))
+          if (monitor_scratch (s, e) || monitor_memory (s, e))
             continue;
           s->r->skipped.mappings++;
           s->r->skipped.mapping_bytes += e->end - e->start;

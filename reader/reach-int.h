@@ -66,6 +66,14 @@ struct hi_scan
   /* Its threads. */
   struct hi_thread_regs *threads;
   size_t n_threads;
+  /* The monitor's exit stop record (leak-stop.h), when the target is
+     held there: thread exit_thread's stack is a root from exit_cfa up,
+     and exit_regs[0, n_exit_regs) are roots.  exit_thread is
+     SIZE_MAX when there is no such record. */
+  size_t exit_thread;
+  uint64_t exit_cfa;
+  uint64_t exit_regs[6];
+  unsigned n_exit_regs;
   /* Memory that is neither root nor searched for blocks: the monitor's
      arenas (normalized). */
   struct hi_ranges monitor;

@@ -2,13 +2,18 @@
    reachability scan sees them. */
 #define _GNU_SOURCE
 #include "reach-int.h"
+#include "../lib/leak-stop.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAPS_MAX 10000000u
 #define THREADS_MAX 100000u
 #define PAGE 4096u
+
+_Static_assert (HI_EXIT_STOP_REGS <= sizeof ((struct hi_scan *) 0)->exit_regs
+                / sizeof (uint64_t), "room for the exit stop's registers");
 
 int
 hi_ranges_add (struct hi_ranges *r, uint64_t start, uint64_t end)
@@ -83,6 +88,40 @@ add_arena (struct hi_scan *s, const struct hi_arena_desc *d, int *failed)
     *failed = 1;
 }
 
+/* The monitor's exit stop record, if the target holds one that is set
+   (the target is held at `run --leak-check`'s stop) and names one of its
+   threads, with exit()'s frame on that thread's stack above its stack
+   pointer.  Anything else leaves the roots as they are. */
+static void
+exit_stop (struct hi_scan *s)
+{
+  const struct hi_target *t = s->t;
+  struct hi_exit_stop rec;
+  uint64_t addr;
+  s->exit_thread = SIZE_MAX;
+  if (!t->ops->lookup_symbol
+      || t->ops->lookup_symbol (t->ctx, HI_EXIT_STOP_SYMBOL, &addr) != 0
+      || t->ops->read_memory (t->ctx, addr, &rec, sizeof rec) != 0
+      || rec.magic != HI_EXIT_STOP_MAGIC)
+    return;
+  for (size_t i = 0; i < s->n_threads; i++)
+    {
+      if (s->threads[i].tid != rec.tid)
+        continue;
+      const struct hi_map_entry *e = hi_scan_mapping_of (s,
+                                                         s->threads[i].sp);
+      if (!e || rec.cfa < s->threads[i].sp || rec.cfa > e->end)
+        return;
+      s->exit_thread = i;
+      s->exit_cfa = rec.cfa;
+      s->n_exit_regs = rec.n_regs == HI_EXIT_STOP_REGS ? HI_EXIT_STOP_REGS
+                       : 0;
+      for (unsigned k = 0; k < s->n_exit_regs; k++)
+        s->exit_regs[k] = rec.regs[k];
+      return;
+    }
+}
+
 hi_status
 hi_scan_map (struct hi_scan *s)
 {
@@ -142,6 +181,7 @@ hi_scan_map (struct hi_scan *s)
     }
   if (!s->n_threads)
     s->r->skipped.no_threads = 1;
+  exit_stop (s);
   int failed = 0;
   const struct hi_root *r = &s->m->root;
   for (uint32_t i = 0; i < r->n_arenas && i < HI_MAX_ARENAS; i++)
@@ -149,6 +189,12 @@ hi_scan_map (struct hi_scan *s)
   for (uint32_t i = HI_MAX_ARENAS; r->version >= 4 && i < r->n_arenas
        && i < HI_MAX_ARENAS + HI_MAX_MORE_ARENAS; i++)
     add_arena (s, &r->more_arenas[i - HI_MAX_ARENAS], &failed);
+  /* The monitor's private region (format 5): its caches and indexes, no
+     root, and left out of cores by design. */
+  uint64_t private = r->version >= 5 ? r->client[HI_CLIENT_PRIVATE] : 0;
+  if (private && private + HI_PRIVATE_BYTES > private
+      && hi_ranges_add (&s->monitor, private, private + HI_PRIVATE_BYTES))
+    failed = 1;
   hi_ranges_normalize (&s->monitor);
   return failed ? HI_E_NOMEM : HI_OK;
 }

@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #include "reach-int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -279,15 +280,37 @@ process (struct hi_scan *s, int64_t clique)
     }
 }
 
-/* The lowest stack pointer of any thread in [START, END), or END. */
+/* Where the stack roots of the threads whose stack pointer is in
+   mapping [START, END) begin: the lowest of their stack pointers less
+   the red zone (not below START), or, for the thread held in exit() at
+   the exit stop, exit()'s caller's frame; START if none is there.
+   *SKIP gets the bytes of exit()'s frames left out, if that thread's
+   start is the lowest. */
 static uint64_t
-lowest_sp (const struct hi_scan *s, uint64_t start, uint64_t end)
+stack_start (const struct hi_scan *s, uint64_t start, uint64_t end,
+             uint64_t *skip)
 {
-  uint64_t low = end;
+  uint64_t low = UINT64_MAX;
+  *skip = 0;
   for (size_t i = 0; i < s->n_threads; i++)
-    if (s->threads[i].sp >= start && s->threads[i].sp < low)
-      low = s->threads[i].sp;
-  return low;
+    {
+      uint64_t sp = s->threads[i].sp;
+      if (sp < start || sp >= end)
+        continue;
+      uint64_t from = sp - start > RED_ZONE ? sp - RED_ZONE : start;
+      uint64_t left = 0;
+      if (i == s->exit_thread && s->exit_cfa > from)
+        {
+          left = s->exit_cfa - from;
+          from = s->exit_cfa;
+        }
+      if (from < low)
+        {
+          low = from;
+          *skip = left;
+        }
+    }
+  return low == UINT64_MAX ? start : low;
 }
 
 /* Scan [A, B) as roots but for the parts in EXCLUDE (normalized). */
@@ -354,9 +377,8 @@ hi_scan_mark (struct hi_scan *s, unsigned flags)
           const struct hi_map_entry *e = &s->maps[i];
           if (!hi_scan_map_is_root (e) || !e->in_target)
             continue;
-          uint64_t a = e->start, sp = lowest_sp (s, e->start, e->end);
-          if (sp < e->end)
-            a = sp - e->start > RED_ZONE ? sp - RED_ZONE : e->start;
+          uint64_t skip, a = stack_start (s, e->start, e->end, &skip);
+          s->r->exit_frames_bytes += skip;
           scan_root_piece (s, a, e->end, &exclude);
         }
       /* The registers. */
@@ -371,6 +393,13 @@ hi_scan_mark (struct hi_scan *s, unsigned flags)
             for (size_t k = 0; k < t->n_regs; k++)
               push_root (s, t->regs[k], 1);
         }
+      /* exit()'s caller's registers, kept across the call (its frames
+         saved them, and were left out above). */
+      for (unsigned k = 0; k < s->n_exit_regs
+           && !(flags & HI_REACH_NO_REGISTERS); k++)
+        push_root (s, s->exit_regs[k], 1);
+      if (s->exit_thread < s->n_threads)
+        s->r->exit_tid = s->threads[s->exit_thread].tid;
       process (s, -1);
       /* The cliques of what is left. */
       for (uint32_t i = 0; i < n; i++)

@@ -91,10 +91,34 @@ summary_number (struct hi_rmodel *r, struct hi_table *t, const char *key,
   t->rows[t->n_rows - 1].json_only = 1;
 }
 
-/* The leak summary: memcheck's four lines (exact figures), what was
-   searched, what was skipped. */
+/* The blocks of each class whose chains the user's or the built-in
+   suppressions hide (memcheck's "suppressed" leaks), from the per-site
+   figures of RC and the site flags of A. */
+static void
+suppressed_figures (const struct hi_analysis *a, const struct hi_reach *rc,
+                    struct hi_reach_totals *supp)
+{
+  memset (supp, 0, sizeof *supp);
+  for (uint64_t k = 0; k < rc->n_sites; k++)
+    {
+      const struct hi_reach_site *s = &rc->sites[k];
+      if (s->site >= a->m->n_sites || s->cls >= HI_REACH_NCLASSES
+          || !(hi_site_flags (a, s->site)
+               & (HI_SITE_SUPPRESSED | HI_SITE_SUPPRESSED_DEFAULT)))
+        continue;
+      struct hi_reach_figure *f = &supp->cls[s->cls];
+      f->bytes = hi_add_sat (f->bytes, s->fig.bytes);
+      f->blocks = hi_add_sat (f->blocks, s->fig.blocks);
+    }
+}
+
+/* The leak summary: memcheck's four lines and its "suppressed" one
+   (exact figures; a class counts only blocks no suppression hides, as
+   memcheck's), what was searched, what was skipped.  SHOWN the classes'
+   figures, SUPP the suppressed blocks of each class. */
 static hi_status
-summary_table (const struct hi_reach *rc, struct hi_rmodel *r)
+summary_table (const struct hi_reach *rc, const struct hi_reach_totals *shown,
+               const struct hi_reach_totals *supp, struct hi_rmodel *r)
 {
   struct hi_table *t = hi_rmodel_table (r, "leak_summary", "Leak Summary",
                                         summary_columns, 2);
@@ -104,21 +128,42 @@ summary_table (const struct hi_reach *rc, struct hi_rmodel *r)
   t->legend = "live blocks by what reaches them, as valgrind memcheck's "
               "leak check counts them";
   char line[512];
+  struct hi_reach_figure all_supp = { 0, 0 };
   for (int c = 0; c < HI_REACH_NCLASSES; c++)
     {
-      const struct hi_reach_figure *f = &rc->totals.cls[c];
+      const struct hi_reach_figure *f = &shown->cls[c];
       snprintf (line, sizeof line, "%" PRIu64 " bytes in %" PRIu64
                 " blocks", f->bytes, f->blocks);
       summary_line (r, t, hi_reach_class_name (c), line);
+      all_supp.bytes = hi_add_sat (all_supp.bytes, supp->cls[c].bytes);
+      all_supp.blocks = hi_add_sat (all_supp.blocks, supp->cls[c].blocks);
     }
+  snprintf (line, sizeof line, "%" PRIu64 " bytes in %" PRIu64 " blocks",
+            all_supp.bytes, all_supp.blocks);
+  summary_line (r, t, "suppressed", line);
   char heap[32], roots[32];
   hi_human_bytes (rc->heap_bytes, heap, sizeof heap);
   hi_human_bytes (rc->root_bytes, roots, sizeof roots);
-  snprintf (line, sizeof line, "%" PRIu64 " live blocks in %s of heap "
-            "memory, from the registers of %" PRIu64 " thread%s and %s of "
-            "memory", rc->n_blocks, heap, rc->threads,
-            rc->threads == 1 ? "" : "s", roots);
+  int n = snprintf (line, sizeof line, "%" PRIu64 " live blocks in %s of "
+                    "heap memory, from the registers of %" PRIu64 " thread%s "
+                    "and %s of memory", rc->n_blocks, heap, rc->threads,
+                    rc->threads == 1 ? "" : "s", roots);
+  if (rc->exit_tid && n > 0 && (size_t) n < sizeof line)
+    {
+      char frames[32];
+      hi_human_bytes (rc->exit_frames_bytes, frames, sizeof frames);
+      snprintf (line + n, sizeof line - (size_t) n, "; thread %" PRIu64
+                "'s stack from the caller of exit() up (%s of exit()'s own "
+                "frames not scanned)", rc->exit_tid, frames);
+    }
   summary_line (r, t, "searched", line);
+  if (rc->redzone)
+    {
+      snprintf (line, sizeof line, "%" PRIu64 " blocks (of %" PRIu32
+                " bytes after each live block's)", rc->n_redzones,
+                rc->redzone);
+      summary_line (r, t, "redzones written", line);
+    }
   hi_reach_skipped_text (rc, line, sizeof line);
   if (line[0])
     summary_line (r, t, "skipped", line);
@@ -126,10 +171,19 @@ summary_table (const struct hi_reach *rc, struct hi_rmodel *r)
     {
       char key[64];
       snprintf (key, sizeof key, "%s_bytes", json_key[c]);
-      summary_number (r, t, hi_rmodel_strdup (r, key), rc->totals.cls[c].bytes);
+      summary_number (r, t, hi_rmodel_strdup (r, key), shown->cls[c].bytes);
       snprintf (key, sizeof key, "%s_blocks", json_key[c]);
-      summary_number (r, t, hi_rmodel_strdup (r, key),
-                      rc->totals.cls[c].blocks);
+      summary_number (r, t, hi_rmodel_strdup (r, key), shown->cls[c].blocks);
+    }
+  summary_number (r, t, "suppressed_bytes", all_supp.bytes);
+  summary_number (r, t, "suppressed_blocks", all_supp.blocks);
+  for (int c = 0; c < HI_REACH_NCLASSES; c++)
+    {
+      char key[64];
+      snprintf (key, sizeof key, "%s_suppressed_bytes", json_key[c]);
+      summary_number (r, t, hi_rmodel_strdup (r, key), supp->cls[c].bytes);
+      snprintf (key, sizeof key, "%s_suppressed_blocks", json_key[c]);
+      summary_number (r, t, hi_rmodel_strdup (r, key), supp->cls[c].blocks);
     }
   summary_number (r, t, "blocks", rc->n_blocks);
   summary_number (r, t, "threads", rc->threads);
@@ -144,6 +198,10 @@ summary_table (const struct hi_reach *rc, struct hi_rmodel *r)
   summary_number (r, t, "missing_blocks", k->missing_blocks);
   summary_number (r, t, "missing_bytes", k->missing_bytes);
   summary_number (r, t, "no_threads", (uint64_t) k->no_threads);
+  summary_number (r, t, "redzone", rc->redzone);
+  summary_number (r, t, "redzones_written", rc->n_redzones);
+  summary_number (r, t, "exit_tid", rc->exit_tid);
+  summary_number (r, t, "exit_frames_bytes", rc->exit_frames_bytes);
   return r->nomem ? HI_E_NOMEM : HI_OK;
 }
 
@@ -267,6 +325,48 @@ class_table (struct hi_analysis *a, const struct hi_reach *rc,
   return r->nomem ? HI_E_NOMEM : HI_OK;
 }
 
+static const struct hi_column redzone_columns[] = {
+  { .key = "address", .head = "address", .type = HI_CELL_TEXT, .left = 1 },
+  { .key = "size", .head = "size", .type = HI_CELL_COUNT },
+  { .key = "offset", .head = "offset", .type = HI_CELL_COUNT },
+  { .key = "path", .head = "path", .type = HI_CELL_PATH, .left = 1 },
+};
+
+/* The live blocks whose redzone was written (none: no table): each
+   block's address, requested size, the offset of the first changed
+   byte from its start, and its allocating chain.  Neither filters nor
+   suppressions apply: these are heap errors, not leaks. */
+static hi_status
+redzone_table (struct hi_analysis *a, const struct hi_reach *rc,
+               struct hi_rmodel *r)
+{
+  if (!rc->n_redzones)
+    return HI_OK;
+  struct hi_table *t = hi_rmodel_table (r, "redzones_written",
+                                        "Redzones Written", redzone_columns,
+                                        sizeof redzone_columns
+                                        / sizeof redzone_columns[0]);
+  if (!t)
+    return HI_E_NOMEM;
+  t->legend = "live blocks written past their end, into their redzone: "
+              "the first changed byte's offset from the block's start";
+  for (uint64_t k = 0; k < rc->n_redzones && !r->nomem; k++)
+    {
+      const struct hi_reach_redzone *z = &rc->redzones[k];
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        break;
+      char addr[32];
+      snprintf (addr, sizeof addr, "0x%" PRIx64, z->user);
+      c[0] = hi_cell_text (hi_rmodel_strdup (r, addr));
+      c[1] = hi_cell_count (z->size);
+      c[2] = hi_cell_count (z->offset);
+      if (z->site < a->m->n_sites)
+        c[3] = hi_path_cell (a, z->site, r);
+    }
+  return r->nomem ? HI_E_NOMEM : HI_OK;
+}
+
 hi_status
 hi_reach_report (const struct hi_target *t, const struct hi_model *m,
                  const char *exe, const char *name,
@@ -283,8 +383,6 @@ hi_reach_report (const struct hi_target *t, const struct hi_model *m,
   hi_status s = hi_reach_scan (t, m, 0, &rc);
   if (s != HI_OK)
     return s;
-  if (totals)
-    *totals = rc->totals;
   struct hi_symbolizer *sym = hi_symbolizer_new (m, exe);
   struct hi_analysis a;
   memset (&a, 0, sizeof a);
@@ -295,13 +393,25 @@ hi_reach_report (const struct hi_target *t, const struct hi_model *m,
       hi_reach_free (rc);
       return s;
     }
+  /* The classes without what the suppressions hide, as memcheck's. */
+  struct hi_reach_totals supp, shown = rc->totals;
+  suppressed_figures (&a, rc, &supp);
+  for (int c = 0; c < HI_REACH_NCLASSES; c++)
+    {
+      shown.cls[c].bytes -= supp.cls[c].bytes;
+      shown.cls[c].blocks -= supp.cls[c].blocks;
+    }
+  if (totals)
+    *totals = shown;
   struct hi_rmodel r;
   hi_rmodel_init (&r);
   r.source = name;
   r.incomplete = m->damaged != 0;
-  s = summary_table (rc, &r);
+  s = summary_table (rc, &shown, &supp, &r);
   if (s == HI_OK)
     s = class_table (&a, rc, &r);
+  if (s == HI_OK)
+    s = redzone_table (&a, rc, &r);
   unsigned nmissing = hi_symbolizer_missing (sym);
   if (s == HI_OK)
     s = hi_summary_build (m, &a, nmissing, &r);

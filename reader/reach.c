@@ -1,6 +1,7 @@
 /* reach.c - the reachability scan's entry points (issue 15). */
 #include "reach-int.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 static const char *const class_names[HI_REACH_NCLASSES] = {
@@ -125,6 +126,56 @@ tally (struct hi_scan *s, struct hi_reach *r)
   return HI_OK;
 }
 
+/* The live blocks of S whose redzone is not all HI_REDZONE_BYTE, into
+   R->redzones.  A redzone the target does not hold is not checked. */
+static hi_status
+check_redzones (struct hi_scan *s, struct hi_reach *r)
+{
+  const struct hi_root *root = &s->m->root;
+  if (root->version < 5 || !root->redzone)
+    return HI_OK;
+  r->redzone = root->redzone;
+  size_t cap = 0;
+  for (uint32_t i = 0; i < s->n_blocks; i++)
+    {
+      uint64_t at = s->b[i].start + s->b[i].size, end = at + root->redzone;
+      if (end < at)
+        continue;
+      uint64_t changed = UINT64_MAX;
+      while (at < end && changed == UINT64_MAX)
+        {
+          /* Up to the end of the cache piece (hi_scan_read's limit). */
+          uint64_t piece = HI_SCAN_SLOT - (at & (HI_SCAN_SLOT - 1));
+          size_t n = end - at < piece ? (size_t) (end - at) : (size_t) piece;
+          const unsigned char *p = hi_scan_read (s, at, n);
+          if (!p)
+            break;
+          for (size_t k = 0; k < n; k++)
+            if (p[k] != HI_REDZONE_BYTE)
+              {
+                changed = at + k;
+                break;
+              }
+          at += n;
+        }
+      if (changed == UINT64_MAX)
+        continue;
+      if (r->n_redzones == cap)
+        {
+          cap = cap ? 2 * cap : 16;
+          struct hi_reach_redzone *v = realloc (r->redzones,
+                                                cap * sizeof *v);
+          if (!v)
+            return HI_E_NOMEM;
+          r->redzones = v;
+        }
+      r->redzones[r->n_redzones++] = (struct hi_reach_redzone) {
+        s->b[i].start, s->b[i].size, changed - s->b[i].start, s->b[i].site,
+        0 };
+    }
+  return HI_OK;
+}
+
 hi_status
 hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
                unsigned flags, struct hi_reach **out)
@@ -135,11 +186,13 @@ hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
   struct hi_reach *r = calloc (1, sizeof *r);
   if (!r)
     return HI_E_NOMEM;
-  struct hi_scan s = { .t = t, .m = m, .r = r };
+  struct hi_scan s = { .t = t, .m = m, .r = r, .exit_thread = SIZE_MAX };
   s.cache = malloc (HI_SCAN_SLOTS * HI_SCAN_SLOT);
   hi_status st = s.cache ? hi_scan_map (&s) : HI_E_NOMEM;
   if (st == HI_OK)
     st = hi_scan_blocks (&s);
+  if (st == HI_OK)
+    st = check_redzones (&s, r);
   if (st == HI_OK)
     st = hi_scan_mark (&s, flags);
   if (st == HI_OK)
@@ -163,6 +216,7 @@ hi_reach_free (struct hi_reach *r)
     return;
   free (r->blocks);
   free (r->sites);
+  free (r->redzones);
   free (r);
 }
 

@@ -8,7 +8,11 @@
    process shows it):
    - every thread's general registers (hi_target_ops.thread_regs);
    - each thread's stack, from its stack pointer minus the 128-byte red
-     zone up to the end of the mapping that holds the stack pointer;
+     zone up to the end of the mapping that holds the stack pointer; at
+     `run --leak-check`'s exit stop, the exiting thread's from exit()'s
+     caller's frame, with that caller's callee-saved registers as roots
+     (exit()'s own frames hold none of the program's pointers, only
+     stale words of its popped frames);
    - every other readable and writable mapping (the loaded objects'
      .data and .bss, TLS blocks, the program's own anonymous mappings,
      shared memory; not devices but /dev/zero), except malloc's own heap
@@ -82,6 +86,20 @@ struct hi_reach_block
   uint32_t cls;              /* enum hi_reach_class */
 };
 
+/* A live block whose redzone (format.h: root.redzone bytes of
+   HI_REDZONE_BYTE right after its user bytes) was written: an overflow
+   the monitor sees only when the block is freed, and this one never
+   was. */
+struct hi_reach_redzone
+{
+  uint64_t user;             /* the user pointer */
+  uint64_t size;             /* requested bytes */
+  uint64_t offset;           /* of the first changed byte, from USER
+                                (SIZE or more) */
+  uint32_t site;
+  uint32_t unused;
+};
+
 /* What the scan could not use; the report says each that is not 0. */
 struct hi_reach_skipped
 {
@@ -131,6 +149,17 @@ struct hi_reach
   uint64_t scanned_bytes;    /* bytes of reached blocks scanned */
   uint64_t heap_bytes;       /* bytes of the mappings found to be
                                 malloc's heap memory (not roots) */
+  /* Held at `run --leak-check`'s exit stop (the monitor's record, see
+     lib/leak-stop.h): the thread that called exit(), whose stack is a
+     root from exit()'s caller's frame up, and the bytes of exit()'s own
+     frames below it left out.  0 and 0 otherwise. */
+  uint64_t exit_tid;
+  uint64_t exit_frames_bytes;
+  /* With guard redzones (root.redzone > 0): the live blocks whose
+     redzone was written, in address order. */
+  uint32_t redzone;          /* root.redzone: bytes checked per block */
+  struct hi_reach_redzone *redzones;
+  uint64_t n_redzones;
 };
 
 /* Scan flags. */
@@ -161,9 +190,11 @@ void hi_reach_skipped_text (const struct hi_reach *r, char *buf,
    (definitely lost: B bytes in N blocks, ...), what was searched and
    skipped, then the chains of each class (definitely lost first, most
    bytes first; OPT's depth, offsets, threshold (of the class's bytes),
-   limit (per class), filters and suppressions apply to the rows, never
-   to the summary).  *TOTALS, if not NULL, gets the four classes' totals
-   (for an exit status).  *MISSING as hi_report's.  HI_E_USAGE for
+   limit (per class) and filters apply to the rows, never to the
+   summary; blocks the suppressions hide are in no class of the summary
+   but in its "suppressed" line, as memcheck's).  *TOTALS, if not NULL,
+   gets the four classes' totals without the suppressed blocks (for an
+   exit status).  *MISSING as hi_report's.  HI_E_USAGE for
    another format, HI_E_NO_MEMORY (both with nothing written: the host
    says it in one line), HI_E_NOMEM, HI_E_REGEX, HI_E_SUPPRESSIONS,
    HI_E_WRITE. */

@@ -122,6 +122,7 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
     r.tables[0].title = NULL;
   else if (s == HI_OK)
     s = hi_summary_build (m, names ? &a : NULL, nmissing, &r);
+  r.summary.gdb = opt->gdb;
   if (s == HI_OK)
     {
       struct hi_emit_options eo = { opt->exact_bytes, opt->lines,

@@ -178,6 +178,8 @@ struct hi_column
   int blank_zero;            /* text: a 0 is left blank */
   size_t max_width;          /* text: longer TEXT cells end in "...";
                                 0: no limit */
+  int every_line;            /* text: a PATH cell gives the file:line of
+                                every frame, not the innermost's alone */
 };
 
 /* A row's part in its table.  The call graph's entries are an ENTRY row
@@ -341,6 +343,7 @@ struct hi_summary
   uint64_t quarantine_limit; /* HEAPINSPECT_QUARANTINE's bytes; 0: off */
   uint64_t quarantine_bytes; /* user bytes it held when read */
   uint32_t redzone;          /* HEAPINSPECT_REDZONE's bytes; 0: none */
+  int gdb;                   /* for gdb: hints name its heap commands */
   const char *problems[8];   /* one line each: damage, unreadable modules */
   size_t n_problems;
 };

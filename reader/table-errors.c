@@ -16,14 +16,19 @@ enum { C_T0, C_ALLOC, C_T1, C_FREE, C_T2, C_CALL, C_T3, C_OTHER,
 
 static const struct hi_column columns[C_NCOLS] = {
   [C_T0] = { .head = "" },
-  [C_ALLOC] = { .key = "allocated_by", .head = "", .type = HI_CELL_PATH },
+  /* Every frame with its file:line (as ASan's reports): errors are few,
+     and two calls from one function at different lines must differ. */
+  [C_ALLOC] = { .key = "allocated_by", .head = "", .type = HI_CELL_PATH,
+                .every_line = 1 },
   [C_T1] = { .head = "" },
-  [C_FREE] = { .key = "first_freed_by", .head = "", .type = HI_CELL_PATH },
+  [C_FREE] = { .key = "first_freed_by", .head = "", .type = HI_CELL_PATH,
+               .every_line = 1 },
   [C_T2] = { .head = "" },
-  [C_CALL] = { .key = "call_by", .head = "", .type = HI_CELL_PATH },
+  [C_CALL] = { .key = "call_by", .head = "", .type = HI_CELL_PATH,
+               .every_line = 1 },
   [C_T3] = { .head = "" },
   [C_OTHER] = { .key = "block_before_allocated_by", .head = "",
-                .type = HI_CELL_PATH },
+                .type = HI_CELL_PATH, .every_line = 1 },
   [C_NUMBER] = { .key = "number", .type = HI_CELL_COUNT },
   [C_KIND] = { .key = "kind", .type = HI_CELL_TEXT },
   [C_WHEN] = { .key = "when", .type = HI_CELL_TEXT },
@@ -64,6 +69,13 @@ call_name (uint32_t when)
 {
   return when == HI_WHEN_REALLOC ? "realloc"
          : when == HI_WHEN_USABLE_SIZE ? "malloc_usable_size" : "free";
+}
+
+/* "byte" or "bytes", as N wants. */
+static const char *
+bytes_word (uint64_t n)
+{
+  return n == 1 ? "byte" : "bytes";
 }
 
 static const char *
@@ -112,7 +124,8 @@ headline (const struct hi_error *e, uint64_t n, char *s, size_t size)
       break;
     case HI_ERR_INTERIOR_FREE:
       snprintf (s, size, "%" PRIu64 ". invalid free %s: a pointer %" PRIu64
-                " bytes into %s, not its start", n, found, e->offset, block);
+                " %s into %s, not its start", n, found, e->offset,
+                bytes_word (e->offset), block);
       break;
     case HI_ERR_NOT_HEAP:
       snprintf (s, size, "%" PRIu64 ". invalid free %s: not a heap block%s",
@@ -129,15 +142,27 @@ headline (const struct hi_error *e, uint64_t n, char *s, size_t size)
                 e->block ? e->block : e->addr);
       break;
     case HI_ERR_WRITE_AFTER_FREE:
-      snprintf (s, size, "%" PRIu64 ". write after free %s: %s, freed and "
-                "held in the quarantine, was written %" PRIu64 " bytes into "
-                "it", n, found, block, e->offset);
+      /* Found as it left the quarantine, the block is held no more. */
+      if (e->offset)
+        snprintf (s, size, "%" PRIu64 ". write after free %s: %s%s was "
+                  "written after its free, first %" PRIu64 " %s into it", n,
+                  found, block, e->when == HI_WHEN_EVICT ? ""
+                  : ", held in the quarantine,", e->offset,
+                  bytes_word (e->offset));
+      else
+        snprintf (s, size, "%" PRIu64 ". write after free %s: %s%s was "
+                  "written after its free, from its first byte", n, found,
+                  block, e->when == HI_WHEN_EVICT ? ""
+                  : ", held in the quarantine,");
       break;
     case HI_ERR_REDZONE:
-      snprintf (s, size, "%" PRIu64 ". overflow %s: the redzone of %s was "
-                "written, first %" PRIu64 " bytes past its end", n, found,
-                block, e->offset > e->block_size ? e->offset - e->block_size
-                : 0);
+      {
+        uint64_t past = e->offset > e->block_size
+                        ? e->offset - e->block_size : 0;
+        snprintf (s, size, "%" PRIu64 ". overflow %s: the redzone of %s was "
+                  "written, first %" PRIu64 " %s past its end", n, found,
+                  block, past, bytes_word (past));
+      }
       break;
     default:
       snprintf (s, size, "%" PRIu64 ". heap error %s", n, found);
@@ -165,7 +190,8 @@ hi_table_errors (struct hi_analysis *a, struct hi_rmodel *r)
     t->legend = "no heap errors: the monitor found none";
   else
     t->legend = "every heap error the monitor recorded, in the order found; "
-                "chains as leak paths (--depth)";
+                "chains as leak paths (--depth), each frame with its "
+                "file:line";
   char s[1024];
   for (uint64_t k = 0; k < m->n_errors && !r->nomem; k++)
     {
@@ -218,9 +244,9 @@ hi_table_errors (struct hi_analysis *a, struct hi_rmodel *r)
           if (bad >= 16 && end <= bad - 16)
             snprintf (s, sizeof s, "\n    the block before it, the likely "
                       "overflow: the %" PRIu64 "-byte block at 0x%" PRIx64
-                      ", whose end is %" PRIu64 " bytes before that header, "
+                      ", whose end is %" PRIu64 " %s before that header, "
                       "allocated by ", e->other_size, e->other,
-                      bad - 16 - end);
+                      bad - 16 - end, bytes_word (bad - 16 - end));
           else
             snprintf (s, sizeof s, "\n    the block before it, the likely "
                       "overflow: the %" PRIu64 "-byte block at 0x%" PRIx64

@@ -404,3 +404,13 @@ check_PROGRAMS += %reldir%/unit/reach-unit %reldir%/unit/reach-unit-asan
 %canon_reldir%_unit_reach_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_reach_unit_asan_LDFLAGS = $(asan_ldflags)
 EXTRA_DIST += %reldir%/progs/nocfi.c
+
+# leak-live.exp: leaks whose only pointers are stale words of popped
+# frames under exit()'s (the exit stop's scan starts at exit()'s caller).
+check_PROGRAMS += %reldir%/progs/leak-stale
+%canon_reldir%_progs_leak_stale_CFLAGS = $(progs_cflags)
+check_PROGRAMS += %reldir%/progs/leak-stale-cxx-O0 %reldir%/progs/leak-stale-cxx-O2
+%canon_reldir%_progs_leak_stale_cxx_O0_SOURCES = %reldir%/progs/leak-stale-cxx-O0.cc
+%canon_reldir%_progs_leak_stale_cxx_O0_CXXFLAGS = $(AM_CXXFLAGS) -g
+%canon_reldir%_progs_leak_stale_cxx_O2_SOURCES = %reldir%/progs/leak-stale-cxx.cc
+%canon_reldir%_progs_leak_stale_cxx_O2_CXXFLAGS = $(AM_CXXFLAGS) -g -O2

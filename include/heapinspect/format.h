@@ -658,6 +658,14 @@ struct hi_pool
   char     name[HI_POOL_NAME_MAX]; /* NUL-ended */
 };
 
+/* The monitor's private region: HI_PRIVATE_BYTES of address space from
+   root.client[HI_CLIENT_PRIVATE] on, reserved once and kept out of core
+   dumps, where the monitor keeps what no reader needs (its caches, its
+   indexes, scratch).  It holds no pointer to a block a reader should
+   count (a reachability scan leaves it out of its roots), and a core
+   lacks its bytes by design, not by damage. */
+#define HI_PRIVATE_BYTES (UINT64_C(1) << 30)
+
 /* root.client[] */
 #define HI_CLIENT_TYPES_DROPPED 0  /* blocks whose type could not be kept
                                       (no room for another type) */
@@ -667,6 +675,9 @@ struct hi_pool
 #define HI_CLIENT_POOL_MISSES   2  /* pool calls naming no pool or block
                                       the monitor knows */
 #define HI_CLIENT_POOL_DROPPED  3  /* pool blocks not recorded (no room) */
+#define HI_CLIENT_PRIVATE       4  /* not the client API's: the start of
+                                      the monitor's private region, 0 if
+                                      none (see HI_PRIVATE_BYTES) */
 #define HI_CLIENT_CHAINS        5  /* where chains came from: 0 unwinding
                                       only; HI_CHAINS_INSTRUMENT: the
                                       shadow stack of -finstrument-

@@ -6,6 +6,8 @@
 
    freed-bugs CASE, CASE one of:
      double-free      24 bytes: release_block, then release_again
+     double-free-here 24 bytes: release_block twice, from two lines of
+                      main
      interior         40 bytes: release_block 8 bytes in
      stack            release_block of a stack buffer
      global           release_block of a pointer into a global array
@@ -108,17 +110,25 @@ main (int argc, char **argv)
   printf ("pid: %d\n", (int) getpid ());
   if (strcmp (c, "double-free") == 0)
     {
-      char *p = make_block (24);
+      char *p = make_block (24);                /* @df_make */
       say ("block", p);
-      release_block (p);
-      release_again (p);
+      release_block (p);                        /* @df_release */
+      release_again (p);                        /* @df_again */
+    }
+  else if (strcmp (c, "double-free-here") == 0)
+    {
+      /* Both frees through one function, called from two lines. */
+      char *p = make_block (24);                /* @dh_make */
+      say ("block", p);
+      release_block (p);                        /* @dh_first */
+      release_block (p);                        /* @dh_again */
     }
   else if (strcmp (c, "interior") == 0)
     {
-      char *p = make_block (40);
+      char *p = make_block (40);                /* @in_make */
       say ("block", p);
       say ("pointer", p + 8);
-      release_block (p + 8);
+      release_block (p + 8);                    /* @in_release */
     }
   else if (strcmp (c, "stack") == 0)
     {
@@ -126,36 +136,36 @@ main (int argc, char **argv)
       buf[0] = 1;
       char *p = hide (buf + 16);
       say ("pointer", p);
-      release_block (p);
+      release_block (p);                        /* @st_release */
     }
   else if (strcmp (c, "global") == 0)
     {
       char *p = hide (global_buf + 16);
       say ("pointer", p);
-      release_block (p);
+      release_block (p);                        /* @gl_release */
     }
   else if (strcmp (c, "overflow") == 0)
     {
-      char *a = make_block (24);
+      char *a = make_block (24);                /* @ov_make */
       char *b = make_block (24);
       say ("block", a);
       say ("next", b);
       overflow (a, 24, 24);
-      release_block (b);
+      release_block (b);                        /* @ov_release */
       release_again (a);
     }
   else if (strcmp (c, "redzone") == 0)
     {
-      char *a = make_block (24);
+      char *a = make_block (24);                /* @rz_make */
       say ("block", a);
       overflow (a, 24, 4);
-      release_block (a);
+      release_block (a);                        /* @rz_release */
     }
   else if (strcmp (c, "write-after-free") == 0)
     {
-      char *p = make_block (40);
+      char *p = make_block (40);                /* @waf_make */
       say ("block", p);
-      release_block (p);
+      release_block (p);                        /* @waf_release */
       ((char *) hide (p))[8] = 'w';
       for (int i = 0; i < 64; i++)
         release_again (make_block (64));

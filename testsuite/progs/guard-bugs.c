@@ -3,6 +3,8 @@
 
    guard-bugs CASE, CASE one of:
      double-free     malloc 24, free, free again
+     double-free-thread  malloc 24, free in a second thread (which says
+                     its tid), free again in the main one
      interior        malloc 40, free 8 bytes in
      stack           free of a stack buffer
      global          free of a pointer into a global array
@@ -10,6 +12,10 @@
      overflow        malloc 24 twice (adjacent), write 24 bytes past the
                      first's end (over the second's header), free the
                      second, then the first
+     overflow1       the same, writing 1 byte past the first's end (over
+                     glibc's size word of the second's chunk)
+     overflow1-realloc  the same, then realloc the second to 100 bytes
+                     (then free the first)
      write-after-free  malloc 40, free, write byte 8, then free 64 blocks
                      of 64 bytes (a small quarantine lets it go)
      realloc-freed   malloc 24, free, realloc it
@@ -25,6 +31,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include "report.h"
 
 #define NOINLINE __attribute__ ((noinline))
@@ -121,6 +128,15 @@ threads (void)
   return 0;
 }
 
+/* double-free-thread: a thread frees the block and says its id. */
+static void *
+free_in_thread (void *p)
+{
+  say ("tid: %ld\n", (long) syscall (SYS_gettid));
+  release_block (p);
+  return NULL;
+}
+
 int
 main (int argc, char **argv)
 {
@@ -133,6 +149,16 @@ main (int argc, char **argv)
       char *p = make_block (24);
       say ("block: %p\nsize: 24\n", (void *) p);
       release_block (p);
+      release_again (p);
+    }
+  else if (strcmp (c, "double-free-thread") == 0)
+    {
+      char *p = make_block (24);
+      say ("block: %p\nsize: 24\n", (void *) p);
+      pthread_t t;
+      if (pthread_create (&t, NULL, free_in_thread, p) != 0)
+        return 3;
+      pthread_join (t, NULL);
       release_again (p);
     }
   else if (strcmp (c, "interior") == 0)
@@ -169,6 +195,20 @@ main (int argc, char **argv)
       say ("block: %p\nsize: 24\nnext: %p\n", (void *) a, (void *) b);
       overflow (a, 24, 24);
       release_block (b);
+      release_again (a);
+    }
+  else if (strcmp (c, "overflow1") == 0 || strcmp (c, "overflow1-realloc") == 0)
+    {
+      /* 24 bytes fill a chunk with the header: byte 25 is glibc's size
+         word of the next chunk, not our header. */
+      char *a = make_block (24);
+      char *b = make_block (24);
+      say ("block: %p\nsize: 24\nnext: %p\n", (void *) a, (void *) b);
+      overflow (a, 24, 1);
+      if (c[9])
+        say ("realloc: %s\n", realloc_block (b, 100) ? "a block" : "NULL");
+      else
+        release_block (b);
       release_again (a);
     }
   else if (strcmp (c, "write-after-free") == 0)

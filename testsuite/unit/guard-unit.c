@@ -57,6 +57,7 @@ struct image
   struct hi_module module;
   unsigned char heap[HEAP_SIZE];
   int errors_readable;        /* 0: the errors arena cannot be read */
+  int no_heap;                /* 1: the heap cannot be read (a snapshot's) */
 };
 
 static struct image im;
@@ -72,7 +73,7 @@ image_read (void *ctx, uint64_t addr, void *buf, size_t len)
     { THREADS_AT, &m->thread, sizeof m->thread },
     { ERRORS_AT, m->errors, m->errors_readable ? sizeof m->errors : 0 },
     { MODS_AT, &m->module, sizeof m->module },
-    { HEAP_AT, m->heap, sizeof m->heap },
+    { HEAP_AT, m->heap, m->no_heap ? 0 : sizeof m->heap },
   };
   for (size_t i = 0; i < sizeof r / sizeof r[0]; i++)
     if (addr >= r[i].at && addr - r[i].at <= r[i].n
@@ -423,6 +424,7 @@ expect_block (const char *name, const struct hi_target_ops *ops,
 }
 
 static void every_error (void);
+static void add_error (struct hi_error e);
 
 #define U(c) chunks[c].user
 #define AT(c) chunks[c].at
@@ -459,11 +461,11 @@ test_block_states (void)
                 U (c_a));
   expect_block ("block: past the end, in the slack", &image_ops,
                 U (c_b) + 37, HI_E_NOT_BLOCK,
-                "0x%" PRIx64 " is 1 bytes past the end of the 36-byte block "
+                "0x%" PRIx64 " is 1 byte past the end of the 36-byte block "
                 "at 0x%" PRIx64 " (in its slack: bytes malloc gave it beyond "
                 "its size), allocated by " P_OTHER, U (c_b) + 37, U (c_b));
   expect_block ("block: a chunk in glibc's tcache", &image_ops, U (c_t) + 8,
-                HI_E_NOT_BLOCK,
+                HI_OK,
                 "0x%" PRIx64 " is 8 bytes into a block at 0x%" PRIx64 " freed "
                 "to malloc (in the 64-byte heap chunk at 0x%" PRIx64 ", which "
                 "glibc's tcache or a fastbin holds, over its heapinspect "
@@ -488,6 +490,22 @@ test_block_states (void)
                 " bytes before 0x%" PRIx64 ", allocated by " P_MAKE,
                 U (c_g) + 4, AT (c_g), U (c_p), U (c_g) + 4 - (U (c_p) + 24),
                 U (c_g) + 4);
+  expect_block ("block: glibc's overwritten size field is in the chunk "
+                "header", &image_ops, AT (c_g) + 8, HI_E_NOT_BLOCK,
+                "0x%" PRIx64 " is in the corrupted chunk header at 0x%"
+                PRIx64 " (glibc's size field is overwritten: heap "
+                "corruption); the nearest valid block before it is the "
+                "24-byte block at 0x%" PRIx64 ", whose end is %" PRIu64
+                " bytes before 0x%" PRIx64 ", allocated by " P_MAKE,
+                AT (c_g) + 8, AT (c_g), U (c_p), AT (c_g) + 8 - (U (c_p) + 24),
+                AT (c_g) + 8);
+  expect_block ("block: the tcache chunk's headers are no block's bytes",
+                &image_ops, U (c_t) - 8, HI_E_NOT_BLOCK,
+                "0x%" PRIx64 " is in the headers of the 64-byte heap chunk "
+                "at 0x%" PRIx64 ", freed to malloc (glibc's tcache or a "
+                "fastbin holds it), after the freed 32-byte block at 0x%"
+                PRIx64 ", allocated by " P_OTHER, U (c_t) - 8, AT (c_t),
+                U (c_f));
   expect_block ("block: free memory of the heap", &image_ops,
                 AT (c_free) + 100, HI_E_NOT_BLOCK,
                 "0x%" PRIx64 " is in free memory of the heap (a free "
@@ -550,7 +568,7 @@ test_block_states (void)
   im.root.redzone = 4;
   expect_block ("block: past the end, in the redzone", &image_ops,
                 U (c_b) + 37, HI_E_NOT_BLOCK,
-                "0x%" PRIx64 " is 1 bytes past the end of the 36-byte block "
+                "0x%" PRIx64 " is 1 byte past the end of the 36-byte block "
                 "at 0x%" PRIx64 " (in its redzone), allocated by " P_OTHER,
                 U (c_b) + 37, U (c_b));
   im.root.redzone = 0;
@@ -560,8 +578,20 @@ test_block_states (void)
   expect_block ("block: a quarantined block whose ring entry is lost",
                 &image_ops, U (c_q), HI_OK,
                 "0x%" PRIx64 " is 0 bytes into a freed 100-byte block at 0x%"
-                PRIx64 " (held in the quarantine), allocated by " P_MAKE
-                "; the quarantine's record of its free is lost", U (c_q),
+                PRIx64 " (leaving the quarantine: out of its ring, not yet "
+                "given back to malloc), allocated by " P_MAKE "; the "
+                "quarantine's record of its free is lost", U (c_q), U (c_q));
+  /* ... and an error record says who freed it. */
+  add_error ((struct hi_error) { .kind = HI_ERR_WRITE_AFTER_FREE,
+             .when = HI_WHEN_EVICT, .addr = U (c_q), .block = U (c_q),
+             .block_size = 100, .alloc_site = 1, .free_site = 2,
+             .offset = 1, .tid = 81 });
+  expect_block ("block: a block leaving the quarantine, its free from an "
+                "error", &image_ops, U (c_q) + 1, HI_OK,
+                "0x%" PRIx64 " is 1 byte into a freed 100-byte block at 0x%"
+                PRIx64 " (leaving the quarantine: out of its ring, not yet "
+                "given back to malloc), allocated by " P_MAKE ", freed by "
+                P_DROP "; heap error 1 of -t errors names it", U (c_q) + 1,
                 U (c_q));
 
   /* The errors naming a block, a chunk, a pointer. */
@@ -583,6 +613,81 @@ test_block_states (void)
                 "0x%" PRIx64 " is not in a block allocated through "
                 "heapinspect: it is on the stack of thread %u; heap error 3 "
                 "of -t errors names it", STACK_AT + 0x100, TID);
+
+  /* No heap memory (a snapshot's): the ring and the error records name
+     the blocks they know. */
+  image_v5 ();
+  every_error ();
+  im.no_heap = 1;
+  im.root.snapshot_realtime_ns = 1;
+  expect_block ("block: no heap memory: the ring's block", &bare_ops,
+                U (c_q) + 12, HI_OK,
+                "0x%" PRIx64 " is 12 bytes into a freed 100-byte block at 0x%"
+                PRIx64 " (held in the quarantine, from its ring: a snapshot "
+                "holds no heap memory), allocated by " P_MAKE ", freed by "
+                P_DROP " (by thread 77); heap error 1 of -t errors names it",
+                U (c_q) + 12, U (c_q));
+  expect_block ("block: no heap memory: the ring's block's last byte",
+                &bare_ops, U (c_q) + 99, HI_OK,
+                "0x%" PRIx64 " is 99 bytes into a freed 100-byte block at 0x%"
+                PRIx64 " (held in the quarantine, from its ring: a snapshot "
+                "holds no heap memory), allocated by " P_MAKE ", freed by "
+                P_DROP " (by thread 77); heap error 1 of -t errors names it",
+                U (c_q) + 99, U (c_q));
+  expect_block ("block: no heap memory: past the ring's block", &bare_ops,
+                U (c_q) + 100, HI_E_NOT_BLOCK,
+                "0x%" PRIx64 " is not in a block allocated through "
+                "heapinspect: it is not in the snapshot's memory (a snapshot "
+                "holds only the monitor's own data)", U (c_q) + 100);
+  expect_block ("block: no heap memory: an interior free's block",
+                &bare_ops, U (c_a) + 8, HI_OK,
+                "0x%" PRIx64 " is 8 bytes into a 24-byte block at 0x%" PRIx64
+                " (from heap error 2's record: a snapshot holds no heap "
+                "memory), allocated by " P_MAKE "; heap error 2 of -t errors "
+                "names it", U (c_a) + 8, U (c_a));
+  expect_block ("block: no heap memory: a block of unknown size",
+                &bare_ops, U (c_t), HI_OK,
+                "0x%" PRIx64 " is the start of a freed block at 0x%" PRIx64
+                " whose size the record does not give (from heap error 7's "
+                "record: a snapshot holds no heap memory); heap error 7 of "
+                "-t errors names it", U (c_t), U (c_t));
+  expect_block ("block: no heap memory: past the start of a block of "
+                "unknown size", &bare_ops, U (c_t) + 1, HI_E_NOT_BLOCK,
+                "0x%" PRIx64 " is not in a block allocated through "
+                "heapinspect: it is not in the snapshot's memory (a snapshot "
+                "holds only the monitor's own data)", U (c_t) + 1);
+  /* The ring let the block go: the first error about it says it. */
+  im.root.quarantine_head = im.root.quarantine_tail = 6;
+  expect_block ("block: no heap memory: a freed block an error names",
+                &bare_ops, U (c_q) + 50, HI_OK,
+                "0x%" PRIx64 " is 50 bytes into a freed 100-byte block at 0x%"
+                PRIx64 " (from heap error 1's record: a snapshot holds no "
+                "heap memory), allocated by " P_MAKE ", freed by " P_DROP
+                "; heap error 1 of -t errors names it", U (c_q) + 50, U (c_q));
+  im.root.snapshot_realtime_ns = 0;
+  expect_block ("block: unreadable heap: a freed block an error names",
+                &bare_ops, U (c_q), HI_OK,
+                "0x%" PRIx64 " is 0 bytes into a freed 100-byte block at 0x%"
+                PRIx64 " (from heap error 1's record: its memory cannot be "
+                "read), allocated by " P_MAKE ", freed by " P_DROP "; heap "
+                "error 1 of -t errors names it", U (c_q), U (c_q));
+  hi_status rs;
+  char *rjson = block_text (&bare_ops, U (c_q), &rs, HI_JSON);
+  check (rs == HI_OK && rjson && strstr (rjson, "\"state\": \"freed\"")
+         && strstr (rjson, "\"from_records\": 1")
+         && strstr (rjson, "\"where\": \"unreadable\"")
+         && strstr (rjson, "\"error\": 1"),
+         "block: JSON of a block from the records", "%s",
+         rjson ? rjson : "(null)");
+  free (rjson);
+  im.root.snapshot_realtime_ns = 1;
+  rjson = block_text (&bare_ops, U (c_a) + 8, &rs, HI_JSON);
+  check (rs == HI_OK && rjson && strstr (rjson, "\"state\": \"recorded\"")
+         && strstr (rjson, "\"from_records\": 1")
+         && strstr (rjson, "\"where\": \"not_in_snapshot\""),
+         "block: JSON of a block an interior free names", "%s",
+         rjson ? rjson : "(null)");
+  free (rjson);
 
   /* JSON: the state and the figures as keys. */
   image_v5 ();
@@ -668,7 +773,7 @@ test_errors_table (void)
   snprintf (want, sizeof want,
     "--------- Heap Errors ---------\n"
     "every heap error the monitor recorded, in the order found; chains as "
-    "leak paths (--depth)\n\n"
+    "leak paths (--depth), each frame with its file:line\n\n"
     "1. double free in free(0x%" PRIx64 "): the 100-byte block at 0x%" PRIx64
     " was already freed (thread 77)\n"
     "    allocated by " P_MAKE "\n"
@@ -688,12 +793,12 @@ test_errors_table (void)
     PRIx64 ", whose end is 8 bytes before that header, allocated by "
     P_OTHER "\n"
     "5. write after free found as it left the quarantine: the 100-byte "
-    "block at 0x%" PRIx64 ", freed and held in the quarantine, was written "
-    "40 bytes into it (thread 81)\n"
+    "block at 0x%" PRIx64 " was written after its free, first 40 bytes into "
+    "it (thread 81)\n"
     "    allocated by " P_MAKE "\n"
     "    first freed by " P_DROP "\n"
     "6. overflow found while a snapshot was written: the redzone of the "
-    "24-byte block at 0x%" PRIx64 " was written, first 1 bytes past its end "
+    "24-byte block at 0x%" PRIx64 " was written, first 1 byte past its end "
     "(thread 82)\n"
     "    allocated by " P_MAKE "\n"
     "7. double free in free(0x%" PRIx64 "): the block at 0x%" PRIx64 " was "
@@ -727,6 +832,32 @@ test_errors_table (void)
          "errors: JSON", "%s", got ? got : "(null)");
   free (got);
 
+  /* A write after free found while a snapshot was written (the block
+     still held), from its first byte; a pointer 1 byte in. */
+  image_v5 ();
+  add_error ((struct hi_error) { .kind = HI_ERR_WRITE_AFTER_FREE,
+             .when = HI_WHEN_SNAPSHOT, .addr = U (c_q), .block = U (c_q),
+             .block_size = 100, .alloc_site = 1, .free_site = 2,
+             .offset = 0, .tid = 81 });
+  add_error ((struct hi_error) { .kind = HI_ERR_INTERIOR_FREE,
+             .when = HI_WHEN_FREE, .addr = U (c_a) + 1, .block = U (c_a),
+             .block_size = 24, .alloc_site = 1, .call_site = 3,
+             .offset = 1, .tid = 78 });
+  got = errors_text (HI_TEXT, &s);
+  snprintf (want, sizeof want,
+    "1. write after free found while a snapshot was written: the 100-byte "
+    "block at 0x%" PRIx64 ", held in the quarantine, was written after its "
+    "free, from its first byte (thread 81)\n"
+    "    allocated by " P_MAKE "\n"
+    "    first freed by " P_DROP "\n"
+    "2. invalid free in free(0x%" PRIx64 "): a pointer 1 byte into the "
+    "24-byte block at 0x%" PRIx64 ", not its start (thread 78)\n",
+    U (c_q), U (c_a) + 1, U (c_a));
+  check (got && strstr (got, want), "errors: a write after free still held, "
+         "from its first byte; 1 byte", "got [%s]\nwant [%s]",
+         got ? got : "(null)", want);
+  free (got);
+
   /* No errors; an input before format 5. */
   image_v5 ();
   got = errors_text (HI_TEXT, &s);
@@ -758,7 +889,7 @@ expect_damage (const char *name, uint64_t damage, uint64_t n_errors,
   hi_model_free (m);
   char *text = errors_text (HI_TEXT, &s);
   hi_status bs;
-  char *b = block_text (&image_ops, U (c_q) + 1, &bs, HI_TEXT);
+  char *b = block_text (&image_ops, U (c_q) + 2, &bs, HI_TEXT);
   char what[300];
   snprintf (what, sizeof what, "%s: block and errors answer", name);
   check (s == HI_OK && text && strstr (text, "Heap Errors") && b
