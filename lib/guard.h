@@ -19,6 +19,12 @@ struct hi_guard
   uint64_t cost;           /* bytes held against the limit: each block's
                               memory (its chunk, header, redzone) and its
                               ring entry */
+  uint64_t shrink;         /* bytes the quarantine holds fewer than
+                              limit: glibc's free memory grown since the
+                              quarantine began (quarantine.c) */
+  uint64_t freed;          /* bytes of blocks put in the quarantine */
+  uint64_t next_look;      /* at this many, glibc's free memory is read */
+  uint64_t next_look_ns;   /* ... if the monotonic clock is past this */
   int errors_index;        /* the arenas' indexes in the root's lists */
   int ring_index;
   struct hi_error *errors;
