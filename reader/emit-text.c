@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "rmodel.h"
 #include "analysis.h"
+#include "timetab.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -555,25 +556,6 @@ emit_table (const struct hi_rmodel *r, const struct hi_emit_options *o,
   notes (t, o, f);
 }
 
-/* Seconds from nanoseconds: "0.52s", "12.3s", "2m05s", "3h02m". */
-static void
-duration_text (uint64_t ns, char *out, size_t size)
-{
-  uint64_t ms = ns / 1000000;
-  if (ms < 10000)
-    snprintf (out, size, "%" PRIu64 ".%02" PRIu64 "s", ms / 1000,
-              ms % 1000 / 10);
-  else if (ms < 600000)
-    snprintf (out, size, "%" PRIu64 ".%" PRIu64 "s", ms / 1000,
-              ms % 1000 / 100);
-  else if (ms < 36000000)
-    snprintf (out, size, "%" PRIu64 "m%02" PRIu64 "s", ms / 60000,
-              ms % 60000 / 1000);
-  else
-    snprintf (out, size, "%" PRIu64 "h%02" PRIu64 "m", ms / 3600000,
-              ms % 3600000 / 60000);
-}
-
 static const char *
 plural (uint64_t n)
 {
@@ -594,7 +576,7 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
         fprintf (f, "  (pid %" PRIu64 ")", s->pid);
       if (s->run_ns)
         {
-          duration_text (s->run_ns, run, sizeof run);
+          hi_duration_text (s->run_ns, run, sizeof run);
           fprintf (f, ", ran %s%s", run,
                    s->run_until_core ? " until its core was written" : "");
         }
