@@ -311,6 +311,10 @@ int hi_tables_valid (const char *list);
 /* Print the tables of LIST (comma-separated) of M to OUT; NAME names the
    source in JSON; EXE overrides the main executable's path.  *MISSING,
    if not NULL, gets how many modules could not be used. */
+/* R as text, or as JSON when OPT asks for it (the reports that have no
+   profile formats: block, diff, the leak check). */
+void hi_emit_text_or_json (const struct hi_rmodel *r,
+                           const struct hi_options *opt, FILE *out);
 hi_status hi_report (const struct hi_model *m, const char *exe,
                      const char *name, const char *list,
                      const struct hi_options *opt, FILE *out,

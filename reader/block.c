@@ -972,12 +972,7 @@ hi_block_report (const struct hi_target *t, const struct hi_model *m,
       s = hi_block_table (&a, &i, &r);
       if (s == HI_OK)
         {
-          struct hi_emit_options eo = { opt->exact_bytes, opt->lines,
-                                        opt->weight };
-          if (opt->format == HI_JSON)
-            hi_emit_json (&r, &eo, out);
-          else
-            hi_emit_text (&r, &eo, out);
+          hi_emit_text_or_json (&r, opt, out);
           s = hi_block_in_bytes (m, &i) ? HI_OK : HI_E_NOT_BLOCK;
         }
       hi_rmodel_free (&r);

@@ -593,13 +593,7 @@ hi_diff_report (const struct hi_model *old, const char *old_exe,
     s = diff_table (sides, &fc, 0, "diff_functions", "Heap Diff by Function",
                     cc.filtered, &r);
   if (s == HI_OK)
-    {
-      struct hi_emit_options eo = { o.exact_bytes, o.lines, o.weight };
-      if (o.format == HI_JSON)
-        hi_emit_json (&r, &eo, out);
-      else
-        hi_emit_text (&r, &eo, out);
-    }
+    hi_emit_text_or_json (&r, &o, out);
   hi_rmodel_free (&r);
   free (cc.v);
   free (fc.v);

@@ -295,12 +295,8 @@ class_table (struct hi_analysis *a, const struct hi_reach *rc,
           const struct crow *row = &cr[i];
           if (row->flags & split)
             {
-              int user = (row->flags & HI_SITE_SUPPRESSED) != 0;
-              uint64_t *count = user ? &t->suppressed : &t->suppressed_default;
-              uint64_t *bytes = user ? &t->suppressed_bytes
-                                     : &t->suppressed_default_bytes;
-              ++*count;
-              *bytes = hi_add_sat (*bytes, row->fig.bytes);
+              hi_table_suppressed (t, (row->flags & HI_SITE_SUPPRESSED) != 0,
+                                   row->fig.bytes);
               continue;
             }
           int above = row->fig.bytes
@@ -429,12 +425,7 @@ hi_reach_report (const struct hi_target *t, const struct hi_model *m,
           if (copy)
             sm->problems[sm->n_problems++] = copy;
         }
-      struct hi_emit_options eo = { opt->exact_bytes, opt->lines,
-                                    opt->weight };
-      if (opt->format == HI_JSON)
-        hi_emit_json (&r, &eo, out);
-      else
-        hi_emit_text (&r, &eo, out);
+      hi_emit_text_or_json (&r, opt, out);
       if (ferror (out))
         s = HI_E_WRITE;
     }

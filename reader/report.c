@@ -161,3 +161,14 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
   hi_symbolizer_free (sym);
   return s;
 }
+
+void
+hi_emit_text_or_json (const struct hi_rmodel *r, const struct hi_options *opt,
+                      FILE *out)
+{
+  struct hi_emit_options eo = { opt->exact_bytes, opt->lines, opt->weight };
+  if (opt->format == HI_JSON)
+    hi_emit_json (r, &eo, out);
+  else
+    hi_emit_text (r, &eo, out);
+}

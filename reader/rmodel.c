@@ -123,3 +123,12 @@ hi_rmodel_strdup (struct hi_rmodel *r, const char *s)
   r->owned[r->n_owned++] = copy;
   return copy;
 }
+
+void
+hi_table_suppressed (struct hi_table *t, int user, uint64_t bytes)
+{
+  uint64_t *count = user ? &t->suppressed : &t->suppressed_default;
+  uint64_t *sum = user ? &t->suppressed_bytes : &t->suppressed_default_bytes;
+  ++*count;
+  *sum = *sum + bytes < *sum ? UINT64_MAX : *sum + bytes;
+}

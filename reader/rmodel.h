@@ -454,6 +454,9 @@ struct hi_emit_options
    error shows in F's error flag); the others need R's samples and may
    fail: HI_OK, HI_E_NOMEM, or HI_E_WRITE (writing F or compressing
    failed). */
+/* Count a row of BYTES left out of T by a suppression: the user's
+   (USER) or the built-in list's. */
+void hi_table_suppressed (struct hi_table *t, int user, uint64_t bytes);
 void hi_emit_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
                    FILE *f);
 void hi_emit_json (const struct hi_rmodel *r, const struct hi_emit_options *o,

@@ -155,12 +155,8 @@ hi_table_leaks (struct hi_analysis *a, struct hi_rmodel *r)
       const struct leak *row = &rows[i];
       if (row->flags & (HI_SITE_SUPPRESSED | HI_SITE_SUPPRESSED_DEFAULT))
         {
-          int user = (row->flags & HI_SITE_SUPPRESSED) != 0;
-          uint64_t *count = user ? &t->suppressed : &t->suppressed_default;
-          uint64_t *bytes = user ? &t->suppressed_bytes
-                                 : &t->suppressed_default_bytes;
-          ++*count;
-          *bytes = hi_add_sat (*bytes, row->kept);
+          hi_table_suppressed (t, (row->flags & HI_SITE_SUPPRESSED) != 0,
+                               row->kept);
           continue;
         }
       /* Weighed by kept bytes; 0-byte blocks by their number. */
