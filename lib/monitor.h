@@ -60,6 +60,18 @@ hi_arena_at (int index)
          : &heapinspect_root.more_arenas[index - HI_MAX_ARENAS];
 }
 
+/* A 32-bit hash of two words, for the monitor's open-addressing
+   indexes (types, pools). */
+static inline uint32_t
+hi_mix (uint64_t a, uint64_t b)
+{
+  uint64_t x = a * UINT64_C(0x9e3779b97f4a7c15) ^ b;
+  x ^= x >> 31;
+  x *= UINT64_C(0xbf58476d1ce4e5b9);
+  x ^= x >> 29;
+  return (uint32_t) x;
+}
+
 struct hi_hash
 {
   uint32_t mask;

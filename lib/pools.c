@@ -51,22 +51,12 @@ pools (void)
   return hi_state.pools;
 }
 
-static inline uint32_t
-mix (uint64_t a, uint64_t b)
-{
-  uint64_t x = a * UINT64_C(0x9e3779b97f4a7c15) ^ b;
-  x ^= x >> 31;
-  x *= UINT64_C(0xbf58476d1ce4e5b9);
-  x ^= x >> 29;
-  return (uint32_t) x;
-}
-
 /* The live pool KEY: 1 + its index, or 0; *SLOT its slot (or where it
    would go). */
 static uint32_t
 pool_find (uint64_t key, uint32_t *slot)
 {
-  uint32_t h = mix (key, 7) % POOL_SLOTS;
+  uint32_t h = hi_mix (key, 7) % POOL_SLOTS;
   while (pidx->id[h] && pidx->key[h] != key)
     h = (h + 1) % POOL_SLOTS;
   *slot = h;
@@ -84,7 +74,7 @@ pool_unslot (uint32_t slot)
       j = (j + 1) % POOL_SLOTS;
       if (!pidx->id[j])
         break;
-      uint32_t k = mix (pidx->key[j], 7) % POOL_SLOTS;
+      uint32_t k = hi_mix (pidx->key[j], 7) % POOL_SLOTS;
       /* Move j back to i unless its home k lies cyclically in (i, j]. */
       if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j))
         continue;
@@ -99,7 +89,7 @@ pool_unslot (uint32_t slot)
 static uint32_t
 rec_home (uint32_t pool, uint64_t ptr)
 {
-  return mix (ptr, pool) & index_mask;
+  return hi_mix (ptr, pool) & index_mask;
 }
 
 /* The record of block PTR of pool POOL: its id, or 0; *SLOT its slot. */

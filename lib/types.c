@@ -28,25 +28,15 @@ recs (void)
 }
 
 static inline uint32_t
-mix (uint64_t a, uint64_t b)
-{
-  uint64_t x = a * UINT64_C(0x9e3779b97f4a7c15) ^ b;
-  x ^= x >> 31;
-  x *= UINT64_C(0xbf58476d1ce4e5b9);
-  x ^= x >> 29;
-  return (uint32_t) x;
-}
-
-static inline uint32_t
 type_hash (uint64_t key)
 {
-  return mix (key, 1);
+  return hi_mix (key, 1);
 }
 
 static inline uint32_t
 pair_hash (uint32_t type, uint32_t site, uint32_t bin)
 {
-  return mix ((uint64_t) type << 32 | site, (uint64_t) bin << 1 | 0x10000);
+  return hi_mix ((uint64_t) type << 32 | site, (uint64_t) bin << 1 | 0x10000);
 }
 
 static int
