@@ -593,6 +593,10 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
       read_types (t, m);
       m->damaged += m->damage.types;
     }
+  /* A file cut short whose optional arenas (time, errors, types) could
+     not all be read: the damage is the cut's, so say the cut. */
+  if (s == HI_OK && m->damaged && hi_target_missing (t))
+    s = HI_E_UNREADABLE;
   if (s != HI_OK)
     {
       hi_model_free (m);

@@ -36,7 +36,8 @@ hi_reach_skipped_text (const struct hi_reach *r, char *buf, size_t size)
   if (k->mappings)
     {
       hi_human_bytes (k->mapping_bytes, h, sizeof h);
-      SAY ("%" PRIu64 " writable mapping%s (%s) not in the target",
+      SAY ("%" PRIu64 " writable mapping%s (%s) not in the target (a "
+           "core leaves out what was never written, and shared files)",
            k->mappings, k->mappings == 1 ? "" : "s", h);
     }
   if (k->unreadable_bytes)
