@@ -20,7 +20,8 @@
                       (64 blocks of 64 bytes: a small quarantine lets it
                       go)
      freed-read       a list node: drop_node, then read node->next->value
-                      (with the quarantine's fill: a crash) */
+                      (with the quarantine's fill: a crash)
+     realloc-freed    24 bytes: release_block, then realloc_block to 48 */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,12 @@ release_again (void *p)
 {
   sink++;
   free (p);                                     /* @release_again */
+}
+
+NOINLINE static void *
+realloc_block (void *p, size_t n)
+{
+  return realloc (p, n);                        /* @realloc_block */
 }
 
 NOINLINE static void
@@ -176,6 +183,13 @@ main (int argc, char **argv)
       say ("block", n);
       drop_node (n);
       sink = follow (hide (n));
+    }
+  else if (strcmp (c, "realloc-freed") == 0)
+    {
+      char *p = make_block (24);
+      say ("block", p);
+      release_block (p);
+      say ("moved", realloc_block (hide (p), 48));
     }
   else
     return 2;
