@@ -186,10 +186,10 @@ main (int argc, char **argv)
     }
   else if (strcmp (c, "realloc-freed") == 0)
     {
-      char *p = make_block (24);
+      char *p = make_block (24);                /* @rf_make */
       say ("block", p);
-      release_block (p);
-      say ("moved", realloc_block (hide (p), 48));
+      release_block (p);                        /* @rf_release */
+      say ("moved", realloc_block (hide (p), 48)); /* @rf_realloc */
     }
   else
     return 2;
