@@ -692,9 +692,16 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
 #define CC_WAYS 4
 #define CC_POOL 2048             /* records, a power of two */
 #define CC_REC_MAX 96            /* most records of one entry */
+struct cc_rec
+{
+  uint64_t val;
+  uint32_t off;
+} __attribute__ ((packed));
+_Static_assert (sizeof (struct cc_rec) == 12, "12-byte records");
 struct cc_entry
 {
   uint64_t ip, sp;               /* the starting frame */
+  uint64_t bp;                   /* with bp0: the starting frame's rbp */
   uint64_t start;                /* its first record, counting every
                                     record ever written; the records of
                                     an entry are contiguous in the ring */
@@ -704,11 +711,14 @@ struct cc_entry
   uint8_t nret;                  /* records of return addresses: frames
                                     1 to n - 1, and the 0 that ended the
                                     chain if one did */
-  uint8_t nbp;                   /* then records of rbp where a rule
-                                    computed a CFA from it */
+  uint8_t nrec;                  /* all records: then those of rbp where
+                                    a rule computed a CFA from an rbp
+                                    saved in the stack */
+  uint8_t bp0;                   /* a rule computed a CFA from the
+                                    starting frame's rbp: compare bp */
   uint8_t used;                  /* hit since the clock hand passed */
 };
-/* A thread's chain cache: 34 KiB, in memory of the monitor's own rather
+/* A thread's chain cache: 36 KiB, in memory of the monitor's own rather
    than in thread-local storage, which glibc takes out of every thread's
    stack (a thread made with a 32 KiB stack must still fit).  Given back
    to a free list when its thread exits, for the next thread. */
@@ -716,13 +726,12 @@ struct cc
 {
   struct cc_entry sets[CC_SETS][CC_WAYS];
   uint8_t hand[CC_SETS];         /* the way to replace next */
-  /* The ring of records.  A return address record k of an entry
-     starting at sp: the value at sp + off[k] is val[k]; an rbp record:
-     the value at sp + off[k] - 1, or the starting frame's rbp if off[k]
-     is 0.  Every address an unwind reads is above its sp, in the
-     stack. */
-  uint64_t val[CC_POOL];
-  uint32_t off[CC_POOL];
+  /* The ring of records.  Record k of an entry starting at sp: the
+     value at sp + rec[k].off is rec[k].val (a return address, an rbp a
+     frame saved, or the 0 that ended a chain).  Every address an unwind
+     reads is above its sp, in the stack.  Offset and value side by
+     side: a hit reads one run of memory. */
+  struct cc_rec rec[CC_POOL];
   uint64_t head;                 /* records ever written */
   struct cc *next_free;
 };
@@ -805,19 +814,18 @@ cc_holds (const struct cc *c, const struct cc_entry *e,
   if (e->ip != start->ip || e->sp != start->sp || e->gen != gen
       || c->head - e->start > CC_POOL)
     return 0;
-  uint32_t k = (uint32_t) e->start & (CC_POOL - 1);
-  const uint32_t *off = &c->off[k];
-  const uint64_t *val = &c->val[k];
-  uint64_t sp = start->sp;
-  uint32_t i = 0, nret = e->nret, nrec = nret + e->nbp;
-  for (; i < nret; i++)
-    if (*(const uint64_t *) (uintptr_t) (sp + off[i]) != val[i])
-      return 0;
-  for (; i < nrec; i++)
-    if ((off[i] ? *(const uint64_t *) (uintptr_t) (sp + off[i] - 1)
-                : start->bp) != val[i])
-      return 0;
-  return 1;
+  const struct cc_rec *rec = &c->rec[e->start & (CC_POOL - 1)];
+  uintptr_t sp = (uintptr_t) start->sp;
+  /* Every record is read, with no branch per record: a hit, by far the
+     common case, reads them all anyway. */
+  uint64_t diff = e->bp0 ? start->bp ^ e->bp : 0;
+  uint32_t i = 0, nrec = e->nrec;
+  for (; i + 2 <= nrec; i += 2)
+    diff |= (*(const uint64_t *) (sp + rec[i].off) ^ rec[i].val)
+            | (*(const uint64_t *) (sp + rec[i + 1].off) ^ rec[i + 1].val);
+  if (i < nrec)
+    diff |= *(const uint64_t *) (sp + rec[i].off) ^ rec[i].val;
+  return diff == 0;
 }
 
 uint32_t
@@ -837,25 +845,23 @@ hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
     e->used = 1;
   if (out)
     {
-      const uint64_t *val = &c->val[e->start & (CC_POOL - 1)];
+      const struct cc_rec *rec = &c->rec[e->start & (CC_POOL - 1)];
       out[0] = start->ip;
       for (uint32_t i = 1; i < e->n; i++)
-        out[i] = val[i - 1];
+        out[i] = rec[i - 1].val;
     }
   *n_out = e->n;
   return e->site;
 }
 
-/* Record K of cache C's ring: the value at A, or with BP an rbp at A
-   (0: the starting frame's), of the entry starting at SP, is V.  1 if A
-   is too far from SP for it. */
+/* Record K of cache C's ring: the value at A, of the entry starting at
+   SP, is V.  1 if A is too far from SP for it. */
 static inline int
-cc_put (struct cc *c, uint32_t k, int bp, uint64_t sp, uint64_t a,
-        uint64_t v)
+cc_put (struct cc *c, uint32_t k, uint64_t sp, uint64_t a, uint64_t v)
 {
-  uint64_t off = bp ? (a ? a - sp + 1 : 0) : a - sp;
-  c->off[k] = (uint32_t) off;
-  c->val[k] = v;
+  uint64_t off = a - sp;
+  c->rec[k].off = (uint32_t) off;
+  c->rec[k].val = v;
   return off > UINT32_MAX;
 }
 
@@ -870,11 +876,21 @@ hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
   /* Records: the return address of every frame after the first; the
      0 that ended the chain (not when a rule or a bound ended it, nor
      when the depth did, which read a return address it did not need);
-     rbp where a rule used it. */
+     rbp where a rule used it: the slot a frame saved it in (once per
+     slot), or the starting frame's (bp0). */
   int zero = !m->broke && m->ip[n] == 0;
   int nret = n - 1 + zero, nbp = 0;
+  uint64_t from = 0, last = 0;       /* where rbp came from; last noted */
   for (int k = 0; k < n; k++)
-    nbp += (m->flags[k] & M_USES_BP) != 0;
+    {
+      if ((m->flags[k] & M_USES_BP) && from && from != last)
+        {
+          nbp++;
+          last = from;
+        }
+      if (m->flags[k] & M_SAVES_BP)
+        from = m->bp_at[k];
+    }
   if (nret + nbp > CC_REC_MAX)
     return;
   struct cc *c = cc_get ();
@@ -902,16 +918,29 @@ hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
   /* Every address read is above sp[0], in the stack: within 4 GiB, or
      the entry stays empty. */
   uint64_t sp = m->sp[0];
-  int far = 0;
+  int far = 0, bp0 = 0;
   for (int k = 1; k < n; k++)
-    far |= cc_put (c, r++, 0, sp, m->sp[k] - 8, m->ip[k]);
+    far |= cc_put (c, r++, sp, m->sp[k] - 8, m->ip[k]);
   if (zero)
-    far |= cc_put (c, r++, 0, sp, m->sp[n] - 8, 0);
-  uint64_t from = 0;                 /* where rbp came from */
+    far |= cc_put (c, r++, sp, m->sp[n] - 8, 0);
+  from = 0;
+  last = 0;
   for (int k = 0; k < n; k++)
     {
       if (m->flags[k] & M_USES_BP)
-        far |= cc_put (c, r++, 1, sp, from, m->bp[k]);
+        {
+          if (!from)
+            {
+              /* Still the starting frame's rbp (no frame restored one). */
+              far |= m->bp[k] != start->bp;
+              bp0 = 1;
+            }
+          else if (from != last)
+            {
+              far |= cc_put (c, r++, sp, from, m->bp[k]);
+              last = from;
+            }
+        }
       if (m->flags[k] & M_SAVES_BP)
         from = m->bp_at[k];
     }
@@ -919,9 +948,11 @@ hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
     return;
   e->ip = start->ip;
   e->sp = start->sp;
+  e->bp = start->bp;
+  e->bp0 = (uint8_t) bp0;
   e->n = (uint16_t) n;
   e->nret = (uint8_t) nret;
-  e->nbp = (uint8_t) nbp;
+  e->nrec = (uint8_t) (nret + nbp);
   e->site = site;
   e->gen = gen;
 }
