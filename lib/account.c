@@ -306,36 +306,47 @@ hi_account_alloc (uint32_t site, uint64_t size, struct hi_block_birth *birth)
       return;
     }
   unsigned sc = hi_size_class (size);
-  struct hi_thread *t = hi_this_thread ();
   /* Alone, the site's shared record takes plain stores as well as the
-     thread's own would (readers sum both): no search for the latter. */
+     thread's own would (readers sum both): no search for the latter.
+     The first thread's slot is never the shared one: no atomics. */
   int alone = sole_enter ();
-  struct hi_thread_site *ts = site && !alone ? thread_site (t, site) : NULL;
-  if (ts)
+  if (HI_LIKELY (alone))
     {
-      HI_OWN_ADD (ts->allocs[sc], 1);
-      HI_OWN_ADD (ts->bytes[sc], size);
-      share_change (thread_share (t, ts), 1, (int64_t) size, 1, 0);
-    }
-  else if (alone)
-    {
-      HI_OWN_ADD (hi_state.sites[site].allocs[sc], 1);
-      HI_OWN_ADD (hi_state.sites[site].bytes[sc], size);
+      struct hi_thread *t = &hi_state.threads[0];
+      struct hi_site *s = &hi_state.sites[site];
+      HI_OWN_ADD (s->allocs[sc], 1);
+      HI_OWN_ADD (s->bytes[sc], size);
       share_change (site_share (site), 1, (int64_t) size, 1, 0);
+      struct hi_bin *b = &t->bins[hi_bin_of (size)];
+      HI_OWN_ADD (b->allocs, 1);
+      HI_OWN_ADD (b->bytes, size);
+      HI_OWN_ADD (t->allocations, 1);
+      HI_OWN_ADD (t->bytes_allocated, size);
     }
   else
     {
-      if (hi_tls.thread_slot != 1)
-        sole_end_here ();
-      HI_ADD (hi_state.sites[site].allocs[sc], 1);
-      HI_ADD (hi_state.sites[site].bytes[sc], size);
-      share_change (site_share (site), 0, (int64_t) size, 1, 0);
+      struct hi_thread *t = hi_this_thread ();
+      struct hi_thread_site *ts = site ? thread_site (t, site) : NULL;
+      if (ts)
+        {
+          HI_OWN_ADD (ts->allocs[sc], 1);
+          HI_OWN_ADD (ts->bytes[sc], size);
+          share_change (thread_share (t, ts), 1, (int64_t) size, 1, 0);
+        }
+      else
+        {
+          if (hi_tls.thread_slot != 1)
+            sole_end_here ();
+          HI_ADD (hi_state.sites[site].allocs[sc], 1);
+          HI_ADD (hi_state.sites[site].bytes[sc], size);
+          share_change (site_share (site), 0, (int64_t) size, 1, 0);
+        }
+      struct hi_bin *b = &t->bins[hi_bin_of (size)];
+      THREAD_ADD (b->allocs, 1);
+      THREAD_ADD (b->bytes, size);
+      THREAD_ADD (t->allocations, 1);
+      THREAD_ADD (t->bytes_allocated, size);
     }
-  struct hi_bin *b = &t->bins[hi_bin_of (size)];
-  THREAD_ADD (b->allocs, 1);
-  THREAD_ADD (b->bytes, size);
-  THREAD_ADD (t->allocations, 1);
-  THREAD_ADD (t->bytes_allocated, size);
   int point = 0;
   uint64_t clock = live_changed ((int64_t) size, 1, size, alone, &point);
   sole_leave (alone);
@@ -361,28 +372,45 @@ hi_account_free (uint32_t site, uint64_t size,
   if (site == HI_SITE_INTERNAL)
     return;
   unsigned sc = hi_size_class (size);
-  struct hi_thread *t = hi_this_thread ();
   int alone = sole_enter ();
-  struct hi_thread_site *ts = site && !alone ? thread_site (t, site) : NULL;
-  if (ts)
+  if (HI_LIKELY (alone))
     {
-      HI_OWN_ADD (ts->frees[sc], 1);
-      HI_OWN_ADD (ts->bytes_freed[sc], size);
-      share_change (thread_share (t, ts), 1, -(int64_t) size, -1, temporary);
-    }
-  else if (alone)
-    {
-      HI_OWN_ADD (hi_state.sites[site].frees[sc], 1);
-      HI_OWN_ADD (hi_state.sites[site].bytes_freed[sc], size);
+      struct hi_thread *t = &hi_state.threads[0];
+      struct hi_site *s = &hi_state.sites[site];
+      HI_OWN_ADD (s->frees[sc], 1);
+      HI_OWN_ADD (s->bytes_freed[sc], size);
       share_change (site_share (site), 1, -(int64_t) size, -1, temporary);
+      struct hi_bin *b = &t->bins[hi_bin_of (size)];
+      HI_OWN_ADD (b->frees, 1);
+      HI_OWN_ADD (b->bytes_freed, size);
+      HI_OWN_ADD (t->frees, 1);
+      HI_OWN_ADD (t->bytes_freed, size);
     }
   else
     {
-      if (hi_tls.thread_slot != 1)
-        sole_end_here ();
-      HI_ADD (hi_state.sites[site].frees[sc], 1);
-      HI_ADD (hi_state.sites[site].bytes_freed[sc], size);
-      share_change (site_share (site), 0, -(int64_t) size, -1, temporary);
+      struct hi_thread *t = hi_this_thread ();
+      struct hi_thread_site *ts = site ? thread_site (t, site) : NULL;
+      if (ts)
+        {
+          HI_OWN_ADD (ts->frees[sc], 1);
+          HI_OWN_ADD (ts->bytes_freed[sc], size);
+          share_change (thread_share (t, ts), 1, -(int64_t) size, -1,
+                        temporary);
+        }
+      else
+        {
+          if (hi_tls.thread_slot != 1)
+            sole_end_here ();
+          HI_ADD (hi_state.sites[site].frees[sc], 1);
+          HI_ADD (hi_state.sites[site].bytes_freed[sc], size);
+          share_change (site_share (site), 0, -(int64_t) size, -1,
+                        temporary);
+        }
+      struct hi_bin *b = &t->bins[hi_bin_of (size)];
+      THREAD_ADD (b->frees, 1);
+      THREAD_ADD (b->bytes_freed, size);
+      THREAD_ADD (t->frees, 1);
+      THREAD_ADD (t->bytes_freed, size);
     }
   if (birth)
     {
@@ -397,11 +425,6 @@ hi_account_free (uint32_t site, uint64_t size,
       HI_ADD (l->live_clock_sum, -birth->clock);
       HI_ADD (l->live_ns_sum, -birth->time_ns);
     }
-  struct hi_bin *b = &t->bins[hi_bin_of (size)];
-  THREAD_ADD (b->frees, 1);
-  THREAD_ADD (b->bytes_freed, size);
-  THREAD_ADD (t->frees, 1);
-  THREAD_ADD (t->bytes_freed, size);
   int point = 0;
   uint64_t clock = live_changed (-(int64_t) size, -1, 0, alone, &point);
   sole_leave (alone);

@@ -148,7 +148,17 @@ HI_HIDDEN int hi_arena_commit (int index, uint64_t n);
    again, so it holds the last word. */
 HI_HIDDEN void hi_exit_changed (void);
 /* state.c: 1 once the monitor is ready; initializes on first use. */
-HI_HIDDEN int hi_ensure_init (void);
+#define HI_INIT_READY 2
+extern HI_HIDDEN _Atomic int hi_init_state;
+HI_HIDDEN int hi_ensure_init_slow (void);
+static inline int
+hi_ensure_init (void)
+{
+  if (HI_LIKELY (atomic_load_explicit (&hi_init_state, memory_order_acquire)
+                 == HI_INIT_READY))
+    return 1;
+  return hi_ensure_init_slow ();
+}
 /* state.c: 0 until the unwinder may run.  In static binaries libc
    allocates before the unwinder can find its tables (it would abort);
    their chains wait for the monitor's constructor. */

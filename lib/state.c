@@ -27,7 +27,8 @@ HI_HIDDEN _Atomic int hi_unwind_ready = 1;
 #endif
 
 enum { ST_NONE, ST_BUSY, ST_READY, ST_FAILED };
-static _Atomic int init_state;
+_Static_assert (ST_READY == HI_INIT_READY, "monitor.h's ready state");
+_Atomic int hi_init_state;
 
 /* Arenas are reserved inaccessible and committed as they fill, so a core
    file or gcore holds what is in use, not the whole reservation.  The
@@ -454,15 +455,15 @@ install_hooks (void)
 }
 
 int
-hi_ensure_init (void)
+hi_ensure_init_slow (void)
 {
-  int s = atomic_load_explicit (&init_state, memory_order_acquire);
+  int s = atomic_load_explicit (&hi_init_state, memory_order_acquire);
   if (HI_LIKELY (s == ST_READY))
     return 1;
   if (s == ST_FAILED)
     return 0;
   int expect = ST_NONE;
-  if (atomic_compare_exchange_strong (&init_state, &expect, ST_BUSY))
+  if (atomic_compare_exchange_strong (&hi_init_state, &expect, ST_BUSY))
     {
       hi_tls.busy++;
       int ok = init_once () == 0;
@@ -473,7 +474,7 @@ hi_ensure_init (void)
         }
       else
         hi_prim_warn ("cannot reserve memory for the monitor; not profiling");
-      atomic_store_explicit (&init_state, ok ? ST_READY : ST_FAILED,
+      atomic_store_explicit (&hi_init_state, ok ? ST_READY : ST_FAILED,
                              memory_order_release);
       if (ok)
         {
@@ -485,7 +486,7 @@ hi_ensure_init (void)
     }
   if (expect == ST_BUSY && hi_tls.busy)
     return 0;   /* nested call during our own initialization */
-  while ((s = atomic_load_explicit (&init_state, memory_order_acquire))
+  while ((s = atomic_load_explicit (&hi_init_state, memory_order_acquire))
          == ST_BUSY)
     ;
   return s == ST_READY;
@@ -502,7 +503,7 @@ init_at_load (void)
 void
 hi_error_snapshot (void)
 {
-  if (atomic_load (&init_state) == ST_READY && automatic_snapshots ())
+  if (atomic_load (&hi_init_state) == ST_READY && automatic_snapshots ())
     snapshot_now (hi_state.output, 1);
 }
 
@@ -510,7 +511,7 @@ static void
 write_exit_snapshot (void *unused)
 {
   (void) unused;
-  if (atomic_load (&init_state) != ST_READY)
+  if (atomic_load (&hi_init_state) != ST_READY)
     return;
   /* Heap errors first: `run --leak-check` then reads them too. */
   hi_guard_exit_check ();
