@@ -253,10 +253,11 @@ site_share (uint32_t site)
                                    + site * hi_state.site_time_size);
 }
 
+/* Share K of this thread's record (its sites[K]'s). */
 static inline struct hi_peak_share *
-thread_share (const struct hi_thread *t, const struct hi_thread_site *ts)
+thread_share (uint32_t k)
 {
-  return &hi_state.thread_time[t - hi_state.threads].sites[ts - t->sites];
+  return &hi_state.thread_time[hi_tls.thread_slot - 1].sites[k];
 }
 
 uint64_t
@@ -266,26 +267,28 @@ hi_time_now (void)
   return now > hi_state.start_ns ? now - hi_state.start_ns : 0;
 }
 
-/* This thread's counters for SITE, or NULL if it has no room for it. */
-static struct hi_thread_site *
+/* The index of this thread's counters for SITE in record T, or -1 if it
+   has no room for it. */
+static inline int
 thread_site (struct hi_thread *t, uint32_t site)
 {
   if (HI_UNLIKELY (hi_tls.shared_slot))
-    return NULL;
+    return -1;
   uint32_t h = (site * 2654435761u) >> 26;       /* 0..63 */
   for (uint32_t k = 0; k < 4; k++)
     {
-      struct hi_thread_site *e = &t->sites[(h + k) % HI_THREAD_SITES];
+      uint32_t i = (h + k) % HI_THREAD_SITES;
+      struct hi_thread_site *e = &t->sites[i];
       if (e->site == site)
-        return e;
+        return (int) i;
       if (e->site == 0)
         {
           atomic_store_explicit ((_Atomic uint32_t *) &e->site, site,
                                  memory_order_release);
-          return e;
+          return (int) i;
         }
     }
-  return NULL;
+  return -1;
 }
 
 void
@@ -326,12 +329,13 @@ hi_account_alloc (uint32_t site, uint64_t size, struct hi_block_birth *birth)
   else
     {
       struct hi_thread *t = hi_this_thread ();
-      struct hi_thread_site *ts = site ? thread_site (t, site) : NULL;
-      if (ts)
+      int k = site ? thread_site (t, site) : -1;
+      if (k >= 0)
         {
+          struct hi_thread_site *ts = &t->sites[k];
           HI_OWN_ADD (ts->allocs[sc], 1);
           HI_OWN_ADD (ts->bytes[sc], size);
-          share_change (thread_share (t, ts), 1, (int64_t) size, 1, 0);
+          share_change (thread_share ((uint32_t) k), 1, (int64_t) size, 1, 0);
         }
       else
         {
@@ -342,10 +346,20 @@ hi_account_alloc (uint32_t site, uint64_t size, struct hi_block_birth *birth)
           share_change (site_share (site), 0, (int64_t) size, 1, 0);
         }
       struct hi_bin *b = &t->bins[hi_bin_of (size)];
-      THREAD_ADD (b->allocs, 1);
-      THREAD_ADD (b->bytes, size);
-      THREAD_ADD (t->allocations, 1);
-      THREAD_ADD (t->bytes_allocated, size);
+      if (HI_LIKELY (!hi_tls.shared_slot))
+        {
+          HI_OWN_ADD (b->allocs, 1);
+          HI_OWN_ADD (b->bytes, size);
+          HI_OWN_ADD (t->allocations, 1);
+          HI_OWN_ADD (t->bytes_allocated, size);
+        }
+      else
+        {
+          HI_ADD (b->allocs, 1);
+          HI_ADD (b->bytes, size);
+          HI_ADD (t->allocations, 1);
+          HI_ADD (t->bytes_allocated, size);
+        }
     }
   int point = 0;
   uint64_t clock = live_changed ((int64_t) size, 1, size, alone, &point);
@@ -389,12 +403,13 @@ hi_account_free (uint32_t site, uint64_t size,
   else
     {
       struct hi_thread *t = hi_this_thread ();
-      struct hi_thread_site *ts = site ? thread_site (t, site) : NULL;
-      if (ts)
+      int k = site ? thread_site (t, site) : -1;
+      if (k >= 0)
         {
+          struct hi_thread_site *ts = &t->sites[k];
           HI_OWN_ADD (ts->frees[sc], 1);
           HI_OWN_ADD (ts->bytes_freed[sc], size);
-          share_change (thread_share (t, ts), 1, -(int64_t) size, -1,
+          share_change (thread_share ((uint32_t) k), 1, -(int64_t) size, -1,
                         temporary);
         }
       else
@@ -407,10 +422,20 @@ hi_account_free (uint32_t site, uint64_t size,
                         temporary);
         }
       struct hi_bin *b = &t->bins[hi_bin_of (size)];
-      THREAD_ADD (b->frees, 1);
-      THREAD_ADD (b->bytes_freed, size);
-      THREAD_ADD (t->frees, 1);
-      THREAD_ADD (t->bytes_freed, size);
+      if (HI_LIKELY (!hi_tls.shared_slot))
+        {
+          HI_OWN_ADD (b->frees, 1);
+          HI_OWN_ADD (b->bytes_freed, size);
+          HI_OWN_ADD (t->frees, 1);
+          HI_OWN_ADD (t->bytes_freed, size);
+        }
+      else
+        {
+          HI_ADD (b->frees, 1);
+          HI_ADD (b->bytes_freed, size);
+          HI_ADD (t->frees, 1);
+          HI_ADD (t->bytes_freed, size);
+        }
     }
   if (birth)
     {

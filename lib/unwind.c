@@ -816,15 +816,22 @@ cc_holds (const struct cc *c, const struct cc_entry *e,
     return 0;
   const struct cc_rec *rec = &c->rec[e->start & (CC_POOL - 1)];
   uintptr_t sp = (uintptr_t) start->sp;
-  /* Every record is read, with no branch per record: a hit, by far the
-     common case, reads them all anyway. */
+  /* The first record decides most misses (another caller of the
+     starting frame's function at the same depth); then every record is
+     read, with no branch per record: a hit reads them all anyway. */
+  const struct cc_rec *r = rec, *end = rec + e->nrec;
+  if (r < end)
+    {
+      if (*(const uint64_t *) (sp + r->off) != r->val)
+        return 0;
+      r++;
+    }
   uint64_t diff = e->bp0 ? start->bp ^ e->bp : 0;
-  uint32_t i = 0, nrec = e->nrec;
-  for (; i + 2 <= nrec; i += 2)
-    diff |= (*(const uint64_t *) (sp + rec[i].off) ^ rec[i].val)
-            | (*(const uint64_t *) (sp + rec[i + 1].off) ^ rec[i + 1].val);
-  if (i < nrec)
-    diff |= *(const uint64_t *) (sp + rec[i].off) ^ rec[i].val;
+  for (; r + 1 < end; r += 2)
+    diff |= (*(const uint64_t *) (sp + r[0].off) ^ r[0].val)
+            | (*(const uint64_t *) (sp + r[1].off) ^ r[1].val);
+  if (r < end)
+    diff |= *(const uint64_t *) (sp + r->off) ^ r->val;
   return diff == 0;
 }
 
