@@ -166,7 +166,7 @@ extern HI_HIDDEN _Atomic int hi_unwind_ready;
 
 /* Frames of the monitor's own that may precede the allocating caller in
    libgcc's backtrace. */
-#define HI_OWN_FRAMES_MAX 8
+#define HI_OWN_FRAMES_MAX 12
 
 /* Per-thread state (initial-exec TLS: no allocation on access). */
 struct hi_tls

@@ -683,18 +683,19 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
    independent of each other, and gives the site with no rule or pair
    lookup.  (A function called at the same stack depth from another
    caller finds a different return address in its frame: a miss.)
-   Four ways per set, replaced by a clock (a way hit since the hand last
+   Eight ways per set, replaced by a clock (a way hit since the hand last
    passed is kept): a call site reached from several callers at the same
-   depth keeps their chains side by side.  The records live in a ring:
+   depth keeps their chains side by side.  (With four, sqlite3 under a
+   quarantine missed a million times in one run in two: five chains or
+   more taking turns in a set, as the address layout decides.)  The records live in a ring:
    an entry whose records were written over is empty.  The ring holds
    about 32 records for each entry: a ring much smaller than the
    entries' records feeds on itself (an entry written over misses, and
-   its miss writes over another); sqlite3 with a quarantine, whose frees
-   have chains too, went from ~1 500 misses to 1 000 000 and more in
-   most runs with 256 entries and 2048 or 8192 records. */
-#define CC_SETS_BITS 7
+   its miss writes over another), and a replaced chain leaves its place
+   to the next one of the set that fits in it. */
+#define CC_SETS_BITS 6
 #define CC_SETS (1 << CC_SETS_BITS)
-#define CC_WAYS 4
+#define CC_WAYS 8
 #define CC_POOL 16384            /* records, a power of two */
 #define CC_REC_MAX 96            /* most records of one entry */
 struct cc_rec
@@ -722,6 +723,7 @@ struct cc_entry
   uint8_t bp0;                   /* a rule computed a CFA from the
                                     starting frame's rbp: compare bp */
   uint8_t used;                  /* hit since the clock hand passed */
+  uint8_t cap;                   /* records its place in the ring holds */
 };
 /* A thread's chain cache: 216 KiB (touched as it fills), in memory of
    the monitor's own rather
@@ -732,6 +734,7 @@ struct cc
 {
   struct cc_entry sets[CC_SETS][CC_WAYS];
   uint8_t hand[CC_SETS];         /* the way to replace next */
+  uint8_t last[CC_SETS];         /* the way hit last */
   /* The ring of records.  Record k of an entry starting at sp: the
      value at sp + rec[k].off is rec[k].val (a return address, an rbp a
      frame saved, or the 0 that ended a chain).  Every address an unwind
@@ -809,7 +812,7 @@ cc_get (void)
   return c;
 }
 
-/* 1 if entry E of cache C, starting at frame START, is this thread's
+/* 1 if entry E of cache C, whose starting frame is START's, is this thread's
    chain now: its records were not written over and the stack holds
    their values (the first frames differ first when another caller made
    the frame). */
@@ -847,12 +850,22 @@ hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
   struct cc *c = cc_mine;
   if (HI_UNLIKELY (c == NULL || c == CC_NONE))
     return 0;
-  struct cc_entry *e = c->sets[cc_set_of (start->ip, start->sp)];
+  uint32_t set = cc_set_of (start->ip, start->sp);
+  struct cc_entry *e = c->sets[set];
   uint32_t gen = atomic_load_explicit (&generation, memory_order_relaxed);
-  int way = 0;
-  while (!cc_holds (c, &e[way], start, gen))
-    if (++way == CC_WAYS)
-      return 0;
+  /* The way this set hit last first: the same chain again, mostly. */
+  int way = c->last[set];
+  if (!cc_holds (c, &e[way], start, gen))
+    {
+      for (way = 0;; way++)
+        {
+          if (way == CC_WAYS)
+            return 0;
+          if (way != c->last[set] && cc_holds (c, &e[way], start, gen))
+            break;
+        }
+      c->last[set] = (uint8_t) way;
+    }
   e += way;
   if (!e->used)
     e->used = 1;
@@ -920,14 +933,22 @@ hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
     }
   c->hand[set] = (uint8_t) ((way + 1) % CC_WAYS);
   e += way;
+  /* The chain it replaces leaves its place in the ring to this one if
+     it fits and is not written over: a set whose chains take turns
+     does not move the ring on, and so does not empty other entries. */
+  int reuse = e->cap >= nret + nbp && c->head - e->start <= CC_POOL;
   e->gen = 0;
   e->used = 0;
-  /* Contiguous: what does not fit before the ring's end starts it. */
-  if ((c->head & (CC_POOL - 1)) + (uint64_t) (nret + nbp) > CC_POOL)
-    c->head = (c->head | (CC_POOL - 1)) + 1;
-  e->start = c->head;
-  uint32_t r = (uint32_t) c->head & (CC_POOL - 1);
-  c->head += (uint64_t) (nret + nbp);
+  if (!reuse)
+    {
+      /* Contiguous: what does not fit before the ring's end starts it. */
+      if ((c->head & (CC_POOL - 1)) + (uint64_t) (nret + nbp) > CC_POOL)
+        c->head = (c->head | (CC_POOL - 1)) + 1;
+      e->start = c->head;
+      e->cap = (uint8_t) (nret + nbp);
+      c->head += (uint64_t) (nret + nbp);
+    }
+  uint32_t r = (uint32_t) e->start & (CC_POOL - 1);
   /* Every address read is above sp[0], in the stack: within 4 GiB, or
      the entry stays empty. */
   uint64_t sp = m->sp[0];
