@@ -21,7 +21,7 @@ extern void __libc_free (void *);
 /* Of each block that leaves, the bytes fetched ahead of its check. */
 #define PREFETCH_BYTES 1024
 /* How far ahead of the ring's head a block is fetched. */
-#define AHEAD 8
+#define AHEAD 16
 /* How far ahead of the ring's head its entries are fetched. */
 #define RING_AHEAD 64
 /* Pieces of the ring given back once all their entries left. */
@@ -104,6 +104,29 @@ first_changed (const unsigned char *p, uint64_t n, unsigned char v)
   return i;
 }
 
+/* HI_FREED_BYTE, as many as glibc's memcmp compares at once well. */
+static const unsigned char freed_fill[4096]
+  = { [0 ... 4095] = HI_FREED_BYTE };
+
+/* first_changed (P, N, HI_FREED_BYTE): glibc's memcmp against
+   freed_fill while all match (it reads 32 or 64 bytes a step), the
+   loop above only in the piece that does not, or for a small block. */
+static uint64_t
+fill_changed (const unsigned char *p, uint64_t n)
+{
+  if (n < 64)
+    return first_changed (p, n, HI_FREED_BYTE);
+  uint64_t i = 0;
+  while (i < n)
+    {
+      uint64_t k = n - i < sizeof freed_fill ? n - i : sizeof freed_fill;
+      if (memcmp (p + i, freed_fill, k) != 0)
+        return i + first_changed (p + i, k, HI_FREED_BYTE);
+      i += k;
+    }
+  return n;
+}
+
 /* The block of header H goes back to glibc: marked freed (~WANT), then
    its memory, found as malloc.c's lookup finds it.  0, or -1 if the
    aligned block's offset word is damaged, -2 if glibc's chunk size word
@@ -154,7 +177,7 @@ static void
 check_block (const struct hi_freed *e, uint32_t when, int may_abort)
 {
   unsigned char *user = (unsigned char *) (uintptr_t) e->user;
-  uint64_t at = first_changed (user, e->size, HI_FREED_BYTE);
+  uint64_t at = fill_changed (user, e->size);
   if (at < e->size)
     {
       found (e, HI_ERR_WRITE_AFTER_FREE, when, at, may_abort);
@@ -243,16 +266,26 @@ pop (struct hi_freed *out)
 }
 
 /* Check and give back the N entries OUT took out of the ring.  Their
-   memory was last touched when they were freed, long ago: it is fetched
-   for all of them first, so that the misses overlap instead of waiting
-   one after the other. */
+   memory was last touched when they were freed, long ago: the blocks
+   after the first FETCHED (fetched ahead already) are fetched for all of
+   them first, so that the misses overlap instead of waiting one after
+   the other. */
 static void
-evict_all (const struct hi_freed *out, int n)
+evict_all (const struct hi_freed *out, int n, int fetched_n)
 {
-  for (int i = 0; i < n; i++)
+  for (int i = fetched_n; i < n; i++)
     fetch_block (&out[i]);
   for (int i = 0; i < n; i++)
     evict (&out[i]);
+}
+
+/* Of the N entries popped from position H0 on, how many were fetched
+   ahead (positions before FETCHED). */
+static inline int
+fetched_of (uint64_t h0, int n)
+{
+  return fetched <= h0 ? 0 : fetched - h0 < (uint64_t) n ? (int) (fetched - h0)
+         : n;
 }
 
 /* glibc's free memory is looked at every LOOK_EVERY bytes put in the
@@ -333,25 +366,31 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
       hi_guard.next_look = hi_guard.freed + (every > LOOK_MIN ? every
                                              : LOOK_MIN);
     }
+  uint64_t h0;
   for (;;)
     {
       n = 0;
+      h0 = r->quarantine_head;
       while (n < EVICT_BATCH && r->quarantine_tail > r->quarantine_head
              && (r->quarantine_tail - r->quarantine_head >= SLOTS
                  || hi_guard.cost + cost > limit))
         pop (&out[n++]);
       if (n < EVICT_BATCH)
         break;
+      int done = fetched_of (h0, n);
       ring_unlock (plain);
-      evict_all (out, n);
+      evict_all (out, n, done);
       plain = ring_lock ();
     }
+  int done = fetched_of (h0, n);
   uint64_t t = r->quarantine_tail;
-  if (t < SLOTS && hi_arena_commit (hi_guard.ring_index, t + 1) != 0)
+  if (t < SLOTS
+      && t + 1 > HI_LOAD_ACQ (hi_arena_at (hi_guard.ring_index)->capacity)
+      && hi_arena_commit (hi_guard.ring_index, t + 1) != 0)
     {
       /* No memory for the entry: the block is not held. */
       ring_unlock (plain);
-      evict_all (out, n);
+      evict_all (out, n, done);
       evict (&e);
       return;
     }
@@ -376,7 +415,7 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
     fetch_block (&hi_guard.ring[from % SLOTS]);
   fetched = from;
   ring_unlock (plain);
-  evict_all (out, n);
+  evict_all (out, n, done);
   if (HI_UNLIKELY (look))
     look_at_free_memory ();
 }
