@@ -395,9 +395,6 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
       return;
     }
   hi_guard.ring[t % SLOTS] = e;
-  /* The entries after it are written a few frees on: their lines are
-     fetched for writing now. */
-  __builtin_prefetch (&hi_guard.ring[(t + RING_AHEAD) % SLOTS], 1);
   hi_guard.cost += cost;
   HI_STORE_REL (r->quarantine_bytes, r->quarantine_bytes + size);
   HI_STORE_REL (r->quarantine_tail, t + 1);
