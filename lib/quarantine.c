@@ -324,7 +324,16 @@ look_at_free_memory (void)
   hi_lock_acquire (&hi_guard.ring_lock);
   hi_guard.shrink = 2 * grown < hi_guard.limit / 2 ? 2 * grown
                     : hi_guard.limit / 2;
-  hi_guard.next_look_ns = end + (end - start) * LOOK_SHARE;
+  /* While glibc's free memory stays as it was, a look changes nothing:
+     each look that finds it within 1/64 of the limit of the last waits
+     twice as long as the last did, up to 8 times (gawk: 24 MB free for
+     most of its run, read and trimmed every 65 ms, 4% of its time). */
+  static uint64_t last = UINT64_MAX;
+  static int calm;
+  uint64_t delta = free_now > last ? free_now - last : last - free_now;
+  calm = delta >= hi_guard.limit / 64 ? 0 : calm < 3 ? calm + 1 : 3;
+  last = free_now;
+  hi_guard.next_look_ns = end + ((end - start) * LOOK_SHARE << calm);
   hi_lock_release (&hi_guard.ring_lock);
   hi_tls.busy--;
   atomic_store (&busy, 0);
