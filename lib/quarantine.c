@@ -4,10 +4,13 @@
    the first one and a write after free is found when the block leaves
    (or at a snapshot).  One lock around the ring; the checks and glibc's
    free of the blocks that leave run outside it. */
+#define _GNU_SOURCE
 #include "guard.h"
 
 #include <malloc.h>
 #include <string.h>
+#include <sys/single_threaded.h>
+#include <unistd.h>
 
 extern void __libc_free (void *);
 
@@ -20,11 +23,50 @@ extern void __libc_free (void *);
 /* Of each block that leaves, the bytes fetched ahead of its check. */
 #define PREFETCH_BYTES 1024
 /* How far ahead of the ring's head a block is fetched. */
-#define AHEAD 8
+#define AHEAD 16
+/* How far ahead of the ring's head its entries are fetched. */
+#define RING_AHEAD 64
 /* Pieces of the ring given back once all their entries left. */
 #define DISCARD (UINT64_C(64) << 10)
 _Static_assert (HI_QUARANTINE_SLOTS * sizeof (struct hi_freed)
                 % (UINT64_C(64) << 10) == 0, "the ring is whole pieces");
+
+/* The ring's lock.  While the process has one thread (glibc's
+   __libc_single_threaded: only this thread can make another, and not
+   while it holds the lock) the lock word is set and cleared with plain
+   stores: an atomic exchange waits for every store before it (the fill
+   of the block, the ring entry) to reach the cache, a tenth of the time
+   of a free into the quarantine (xmllint).  A signal handler on this
+   thread still finds the word set (hi_lock_try fails); if it is already
+   set, the lock is taken as before.  1 if taken the plain way, for
+   ring_unlock. */
+static inline int
+ring_lock (void)
+{
+  _Atomic int *w = (_Atomic int *) &hi_guard.ring_lock.word;
+  if (__libc_single_threaded
+      && atomic_load_explicit (w, memory_order_relaxed) == 0)
+    {
+      atomic_store_explicit (w, 1, memory_order_relaxed);
+      atomic_signal_fence (memory_order_seq_cst);
+      return 1;
+    }
+  hi_lock_acquire (&hi_guard.ring_lock);
+  return 0;
+}
+
+static inline void
+ring_unlock (int plain)
+{
+  if (plain)
+    {
+      atomic_signal_fence (memory_order_seq_cst);
+      atomic_store_explicit ((_Atomic int *) &hi_guard.ring_lock.word, 0,
+                             memory_order_relaxed);
+    }
+  else
+    hi_lock_release (&hi_guard.ring_lock);
+}
 
 /* What a held block costs against the limit: its chunk in glibc (header,
    birth stamp, redzone, glibc's size word, rounded as glibc rounds) and
@@ -62,6 +104,29 @@ first_changed (const unsigned char *p, uint64_t n, unsigned char v)
         i++;
     }
   return i;
+}
+
+/* HI_FREED_BYTE, as many as glibc's memcmp compares at once well. */
+static const unsigned char freed_fill[4096]
+  = { [0 ... 4095] = HI_FREED_BYTE };
+
+/* first_changed (P, N, HI_FREED_BYTE): glibc's memcmp against
+   freed_fill while all match (it reads 32 or 64 bytes a step), the
+   loop above only in the piece that does not, or for a small block. */
+static uint64_t
+fill_changed (const unsigned char *p, uint64_t n)
+{
+  if (n < 64)
+    return first_changed (p, n, HI_FREED_BYTE);
+  uint64_t i = 0;
+  while (i < n)
+    {
+      uint64_t k = n - i < sizeof freed_fill ? n - i : sizeof freed_fill;
+      if (memcmp (p + i, freed_fill, k) != 0)
+        return i + first_changed (p + i, k, HI_FREED_BYTE);
+      i += k;
+    }
+  return n;
 }
 
 /* The block of header H goes back to glibc: marked freed (~WANT), then
@@ -114,7 +179,7 @@ static void
 check_block (const struct hi_freed *e, uint32_t when, int may_abort)
 {
   unsigned char *user = (unsigned char *) (uintptr_t) e->user;
-  uint64_t at = first_changed (user, e->size, HI_FREED_BYTE);
+  uint64_t at = fill_changed (user, e->size);
   if (at < e->size)
     {
       found (e, HI_ERR_WRITE_AFTER_FREE, when, at, may_abort);
@@ -156,6 +221,27 @@ evict (const struct hi_freed *e)
     found (e, HI_ERR_HEADER_CORRUPT, HI_WHEN_EVICT, 0, 1);
 }
 
+/* Fetch the header and the first PREFETCH_BYTES of entry E's block. */
+static inline void
+fetch_block (const struct hi_freed *e)
+{
+  const char *u = (const char *) (uintptr_t) e->user;
+  /* glibc's chunk size word (give_back), before the header. */
+  __builtin_prefetch (u - PRE - 8);
+  __builtin_prefetch (u - 16);
+  for (uint64_t at = 48; at < e->size && at < PREFETCH_BYTES; at += 64)
+    {
+      __builtin_prefetch (u + at);
+      /* A loop of prefetches alone is deleted by gcc 12's dead code
+         elimination (and the prefetch before it with it). */
+      __asm__ volatile ("" : : "r" (u + at));
+    }
+}
+
+/* Under the ring lock: the ring position up to which the blocks were
+   fetched ahead (hi_quarantine_put). */
+static uint64_t fetched;
+
 /* Under the ring lock: take the oldest entry out into *OUT. */
 static void
 pop (struct hi_freed *out)
@@ -163,6 +249,10 @@ pop (struct hi_freed *out)
   struct hi_root *r = &heapinspect_root;
   uint64_t head = r->quarantine_head;
   struct hi_freed *slot = &hi_guard.ring[head % SLOTS];
+  /* The entries were written as long ago as their blocks were freed:
+     the one RING_AHEAD places on is fetched now, so that a run of
+     blocks leaving does not wait for each entry in turn. */
+  __builtin_prefetch (&hi_guard.ring[(head + RING_AHEAD) % SLOTS]);
   *out = *slot;
   HI_STORE_REL (slot->user, 0);
   HI_STORE_REL (r->quarantine_head, head + 1);
@@ -178,22 +268,26 @@ pop (struct hi_freed *out)
 }
 
 /* Check and give back the N entries OUT took out of the ring.  Their
-   memory was last touched when they were freed, long ago: it is fetched
-   for all of them first, so that the misses overlap instead of waiting
-   one after the other. */
+   memory was last touched when they were freed, long ago: the blocks
+   after the first FETCHED (fetched ahead already) are fetched for all of
+   them first, so that the misses overlap instead of waiting one after
+   the other. */
 static void
-evict_all (const struct hi_freed *out, int n)
+evict_all (const struct hi_freed *out, int n, int fetched_n)
 {
-  for (int i = 0; i < n; i++)
-    {
-      const char *u = (const char *) (uintptr_t) out[i].user;
-      __builtin_prefetch (u - 16);
-      for (uint64_t at = 48; at < out[i].size && at < PREFETCH_BYTES;
-           at += 64)
-        __builtin_prefetch (u + at);
-    }
+  for (int i = fetched_n; i < n; i++)
+    fetch_block (&out[i]);
   for (int i = 0; i < n; i++)
     evict (&out[i]);
+}
+
+/* Of the N entries popped from position H0 on, how many were fetched
+   ahead (positions before FETCHED). */
+static inline int
+fetched_of (uint64_t h0, int n)
+{
+  return fetched <= h0 ? 0 : fetched - h0 < (uint64_t) n ? (int) (fetched - h0)
+         : n;
 }
 
 /* glibc's free memory is looked at every LOOK_EVERY bytes put in the
@@ -220,19 +314,70 @@ look_at_free_memory (void)
     return;
   hi_tls.busy++;
   uint64_t start = hi_prim_monotonic_ns ();
+  /* The program let go of a sixteenth of the limit since the last look
+     and the heap did not grow (one thread: glibc's one heap, its top
+     where it was): what the look would find is memory let go of, which
+     is not trimmed (below).  mallinfo2 is not called: it walks every
+     fast chunk, and a structure torn down leaves millions (xmllint's
+     tree: 74 ms, 6% of its time).  The quarantine holds fewest. */
+  static uint64_t last_live, last_top;
+  static uint64_t took;
+  uint64_t live = atomic_load_explicit ((_Atomic uint64_t *)
+                                        &heapinspect_root.totals.live_bytes,
+                                        memory_order_relaxed);
+  uint64_t top = (uint64_t) (uintptr_t) sbrk (0);
+  if (__libc_single_threaded && top == last_top
+      && live + hi_guard.limit / 16 < last_live)
+    {
+      last_live = live;
+      hi_lock_acquire (&hi_guard.ring_lock);
+      hi_guard.shrink = hi_guard.limit / 2;
+      hi_guard.next_look_ns = start + (took * LOOK_SHARE << 3);
+      hi_lock_release (&hi_guard.ring_lock);
+      hi_tls.busy--;
+      atomic_store (&busy, 0);
+      return;
+    }
+  last_live = live;
+  last_top = top;
   struct mallinfo2 mi = mallinfo2 ();
   uint64_t free_now = mi.fordblks > mi.keepcost ? mi.fordblks - mi.keepcost
                       : 0;
   if (free_now < base)
     base = free_now;
   uint64_t grown = free_now - base;
-  if (grown > hi_guard.limit / 16)
+  /* Free memory that rose by more than 1/8 of the limit since the last
+     look while glibc's heap did not grow is memory the program let go
+     of (a structure torn down, the end of the run): it was in use a
+     moment ago, so the peak already counted it, and plain glibc keeps
+     it too.  It is not trimmed (xmllint's last trim took 5% of its
+     time, python3's 4%); the quarantine still holds fewer for it, and
+     once the heap grows again it is trimmed as before. */
+  static uint64_t last = UINT64_MAX, last_heap;
+  uint64_t heap = mi.arena;
+  int freed = last != UINT64_MAX && free_now > last + hi_guard.limit / 8
+              && heap <= last_heap;
+  if (grown > hi_guard.limit / 16 && !freed)
     malloc_trim (0);
   uint64_t end = hi_prim_monotonic_ns ();
+  took = end - start;
   hi_lock_acquire (&hi_guard.ring_lock);
   hi_guard.shrink = 2 * grown < hi_guard.limit / 2 ? 2 * grown
                     : hi_guard.limit / 2;
-  hi_guard.next_look_ns = end + (end - start) * LOOK_SHARE;
+  /* While glibc's free memory stays as it was, a look changes nothing:
+     each look that finds it within 1/64 of the limit of the last waits
+     twice as long as the last did, up to 8 times (gawk: 24 MB free for
+     most of its run, read and trimmed every 65 ms, 4% of its time).
+     Memory let go of (above) waits 8 times at once: mallinfo2 walks
+     every fast chunk, which no trim consolidates then (xmllint's tree
+     torn down: 6% of its time in mallinfo2). */
+  static int calm;
+  uint64_t delta = free_now > last ? free_now - last : last - free_now;
+  calm = freed ? 3 : delta >= hi_guard.limit / 64 ? 0 : calm < 3 ? calm + 1
+         : 3;
+  last = free_now;
+  last_heap = heap;
+  hi_guard.next_look_ns = end + ((end - start) * LOOK_SHARE << calm);
   hi_lock_release (&hi_guard.ring_lock);
   hi_tls.busy--;
   atomic_store (&busy, 0);
@@ -264,7 +409,7 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
   h->check = want ^ HI_CHECK_QUARANTINED;
   struct hi_freed out[EVICT_BATCH];
   int n;
-  hi_lock_acquire (&hi_guard.ring_lock);
+  int plain = ring_lock ();
   uint64_t limit = hi_guard.limit - hi_guard.shrink;
   int look = (hi_guard.freed += size) >= hi_guard.next_look
              && now >= hi_guard.next_look_ns;
@@ -274,25 +419,31 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
       hi_guard.next_look = hi_guard.freed + (every > LOOK_MIN ? every
                                              : LOOK_MIN);
     }
+  uint64_t h0;
   for (;;)
     {
       n = 0;
+      h0 = r->quarantine_head;
       while (n < EVICT_BATCH && r->quarantine_tail > r->quarantine_head
              && (r->quarantine_tail - r->quarantine_head >= SLOTS
                  || hi_guard.cost + cost > limit))
         pop (&out[n++]);
       if (n < EVICT_BATCH)
         break;
-      hi_lock_release (&hi_guard.ring_lock);
-      evict_all (out, n);
-      hi_lock_acquire (&hi_guard.ring_lock);
+      int done = fetched_of (h0, n);
+      ring_unlock (plain);
+      evict_all (out, n, done);
+      plain = ring_lock ();
     }
+  int done = fetched_of (h0, n);
   uint64_t t = r->quarantine_tail;
-  if (t < SLOTS && hi_arena_commit (hi_guard.ring_index, t + 1) != 0)
+  if (t < SLOTS
+      && t + 1 > HI_LOAD_ACQ (hi_arena_at (hi_guard.ring_index)->capacity)
+      && hi_arena_commit (hi_guard.ring_index, t + 1) != 0)
     {
       /* No memory for the entry: the block is not held. */
-      hi_lock_release (&hi_guard.ring_lock);
-      evict_all (out, n);
+      ring_unlock (plain);
+      evict_all (out, n, done);
       evict (&e);
       return;
     }
@@ -303,23 +454,18 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
   if (t < SLOTS)
     HI_STORE_REL (hi_arena_at (hi_guard.ring_index)->count, t + 1);
   /* The blocks to leave next were freed long ago: their memory is cold.
-     Fetch the one AHEAD places from the ring's head now, for the free
-     that checks it a few frees later. */
-  if (r->quarantine_tail - r->quarantine_head > AHEAD)
-    {
-      /* Its ring entry was written as long ago: fetched earlier still. */
-      __builtin_prefetch (&hi_guard.ring[(r->quarantine_head + 2 * AHEAD)
-                                         % SLOTS]);
-      const struct hi_freed *ahead
-        = &hi_guard.ring[(r->quarantine_head + AHEAD) % SLOTS];
-      const char *next = (const char *) (uintptr_t) ahead->user;
-      __builtin_prefetch (next - 16);
-      for (uint64_t at = 48; at < ahead->size && at < PREFETCH_BYTES;
-           at += 64)
-        __builtin_prefetch (next + at);
-    }
-  hi_lock_release (&hi_guard.ring_lock);
-  evict_all (out, n);
+     Each of the AHEAD blocks nearest the ring's head is fetched once,
+     a few frees before it leaves: FETCHED is the position up to which
+     they were (a free that makes many leave jumps past it). */
+  uint64_t from = fetched > r->quarantine_head ? fetched
+                  : r->quarantine_head;
+  uint64_t upto = r->quarantine_head + AHEAD < r->quarantine_tail
+                  ? r->quarantine_head + AHEAD : r->quarantine_tail;
+  for (int k = 0; from < upto && k < AHEAD; from++, k++)
+    fetch_block (&hi_guard.ring[from % SLOTS]);
+  fetched = from;
+  ring_unlock (plain);
+  evict_all (out, n, done);
   if (HI_UNLIKELY (look))
     look_at_free_memory ();
 }

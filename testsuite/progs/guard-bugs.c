@@ -18,6 +18,9 @@
                      (then free the first)
      write-after-free  malloc 40, free, write byte 8, then free 64 blocks
                      of 64 bytes (a small quarantine lets it go)
+     write-after-free-at:SIZE:OFFSET  malloc SIZE, free, write byte
+                     OFFSET, then free 64 blocks of 2048 bytes (a
+                     quarantine of 64K lets it go)
      realloc-freed   malloc 24, free, realloc it
      usable          malloc 24: malloc_usable_size; realloc to 40 and
                      write all 40 bytes; realloc to 16 (in place) and
@@ -219,6 +222,18 @@ main (int argc, char **argv)
       ((char *) hide (p))[8] = 'w';
       for (int i = 0; i < 64; i++)
         release_again (make_block (64));
+    }
+  else if (strncmp (c, "write-after-free-at:", 20) == 0)
+    {
+      size_t size, offset;
+      if (sscanf (c + 20, "%zu:%zu", &size, &offset) != 2 || offset >= size)
+        return 2;
+      char *p = make_block (size);
+      say ("block: %p\nsize: %zu\noffset: %zu\n", (void *) p, size, offset);
+      release_block (p);
+      ((char *) hide (p))[offset] = 'w';
+      for (int i = 0; i < 64; i++)
+        release_again (make_block (2048));
     }
   else if (strcmp (c, "realloc-freed") == 0)
     {
