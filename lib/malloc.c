@@ -24,6 +24,9 @@ _Static_assert (sizeof (struct hi_block_header) == 16, "16-byte header");
 # define ENTRY(name) name
 #endif
 #define PUBLIC __attribute__ ((visibility ("default"), noinline))
+/* The steps of an allocation and a free, inlined into the entry points:
+   no calls, no registers saved and restored between them. */
+#define HOT __attribute__ ((always_inline))
 
 /* Calls by the program; the monitor's own (busy) calls are not counted. */
 #define COUNT_CALL(name) \
@@ -49,7 +52,7 @@ struct block
   int aligned;
 };
 
-static uint32_t
+static inline HOT uint32_t
 site_for (const struct hi_frame *caller)
 {
   if (hi_tls.busy || !hi_ensure_init ())
@@ -66,7 +69,7 @@ site_for (const struct hi_frame *caller)
 /* Write the header at BASE + OFFSET (the birth stamp before it, and
    for an aligned block the offset before that) and account for the new
    block, the last one this thread allocated. */
-static void *
+static inline HOT void *
 finish (void *base, size_t offset, uint32_t site, uint64_t size)
 {
   struct hi_block_header *h = (void *) ((char *) base + offset);
@@ -90,7 +93,7 @@ finish (void *base, size_t offset, uint32_t site, uint64_t size)
 }
 
 /* 1 if P is a live block of ours; fills B. */
-static int
+static inline HOT int
 lookup (void *p, struct block *b)
 {
   uintptr_t a = (uintptr_t) p;
@@ -129,7 +132,7 @@ lookup (void *p, struct block *b)
 /* 1 if the program frees B in the thread that allocated it with no
    allocation or free in between (a temporary, as heaptrack counts them:
    its last allocation is forgotten at every free). */
-static int
+static inline HOT int
 temporary (const struct block *b)
 {
   int is = ~(uintptr_t) (b->h + 1) == hi_tls.last_block;
@@ -140,7 +143,7 @@ temporary (const struct block *b)
 /* The program frees block B from CALLER in call WHEN (enum
    hi_error_when): its redzone is checked, then it is counted as freed
    and goes to the quarantine or back to glibc. */
-static void
+static inline HOT void
 release (struct block *b, const struct hi_frame *caller, int when)
 {
   if (HI_UNLIKELY (HI_POST) && b->site != HI_SITE_INTERNAL)
@@ -168,7 +171,7 @@ release (struct block *b, const struct hi_frame *caller, int when)
   __libc_free (b->base);
 }
 
-static void *
+static inline HOT void *
 alloc_plain (size_t n, const struct hi_frame *caller)
 {
   if (n > SIZE_MAX - PRE_MAX)
@@ -212,7 +215,7 @@ alloc_aligned (size_t align, size_t n, const struct hi_frame *caller)
   return alloc_aligned_sized (align, n, n, caller);
 }
 
-static void
+static inline HOT void
 free_any (void *p, const struct hi_frame *caller)
 {
   struct block b;
