@@ -3,6 +3,7 @@
    as __wrap_malloc/... (HI_WRAP) for static links with -Wl,--wrap. */
 #define _GNU_SOURCE
 #include "monitor.h"
+#include "account.h"
 #include "guard.h"
 
 #include <dlfcn.h>

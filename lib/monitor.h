@@ -241,10 +241,8 @@ hi_this_thread (void)
   return hi_thread_claim ();
 }
 
-/* account.c: count a call of entry point CALL, an allocation, a free.
-   BIRTH: the block's birth stamp with lifetimes (hi_state.birth), else
-   NULL; hi_account_alloc fills it.  TEMPORARY: the block is freed by the
-   thread that allocated it, with no allocation in between. */
+/* account.c: count a call of entry point CALL (account.h counts an
+   allocation and a free). */
 HI_HIDDEN void hi_account_call_slow (int call);
 static inline void
 hi_account_call (int call)
@@ -258,11 +256,6 @@ hi_account_call (int call)
   else
     hi_account_call_slow (call);
 }
-HI_HIDDEN void hi_account_alloc (uint32_t site, uint64_t size,
-                                 struct hi_block_birth *birth);
-HI_HIDDEN void hi_account_free (uint32_t site, uint64_t size,
-                                const struct hi_block_birth *birth,
-                                int temporary);
 /* timeline.c: take a point of the timeline if none is being taken (the
    clock reached next_clock); reset it in a forked child. */
 HI_HIDDEN void hi_timeline_point (uint64_t clock);
