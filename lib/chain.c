@@ -229,25 +229,6 @@ libgcc_chain (const struct hi_frame *caller, uint64_t *out, int max)
   return n;
 }
 
-/* Count a chain of N frames, CACHED of them found without a pair lookup,
-   in thread T's record. */
-static inline void
-count_chain (struct hi_thread *t, int n, int cached)
-{
-  if (HI_UNLIKELY (hi_tls.shared_slot))
-    {
-      HI_ADD (t->chains, 1);
-      HI_ADD (t->frames, (uint64_t) n);
-      HI_ADD (t->frames_cached, (uint64_t) cached);
-    }
-  else
-    {
-      HI_OWN_ADD (t->chains, 1);
-      HI_OWN_ADD (t->frames, (uint64_t) n);
-      HI_OWN_ADD (t->frames_cached, (uint64_t) cached);
-    }
-}
-
 /* With HEAPINSPECT_CHECK_UNWIND: compare the N frames of CHAIN with
    libgcc's. */
 static void
@@ -261,7 +242,7 @@ check_chain (const struct hi_frame *caller, const uint64_t *chain, int n)
 }
 
 uint32_t
-hi_chain_site (const struct hi_frame *caller)
+hi_chain_site_slow (const struct hi_frame *caller, int cache_tried)
 {
   uint64_t *chain = hi_tls.chain;       /* innermost first */
   int depth = hi_state.depth;
@@ -275,9 +256,11 @@ hi_chain_site (const struct hi_frame *caller)
     }
   if (!shadow)
     {
-      /* A chain this thread met lately, still on the stack: its site. */
-      site = hi_unwind_cached (caller, HI_UNLIKELY (hi_state.check_unwind)
-                                       ? chain : NULL, &n);
+      /* A chain this thread met lately, still on the stack: its site
+         (hi_chain_site looked already unless the chain is checked). */
+      site = cache_tried ? 0
+             : hi_unwind_cached (caller, HI_UNLIKELY (hi_state.check_unwind)
+                                         ? chain : NULL, &n);
       if (site)
         {
           if (HI_UNLIKELY (hi_state.check_unwind))
@@ -287,7 +270,7 @@ hi_chain_site (const struct hi_frame *caller)
               n = depth;
               HI_ADD (heapinspect_root.totals.chains_truncated, 1);
             }
-          count_chain (hi_this_thread (), n, n);
+          hi_count_chain (hi_this_thread (), n, n);
           return site;
         }
       n = hi_unwind (caller, chain, depth + 1);
@@ -345,7 +328,7 @@ hi_chain_site (const struct hi_frame *caller)
   if (HI_UNLIKELY (refresh))
     hi_modules_refresh ();
 
-  count_chain (t, n, same);
+  hi_count_chain (t, n, same);
   site = site_of (node, (uint32_t) n);
   if (!site)
     HI_ADD (heapinspect_root.totals.chains_dropped, 1);
