@@ -13,7 +13,7 @@ monitor_sources += %reldir%/leak-stop.h %reldir%/leakstop.c
 monitor_sources += %reldir%/types.c
 monitor_sources += %reldir%/pools.c
 monitor_sources += %reldir%/shadow.c
-monitor_cflags = $(AM_CFLAGS) -fvisibility=hidden -ftls-model=initial-exec \
+monitor_cflags = $(AM_CFLAGS) -fvisibility=hidden -ftls-model=initial-exec -fno-plt \
 	-fno-omit-frame-pointer \
 	-fno-builtin-malloc -fno-builtin-free -fno-builtin-calloc \
 	-fno-builtin-realloc
