@@ -1,6 +1,7 @@
 /* chain.c - call chains: capture, and interning into the calling-context
    tree of caller/callee pairs with mprof's chain-prefix caching. */
-#include "monitor.h"
+#define _GNU_SOURCE
+#include "chain-cache.h"
 
 #include <string.h>
 

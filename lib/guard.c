@@ -6,6 +6,7 @@
    read with hi_prim_read_safe, never directly, and no bad pointer is
    ever handed to glibc. */
 #define _GNU_SOURCE
+#include "chain-cache.h"
 #include "guard.h"
 
 #include <dlfcn.h>

@@ -2,7 +2,7 @@
    allocator.  Built twice: as malloc/free/... for libheapinspect.so, and
    as __wrap_malloc/... (HI_WRAP) for static links with -Wl,--wrap. */
 #define _GNU_SOURCE
-#include "monitor.h"
+#include "chain-cache.h"
 #include "account.h"
 #include "guard.h"
 

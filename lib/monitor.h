@@ -216,20 +216,15 @@ struct hi_frame
 HI_HIDDEN int hi_unwind (const struct hi_frame *start, uint64_t *out, int max);
 /* Drop every cached rule (code was unloaded). */
 HI_HIDDEN void hi_unwind_forget (void);
-/* unwind.c: the site of the chain from START if this thread's chain
-   cache holds it and the stack still holds it (its unwind would read the
-   same values at the same addresses), with the number of frames
-   hi_unwind would return in *N and, when OUT is not NULL, the frames in
-   OUT; 0 if not.  hi_unwind_remember: the N frames the last hi_unwind
-   of this thread returned, from START, are the chain of SITE. */
-HI_HIDDEN uint32_t hi_unwind_cached (const struct hi_frame *start,
-                                     uint64_t *out, int *n);
+/* unwind.c: the N frames the last hi_unwind of this thread returned,
+   from START, are the chain of SITE: into the chain cache
+   (chain-cache.h looks chains up there). */
 HI_HIDDEN void hi_unwind_remember (const struct hi_frame *start, int n,
                                    uint32_t site);
 
-/* chain.c: hi_chain_site (below) when the chain cache does not have the
-   chain, or chains come from elsewhere; CACHE_TRIED: the cache was
-   looked in already. */
+/* chain.c: hi_chain_site (chain-cache.h) when the chain cache does not
+   have the chain, or chains come from elsewhere; CACHE_TRIED: the cache
+   was looked in already. */
 HI_HIDDEN uint32_t hi_chain_site_slow (const struct hi_frame *caller,
                                        int cache_tried);
 /* chain.c: claim this thread's record in the threads arena (its first
@@ -309,8 +304,6 @@ HI_HIDDEN int hi_snapshot_write (const char *path_template, int warn);
 HI_HIDDEN void hi_leak_stop_configure (void);
 HI_HIDDEN void hi_leak_stop_at_exit (void);
 
-/* chain.c: the site of the calling context of the allocation whose
-   entry point was called from frame CALLER. */
 /* Count a chain of N frames, CACHED of them found without a pair lookup,
    in thread T's record. */
 static inline void
@@ -328,29 +321,6 @@ hi_count_chain (struct hi_thread *t, int n, int cached)
       HI_OWN_ADD (t->frames, (uint64_t) n);
       HI_OWN_ADD (t->frames_cached, (uint64_t) cached);
     }
-}
-/* The common case inline: a chain in the chain cache, no shadow stack,
-   no check against libgcc; else chain.c's. */
-static inline uint32_t
-hi_chain_site (const struct hi_frame *caller)
-{
-  if (HI_LIKELY (!hi_shadow_on && !hi_state.check_unwind))
-    {
-      int n;
-      uint32_t site = hi_unwind_cached (caller, NULL, &n);
-      if (HI_LIKELY (site))
-        {
-          if (HI_UNLIKELY (n > hi_state.depth))
-            {
-              n = hi_state.depth;
-              HI_ADD (heapinspect_root.totals.chains_truncated, 1);
-            }
-          hi_count_chain (hi_this_thread (), n, n);
-          return site;
-        }
-      return hi_chain_site_slow (caller, 1);
-    }
-  return hi_chain_site_slow (caller, 0);
 }
 
 #endif

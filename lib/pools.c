@@ -2,7 +2,7 @@
    told by heapinspect_alloc/free, with chains and counters like
    malloc's but no header in the pool's memory (format.h, "Pools"). */
 #define _GNU_SOURCE
-#include "monitor.h"
+#include "chain-cache.h"
 
 #include "heapinspect/heapinspect.h"
 
