@@ -234,6 +234,76 @@ thread_site (struct hi_thread *t, uint32_t site)
 }
 
 
+/* The counter of an allocation (A) or of a free (F), as FREED says. */
+#define PICK(freed, a, f) (*((freed) ? &(f) : &(a)))
+
+/* Count a block of SIZE bytes from SITE allocated, or FREED (a
+   TEMPORARY free counts too): its chain's counters and share, its size's
+   bin, the thread's totals.  Alone, the site's shared record takes plain
+   stores as well as the thread's own would (readers sum both): no search
+   for the latter; the first thread's slot is never the shared one: no
+   atomics.  What sole_enter said (sole_leave takes it). */
+static inline __attribute__ ((always_inline)) int
+count_block (uint32_t site, uint64_t size, int freed, int temporary)
+{
+  unsigned sc = hi_size_class (size);
+  int64_t bytes = freed ? -(int64_t) size : (int64_t) size;
+  int64_t blocks = freed ? -1 : 1;
+  int alone = sole_enter ();
+  if (HI_LIKELY (alone))
+    {
+      struct hi_thread *t = &hi_state.threads[0];
+      struct hi_site *s = &hi_state.sites[site];
+      HI_OWN_ADD (PICK (freed, s->allocs[sc], s->frees[sc]), 1);
+      HI_OWN_ADD (PICK (freed, s->bytes[sc], s->bytes_freed[sc]), size);
+      share_change (site_share (site), 1, bytes, blocks, temporary);
+      struct hi_bin *b = &t->bins[hi_bin_of (size)];
+      HI_OWN_ADD (PICK (freed, b->allocs, b->frees), 1);
+      HI_OWN_ADD (PICK (freed, b->bytes, b->bytes_freed), size);
+      HI_OWN_ADD (PICK (freed, t->allocations, t->frees), 1);
+      HI_OWN_ADD (PICK (freed, t->bytes_allocated, t->bytes_freed), size);
+      return alone;
+    }
+  struct hi_thread *t = hi_this_thread ();
+  int k = site ? thread_site (t, site) : -1;
+  if (k >= 0)
+    {
+      struct hi_thread_site *ts = &t->sites[k];
+      HI_OWN_ADD (PICK (freed, ts->allocs[sc], ts->frees[sc]), 1);
+      HI_OWN_ADD (PICK (freed, ts->bytes[sc], ts->bytes_freed[sc]), size);
+      share_change (thread_share ((uint32_t) k), 1, bytes, blocks, temporary);
+    }
+  else
+    {
+      struct hi_site *s = &hi_state.sites[site];
+      if (hi_tls.thread_slot != 1)
+        sole_end_here ();
+      HI_ADD (PICK (freed, s->allocs[sc], s->frees[sc]), 1);
+      HI_ADD (PICK (freed, s->bytes[sc], s->bytes_freed[sc]), size);
+      share_change (site_share (site), 0, bytes, blocks, temporary);
+    }
+  struct hi_bin *b = &t->bins[hi_bin_of (size)];
+  uint64_t *calls = &PICK (freed, b->allocs, b->frees);
+  uint64_t *sum = &PICK (freed, b->bytes, b->bytes_freed);
+  uint64_t *total = &PICK (freed, t->allocations, t->frees);
+  uint64_t *total_bytes = &PICK (freed, t->bytes_allocated, t->bytes_freed);
+  if (HI_LIKELY (!hi_tls.shared_slot))
+    {
+      HI_OWN_ADD (*calls, 1);
+      HI_OWN_ADD (*sum, size);
+      HI_OWN_ADD (*total, 1);
+      HI_OWN_ADD (*total_bytes, size);
+    }
+  else
+    {
+      HI_ADD (*calls, 1);
+      HI_ADD (*sum, size);
+      HI_ADD (*total, 1);
+      HI_ADD (*total_bytes, size);
+    }
+  return alone;
+}
+
 /* Count an allocation of SIZE bytes from SITE.  BIRTH: the block's
    birth stamp with lifetimes (hi_state.birth), else NULL; filled here. */
 static inline __attribute__ ((always_inline)) void
@@ -244,59 +314,7 @@ hi_account_alloc (uint32_t site, uint64_t size, struct hi_block_birth *birth)
       HI_ADD (heapinspect_root.totals.internal_allocs, 1);
       return;
     }
-  unsigned sc = hi_size_class (size);
-  /* Alone, the site's shared record takes plain stores as well as the
-     thread's own would (readers sum both): no search for the latter.
-     The first thread's slot is never the shared one: no atomics. */
-  int alone = sole_enter ();
-  if (HI_LIKELY (alone))
-    {
-      struct hi_thread *t = &hi_state.threads[0];
-      struct hi_site *s = &hi_state.sites[site];
-      HI_OWN_ADD (s->allocs[sc], 1);
-      HI_OWN_ADD (s->bytes[sc], size);
-      share_change (site_share (site), 1, (int64_t) size, 1, 0);
-      struct hi_bin *b = &t->bins[hi_bin_of (size)];
-      HI_OWN_ADD (b->allocs, 1);
-      HI_OWN_ADD (b->bytes, size);
-      HI_OWN_ADD (t->allocations, 1);
-      HI_OWN_ADD (t->bytes_allocated, size);
-    }
-  else
-    {
-      struct hi_thread *t = hi_this_thread ();
-      int k = site ? thread_site (t, site) : -1;
-      if (k >= 0)
-        {
-          struct hi_thread_site *ts = &t->sites[k];
-          HI_OWN_ADD (ts->allocs[sc], 1);
-          HI_OWN_ADD (ts->bytes[sc], size);
-          share_change (thread_share ((uint32_t) k), 1, (int64_t) size, 1, 0);
-        }
-      else
-        {
-          if (hi_tls.thread_slot != 1)
-            sole_end_here ();
-          HI_ADD (hi_state.sites[site].allocs[sc], 1);
-          HI_ADD (hi_state.sites[site].bytes[sc], size);
-          share_change (site_share (site), 0, (int64_t) size, 1, 0);
-        }
-      struct hi_bin *b = &t->bins[hi_bin_of (size)];
-      if (HI_LIKELY (!hi_tls.shared_slot))
-        {
-          HI_OWN_ADD (b->allocs, 1);
-          HI_OWN_ADD (b->bytes, size);
-          HI_OWN_ADD (t->allocations, 1);
-          HI_OWN_ADD (t->bytes_allocated, size);
-        }
-      else
-        {
-          HI_ADD (b->allocs, 1);
-          HI_ADD (b->bytes, size);
-          HI_ADD (t->allocations, 1);
-          HI_ADD (t->bytes_allocated, size);
-        }
-    }
+  int alone = count_block (site, size, 0, 0);
   int point = 0;
   uint64_t clock = live_changed ((int64_t) size, 1, size, alone, &point);
   sole_leave (alone);
@@ -324,58 +342,7 @@ hi_account_free (uint32_t site, uint64_t size,
 {
   if (site == HI_SITE_INTERNAL)
     return;
-  unsigned sc = hi_size_class (size);
-  int alone = sole_enter ();
-  if (HI_LIKELY (alone))
-    {
-      struct hi_thread *t = &hi_state.threads[0];
-      struct hi_site *s = &hi_state.sites[site];
-      HI_OWN_ADD (s->frees[sc], 1);
-      HI_OWN_ADD (s->bytes_freed[sc], size);
-      share_change (site_share (site), 1, -(int64_t) size, -1, temporary);
-      struct hi_bin *b = &t->bins[hi_bin_of (size)];
-      HI_OWN_ADD (b->frees, 1);
-      HI_OWN_ADD (b->bytes_freed, size);
-      HI_OWN_ADD (t->frees, 1);
-      HI_OWN_ADD (t->bytes_freed, size);
-    }
-  else
-    {
-      struct hi_thread *t = hi_this_thread ();
-      int k = site ? thread_site (t, site) : -1;
-      if (k >= 0)
-        {
-          struct hi_thread_site *ts = &t->sites[k];
-          HI_OWN_ADD (ts->frees[sc], 1);
-          HI_OWN_ADD (ts->bytes_freed[sc], size);
-          share_change (thread_share ((uint32_t) k), 1, -(int64_t) size, -1,
-                        temporary);
-        }
-      else
-        {
-          if (hi_tls.thread_slot != 1)
-            sole_end_here ();
-          HI_ADD (hi_state.sites[site].frees[sc], 1);
-          HI_ADD (hi_state.sites[site].bytes_freed[sc], size);
-          share_change (site_share (site), 0, -(int64_t) size, -1,
-                        temporary);
-        }
-      struct hi_bin *b = &t->bins[hi_bin_of (size)];
-      if (HI_LIKELY (!hi_tls.shared_slot))
-        {
-          HI_OWN_ADD (b->frees, 1);
-          HI_OWN_ADD (b->bytes_freed, size);
-          HI_OWN_ADD (t->frees, 1);
-          HI_OWN_ADD (t->bytes_freed, size);
-        }
-      else
-        {
-          HI_ADD (b->frees, 1);
-          HI_ADD (b->bytes_freed, size);
-          HI_ADD (t->frees, 1);
-          HI_ADD (t->bytes_freed, size);
-        }
-    }
+  int alone = count_block (site, size, 1, temporary);
   if (birth)
     {
       /* Frees do not move the clock: the bytes allocated since. */
