@@ -235,10 +235,20 @@ hi_prim_random32 (void)
   return r ^ (uint32_t) ts.tv_nsec ^ (uint32_t) getpid () * 2654435761u;
 }
 
+int
+hi_prim_secure (void)
+{
+  return getauxval (AT_SECURE) != 0;
+}
+
 const char *
 hi_prim_getenv (const char *name)
 {
   size_t n = strlen (name);
+  /* glibc's rule for its tunables and MALLOC_*: in a set-user-ID or
+     set-group-ID program the invoking user's settings are not ours. */
+  if (strncmp (name, "HEAPINSPECT_", 12) == 0 && hi_prim_secure ())
+    return NULL;
   if (!environ)
     return NULL;
   for (char **e = environ; *e; e++)

@@ -51,7 +51,11 @@ uint64_t hi_prim_monotonic_ns (void);
 uint64_t hi_prim_pid (void);
 uint32_t hi_prim_random32 (void);
 
-/* Value of environment variable NAME or NULL; never allocates. */
+/* 1 in secure-execution mode (AT_SECURE: a set-user-ID or set-group-ID
+   program, or one with file capabilities), else 0. */
+int hi_prim_secure (void);
+/* Value of environment variable NAME or NULL; never allocates.  NULL for
+   every HEAPINSPECT_* name in secure-execution mode. */
 const char *hi_prim_getenv (const char *name);
 
 /* Write a one-line diagnostic "heapinspect: MSG\n" to stderr, at most a

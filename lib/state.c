@@ -316,7 +316,9 @@ configure (void)
   const char *out = hi_prim_getenv ("HEAPINSPECT_OUTPUT");
   if (!out || !*out)
     out = "heapinspect.%p.hip";
-  if (strcmp (out, "none") == 0)
+  /* A privileged program writes no file where its invoking user points
+     it, not even the default name in a directory that user chose. */
+  if (strcmp (out, "none") == 0 || hi_prim_secure ())
     out = "";
   /* A relative name is relative to the directory the program started in,
      wherever it has moved to by exit. */

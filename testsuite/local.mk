@@ -360,7 +360,7 @@ check_PROGRAMS += %reldir%/unit/guard-unit %reldir%/unit/guard-unit-asan
 %canon_reldir%_unit_guard_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_guard_unit_asan_LDFLAGS = $(asan_ldflags)
 # freed.exp builds freed-bugs.c itself (plain and with ASan).
-EXTRA_DIST += %reldir%/progs/freed-bugs.c
+EXTRA_DIST += %reldir%/progs/freed-bugs.c %reldir%/progs/setuid-keep.c
 # heapinspect.cli/leakcheck.exp: blocks in each of memcheck's classes.
 check_PROGRAMS += %reldir%/progs/reach-cases
 %canon_reldir%_progs_reach_cases_CFLAGS = $(progs_cflags) -fno-builtin
