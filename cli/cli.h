@@ -2,9 +2,9 @@
 #ifndef HI_CLI_H
 #define HI_CLI_H
 
-#include "analysis.h"
-#include "outfile.h"
-#include "reach.h"
+#include "analysis/analysis.h"
+#include "util/outfile.h"
+#include "reach/reach.h"
 
 /* Where the data comes from. */
 struct hi_source

@@ -2,7 +2,7 @@
    are lost, as valgrind memcheck's leak check says it. */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "reach.h"
+#include "reach/reach.h"
 
 #include <stdio.h>
 

@@ -2,8 +2,8 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "cli.h"
-#include "filter.h"
-#include "options.h"
+#include "analysis/filter.h"
+#include "report/options.h"
 
 #include <getopt.h>
 #include <stdio.h>

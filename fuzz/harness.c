@@ -3,8 +3,8 @@
 #define _GNU_SOURCE
 #include "harness.h"
 
-#include "analysis.h"
-#include "reach.h"
+#include "analysis/analysis.h"
+#include "reach/reach.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,13 +15,13 @@
 #define _GNU_SOURCE
 #include <gdb/jit-reader.h>
 
-#include "analysis.h"
-#include "filter.h"
+#include "analysis/analysis.h"
+#include "analysis/filter.h"
 #include "gdb-cache.h"
-#include "options.h"
-#include "outfile.h"
+#include "report/options.h"
+#include "util/outfile.h"
 #include "protocol.h"
-#include "reach.h"
+#include "reach/reach.h"
 
 #include <dirent.h>
 #include <elf.h>

@@ -1,8 +1,8 @@
 /* report.c - the tables a user asked for, printed in order: the one
    entry point heapinspect(1) and the gdb plugin share. */
 #define _GNU_SOURCE
-#include "analysis.h"
-#include "options.h"
+#include "analysis/analysis.h"
+#include "report/options.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -12,10 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cxxname.h"
-#include "filter.h"
-#include "options.h"
-#include "symbolize.h"
+#include "symbols/cxxname.h"
+#include "analysis/filter.h"
+#include "report/options.h"
+#include "symbols/symbolize.h"
 #include "unit-check.h"
 
 /* ---- short C++ names ---- */

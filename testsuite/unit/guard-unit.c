@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "options.h"
+#include "analysis/analysis.h"
+#include "report/options.h"
 #include "unit-check.h"
 
 #define ROOT_AT    0x100000u

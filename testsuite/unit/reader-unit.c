@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "hash.h"
-#include "modsyms.h"
-#include "strtab.h"
+#include "analysis/analysis.h"
+#include "util/hash.h"
+#include "symbols/modsyms.h"
+#include "util/strtab.h"
 #include "unit-check.h"
 
 

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "options.h"
-#include "rmodel.h"
+#include "analysis/analysis.h"
+#include "report/options.h"
+#include "report/rmodel.h"
 #include "unit-check.h"
 #include "unit-rows.h"
 

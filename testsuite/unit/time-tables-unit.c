@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "rmodel.h"
-#include "timetab.h"
+#include "analysis/analysis.h"
+#include "report/rmodel.h"
+#include "report/timetab.h"
 #include "unit-check.h"
 #include "unit-rows.h"
 
