@@ -2,9 +2,7 @@
 #ifndef HI_CLI_H
 #define HI_CLI_H
 
-#include "analysis/analysis.h"
-#include "util/outfile.h"
-#include "reach/reach.h"
+#include "hi-reader.h"
 
 /* Where the data comes from. */
 struct hi_source

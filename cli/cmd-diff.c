@@ -94,7 +94,7 @@ hi_cmd_diff (const struct hi_source src[2], const struct hi_options *opt,
     }
   hi_status s = hi_diff_report (old, src[0].exe, src[0].name, new_m,
                                 src[1].exe, src[1].name, opt, stdout);
-  int status = old->damaged || new_m->damaged ? 1 : 0;
+  int status = hi_model_damaged (old) || hi_model_damaged (new_m) ? 1 : 0;
   if (s != HI_OK)
     {
       if (!(s == HI_E_WRITE && ferror (stdout)))

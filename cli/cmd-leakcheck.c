@@ -2,7 +2,6 @@
    are lost, as valgrind memcheck's leak check says it. */
 #define _GNU_SOURCE
 #include "cli.h"
-#include "reach/reach.h"
 
 #include <stdio.h>
 
@@ -28,7 +27,7 @@ hi_cmd_leak_check (const struct hi_source *src, const struct hi_options *opt,
         hi_cli_error (src->name, hi_strerror (after));
       if (missing && opt->format != HI_JSON)
         hi_cli_module_problems (src, m);
-      status = m->damaged ? 1 : 0;
+      status = hi_model_damaged (m) ? 1 : 0;
     }
   else
     {

@@ -12,9 +12,11 @@ hi_cmd_modules (const struct hi_source *src, int *written)
   struct hi_model *m = hi_cli_load (src, NULL);
   if (!m)
     return 1;
-  for (uint64_t i = 0; i < m->n_modules; i++)
+  uint64_t n_modules;
+  const struct hi_module *modules = hi_model_modules (m, &n_modules);
+  for (uint64_t i = 0; i < n_modules; i++)
     {
-      const struct hi_module *mod = &m->modules[i];
+      const struct hi_module *mod = &modules[i];
       char id[2 * HI_BUILD_ID_MAX + 1] = "-";
       uint32_t n = mod->build_id_len < HI_BUILD_ID_MAX
                    ? mod->build_id_len : HI_BUILD_ID_MAX;

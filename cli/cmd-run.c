@@ -258,10 +258,10 @@ leak_report (const char *prog, struct hi_traced_end *end,
       for (int c = 0; c < HI_REACH_NCLASSES; c++)
         if (run->error_kinds & (1u << c))
           leaks |= end->totals.cls[c].blocks > 0;
-      if (end->model && end->model->damaged)
+      if (end->model && hi_model_damaged (end->model))
         fprintf (stderr, "heapinspect: %s: incomplete report: %llu damaged "
                  "entries were left out\n", prog,
-                 (unsigned long long) end->model->damaged);
+                 (unsigned long long) hi_model_damaged (end->model));
     }
   else if (end->scanned && end->scan == HI_E_NOT_READY)
     hi_cli_error (prog, "the program allocated no memory through the "
@@ -416,10 +416,10 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
       hi_model_free (m);
       return status;
     }
-  if (end.model && m->damaged)
+  if (end.model && hi_model_damaged (m))
     fprintf (stderr, "heapinspect: %s: incomplete report: %llu damaged "
              "entries were left out\n", src.name,
-             (unsigned long long) m->damaged);
+             (unsigned long long) hi_model_damaged (m));
   int r = hi_cli_report (&src, m, tables, opt, written);
   hi_model_free (m);
   return status ? status : r;

@@ -2,8 +2,8 @@
 bin_PROGRAMS += %reldir%/heapinspect
 %canon_reldir%_heapinspect_SOURCES = %reldir%/cli.h %reldir%/main.c \
 	%reldir%/source.c %reldir%/cmd-modules.c %reldir%/cmd-run.c \
-	%reldir%/run-trace.c %reldir%/output.c lib/output-name.h lib/output-name.c \
-	reader/report/options.h
+	%reldir%/run-trace.c %reldir%/output.c lib/output-name.h lib/output-name.c
+
 nodist_%canon_reldir%_heapinspect_SOURCES = %reldir%/paths.h
 %canon_reldir%_heapinspect_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib
 

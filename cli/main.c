@@ -2,8 +2,6 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "cli.h"
-#include "analysis/filter.h"
-#include "report/options.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -52,6 +50,15 @@ bad_usage (const char *msg)
 {
   fprintf (stderr, "heapinspect: %s\nTry 'heapinspect --help'.\n", msg);
   return 2;
+}
+
+/* -t named a table that is none. */
+static int
+bad_tables (void)
+{
+  char msg[320];
+  snprintf (msg, sizeof msg, "-t takes a list of: %s", hi_table_names ());
+  return bad_usage (msg);
 }
 
 /* A usage error said in one line, without the usage after it. */
@@ -321,7 +328,7 @@ main_run (int argc, char **argv, struct settings *st)
     return usage_line ("--leak-check writes text or JSON: --format=text or "
                        "--format=json");
   if (!hi_tables_valid (st->tables))
-    return bad_usage ("-t takes a list of: " HI_TABLE_NAMES);
+    return bad_tables ();
   argv += optind;
   if (!*argv)
     return bad_usage ("run needs a command");
@@ -409,7 +416,7 @@ main (int argc, char **argv)
   argv += optind;
   argc -= optind;
   if (!hi_tables_valid (tables))
-    return bad_usage ("-t takes a list of: " HI_TABLE_NAMES);
+    return bad_tables ();
   if ((r = check_filters (&opt)) >= 0)
     return r;
 

@@ -16,26 +16,6 @@ hi_cli_error (const char *source, const char *message)
   fprintf (stderr, "heapinspect: %s: %s\n", source, message);
 }
 
-/* What kind of file PATH is, from its first bytes. */
-static hi_status
-open_file (const struct hi_source *src, struct hi_target *t)
-{
-  unsigned char head[8] = { 0 };
-  hi_error_reset ();
-  int fd = hi_open_regular (src->path);
-  if (fd < 0)
-    return hi_fail (HI_E_IO, errno);
-  ssize_t n = read (fd, head, sizeof head);
-  close (fd);
-  uint64_t magic;
-  memcpy (&magic, head, sizeof magic);
-  if (n == (ssize_t) sizeof head && magic == HI_SNAP_MAGIC)
-    return hi_target_open_snapshot (src->path, t);
-  if (n >= 4 && memcmp (head, "\177ELF", 4) == 0)
-    return hi_target_open_core (src->path, src->exe, t);
-  return HI_E_NOT_SNAPSHOT;
-}
-
 static struct hi_model *load (const struct hi_source *src,
                               struct hi_target *keep, int finish);
 
@@ -63,7 +43,8 @@ load (const struct hi_source *src, struct hi_target *keep, int finish)
     s = hi_target_open_raw (src->raw_path, src->raw_base, (size_t) src->raw,
                             src->exe, &t);
   else
-    s = open_file (src, &t);
+    s = hi_target_open_file (src->path, src->exe,
+                             HI_FILE_SNAPSHOT | HI_FILE_ELF, &t, NULL);
   if (s == HI_OK)
     {
       s = hi_model_load (&t, &m);
@@ -87,7 +68,7 @@ load (const struct hi_source *src, struct hi_target *keep, int finish)
       hi_cli_error (src->name, hi_strerror (s));
       return NULL;
     }
-  if (m->damaged)
+  if (hi_model_damaged (m))
     {
       char what[256];
       hi_model_damage_text (m, what, sizeof what);
@@ -140,7 +121,7 @@ hi_cli_report (const struct hi_source *src, struct hi_model *m,
   *written = 1;
   if (missing && opt->format != HI_JSON)
     hi_modules_check (m, src->exe, say_module_problem, (void *) src->name);
-  return m->damaged ? 1 : 0;
+  return hi_model_damaged (m) ? 1 : 0;
 }
 
 int

@@ -3,7 +3,7 @@
 #define _GNU_SOURCE
 #include "harness.h"
 
-#include "analysis/analysis.h"
+#include "tables/tables.h"
 #include "reach/reach.h"
 
 #include <stdio.h>

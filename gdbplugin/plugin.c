@@ -15,13 +15,9 @@
 #define _GNU_SOURCE
 #include <gdb/jit-reader.h>
 
-#include "analysis/analysis.h"
-#include "analysis/filter.h"
+#include "hi-reader.h"
 #include "gdb-cache.h"
-#include "report/options.h"
-#include "util/outfile.h"
 #include "protocol.h"
-#include "reach/reach.h"
 
 #include <dirent.h>
 #include <elf.h>
@@ -170,8 +166,8 @@ set_tables (struct request *r, const char *list)
     snprintf (r->error, sizeof r->error, "heap: diff prints its own "
               "tables: -t does not go with it");
   else if (strlen (list) >= sizeof r->tables || !hi_tables_valid (list))
-    snprintf (r->error, sizeof r->error, "heap: -t takes a list of: "
-              HI_TABLE_NAMES);
+    snprintf (r->error, sizeof r->error, "heap: -t takes a list of: %s",
+              hi_table_names ());
   else
     {
       strcpy (r->tables, list);
@@ -446,7 +442,8 @@ load_snapshot (const char *path, FILE *out)
   struct hi_target t;
   struct hi_model *m = NULL;
   hi_escape (path, shown, sizeof shown);
-  hi_status s = hi_target_open_snapshot (path, &t);
+  unsigned kind;
+  hi_status s = hi_target_open_file (path, NULL, HI_FILE_SNAPSHOT, &t, &kind);
   if (s == HI_OK)
     {
       s = hi_model_load (&t, &m);
@@ -460,12 +457,7 @@ load_snapshot (const char *path, FILE *out)
     {
       /* A core is the likeliest mistake (heapinspect diff takes one):
          say that it is no snapshot either. */
-      char head[4] = { 0 };
-      int fd = hi_open_regular (path);
-      int elf = fd >= 0 && read (fd, head, sizeof head) == sizeof head
-                && memcmp (head, "\177ELF", 4) == 0;
-      if (fd >= 0)
-        close (fd);
+      int elf = kind == HI_FILE_ELF;
       fprintf (out, "heap: %s: %s: heap diff compares a snapshot (.hip) "
                "with the inferior\n", shown,
                elf ? "an ELF file (a core or a program), not a heapinspect "
@@ -478,7 +470,7 @@ load_snapshot (const char *path, FILE *out)
       hi_model_free (m);
       return NULL;
     }
-  if (m->damaged)
+  if (hi_model_damaged (m))
     {
       char damage[512];
       hi_model_damage_text (m, damage, sizeof damage);
@@ -689,7 +681,7 @@ run (struct gdb_target *g, const struct request *r, FILE *out)
              "used: %s\n", g->root, hi_strerror (s));
   else
     {
-      if (m->damaged)
+      if (hi_model_damaged (m))
         {
           char damage[512];
           hi_model_damage_text (m, damage, sizeof damage);

@@ -1,16 +1,16 @@
 # reader/local.mk - the reader library shared by the CLI and the gdb plugin.
 noinst_LTLIBRARIES += %reldir%/libhireader.la
 %canon_reldir%_libhireader_la_SOURCES = %reldir%/hi-reader.h \
-	%reldir%/util/errors.c %reldir%/util/escape.c %reldir%/target/target-snapshot.c %reldir%/target/target-core.c \
+	%reldir%/util/errors.c %reldir%/util/errors.h %reldir%/util/text.c %reldir%/util/text.h %reldir%/util/num.h %reldir%/util/escape.c %reldir%/target/target-snapshot.c %reldir%/target/target-core.c \
 	%reldir%/target/target-process.c %reldir%/target/target-raw.c %reldir%/target/elfsym.c \
 	%reldir%/model/model.c %reldir%/util/strtab.h %reldir%/util/strtab.c %reldir%/util/hash.h %reldir%/util/hash.c \
 	%reldir%/symbols/symbolize.h %reldir%/symbols/symbolize.c %reldir%/analysis/analysis.h \
 	%reldir%/analysis/analysis.c %reldir%/tables/table-stat.c %reldir%/tables/table-bins.c \
 	%reldir%/tables/table-leaks.c %reldir%/tables/table-direct.c %reldir%/tables/table-graph.c \
-	%reldir%/report.c %reldir%/tables/block.c
+	%reldir%/report.c %reldir%/report/emit.c %reldir%/model/model.h %reldir%/target/target.h %reldir%/target/target.c %reldir%/tables/tables.h %reldir%/tables/block.c
 %canon_reldir%_libhireader_la_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) $(PROTOBUF_C_CFLAGS) $(ZLIB_CFLAGS)
 %canon_reldir%_libhireader_la_LIBADD = $(DW_LIBS) -lelf -lstdc++ $(PROTOBUF_C_LIBS) $(ZLIB_LIBS)
-%canon_reldir%_libhireader_la_SOURCES += %reldir%/report/options.h %reldir%/report/options.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/report/options.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/report/rmodel.h %reldir%/report/rmodel.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/symbols/cxxname.h %reldir%/symbols/cxxname.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/analysis/filter.h %reldir%/analysis/filter.c
@@ -41,7 +41,7 @@ CLEANFILES += %reldir%/report/profile.pb-c.c %reldir%/report/profile.pb-c.h
 	  $(srcdir)/%reldir%/report/profile.proto
 %reldir%/report/profile.pb-c.h: %reldir%/report/profile.pb-c.c
 	@test -f $@ || { rm -f $<; $(MAKE) $(AM_MAKEFLAGS) $<; }
-%canon_reldir%_libhireader_la_SOURCES += %reldir%/util/outfile.h %reldir%/util/outfile.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/util/outfile.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/report/svg-script.h %reldir%/report/svg-script.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/tables/table-peak.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/tables/table-types.c

@@ -206,7 +206,7 @@ check_PROGRAMS += %reldir%/unit/options-unit %reldir%/unit/options-unit-asan
 	%reldir%/unit/unit-check.h
 %canon_reldir%_unit_options_unit_LDADD = reader/libhireader.la
 %canon_reldir%_unit_options_unit_asan_SOURCES = %reldir%/unit/options-unit.c \
-	reader/report/options.c reader/util/escape.c
+	reader/report/options.c reader/util/escape.c reader/util/text.c
 %canon_reldir%_unit_options_unit_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_unit_options_unit_asan_LDFLAGS = $(asan_ldflags)
 

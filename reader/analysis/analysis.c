@@ -1,8 +1,11 @@
 /* analysis.c - from caller/callee nodes to chains of function names. */
+#include "hi-reader.h"
+#include "util/text.h"
 #include "analysis/analysis.h"
 #include "symbols/cxxname.h"
 #include "analysis/filter.h"
-#include "report/options.h"
+#include "util/strtab.h"
+#include "util/hash.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -446,38 +449,6 @@ hi_analysis_free (struct hi_analysis *a)
   memset (a, 0, sizeof *a);
 }
 
-/* floor (PART * K / WHOLE) for PART < WHOLE, without overflow. */
-static uint64_t
-scaled (uint64_t part, uint64_t whole, unsigned k)
-{
-  if (part <= UINT64_MAX / k)
-    return part * k / whole;
-  uint64_t q = 0, r = 0;      /* K additions of PART, modulo WHOLE */
-  for (unsigned i = 0; i < k; i++)
-    if (part >= whole - r)
-      q++, r = part - (whole - r);
-    else
-      r += part;
-  return q;
-}
-
-void
-hi_pct2 (char *out, uint64_t part, uint64_t whole)
-{
-  if (part == 0 || whole == 0)
-    strcpy (out, "  ");
-  else if (part >= whole)
-    strcpy (out, "**");
-  else
-    {
-      uint64_t pct = scaled (part, whole, 100);
-      if (pct == 0)
-        strcpy (out, " .");
-      else
-        snprintf (out, 3, "%2u", (unsigned) pct);
-    }
-}
-
 int32_t
 hi_threshold (const struct hi_options *o)
 {
@@ -520,46 +491,6 @@ hi_keep_row (const struct hi_options *o, struct hi_table *t,
   return 1;
 }
 
-/* Length of the well-formed UTF-8 sequence at S (RFC 3629: no
-   overlong forms, no surrogates, nothing past U+10FFFF), or 0. */
-static int
-utf8_length (const unsigned char *s)
-{
-  unsigned char c = s[0];
-  int n = c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2
-          : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
-  for (int i = 1; i < n; i++)
-    if ((s[i] & 0xc0) != 0x80)
-      return 0;
-  if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f)
-      || (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
-    return 0;
-  return n;
-}
-
-void
-hi_json_string (FILE *f, const char *s)
-{
-  fputc ('"', f);
-  /* Names and paths come from the input and from files: a byte that is
-     not UTF-8 becomes U+FFFD, so the document stays valid JSON. */
-  const unsigned char *p = (const unsigned char *) (s ? s : "");
-  while (*p)
-    {
-      unsigned char c = *p;
-      int n = utf8_length (p);
-      if (c == '"' || c == '\\')
-        fprintf (f, "\\%c", c);
-      else if (c < 0x20 || c == 0x7f)
-        fprintf (f, "\\u%04x", c);
-      else if (n == 0)
-        fputs ("\\ufffd", f), n = 1;
-      else
-        fwrite (p, 1, (size_t) n, f);
-      p += n > 0 ? n : 1;
-    }
-  fputc ('"', f);
-}
 
 int
 hi_path_span (const struct hi_analysis *a, uint64_t s, uint32_t *from,

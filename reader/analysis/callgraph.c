@@ -4,7 +4,9 @@
    every distinct caller/callee pair counted once per chain, so recursion
    never inflates a pair or a function.  Chains cut at the depth cap start
    with <deeper>, a caller like any other. */
+#include "util/num.h"
 #include "analysis/callgraph.h"
+#include "util/hash.h"
 
 #include <stdlib.h>
 #include <string.h>

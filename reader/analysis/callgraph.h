@@ -7,6 +7,7 @@
 
 #include "analysis/analysis.h"
 #include "util/hash.h"
+#include "util/num.h"
 
 /* A directed pair (a, b) of nodes with what went through it; a
    hi_cgpairs is a hash set of them. */

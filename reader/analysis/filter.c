@@ -1,6 +1,7 @@
 /* filter.c - the per-site flags the tables read: --focus, --ignore and
    --module (pprof's focus and ignore, on any frame of a chain) and the
    suppressions, computed once per analysis. */
+#include "util/errors.h"
 #include "analysis/filter.h"
 
 #include <regex.h>

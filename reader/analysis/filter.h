@@ -82,12 +82,6 @@ uint32_t hi_filters_ignored (const struct hi_filters *f);
    HI_E_NOMEM. */
 hi_status hi_filters_apply (const struct hi_filters *f, struct hi_analysis *a);
 
-/* Check OPT's filters and suppressions file without reading any target:
-   for a host to refuse bad options at once.  HI_OK, or the status and
-   detail hi_filters_new gives.  *IGNORED, if not NULL, gets the lines of
-   other sanitizers' kinds the file holds. */
-hi_status hi_filters_check (const struct hi_options *opt, uint32_t *ignored);
-
 /* 1 if the module base name MOD is the module NAME names: NAME's base
    name equal to MOD, or MOD's start up to a '.' (libc and libc.so name
    libc.so.6). */

@@ -1,5 +1,6 @@
 /* suppress.c - suppression files in LeakSanitizer's format (leak:PATTERN
    lines) and its template matching, so users' existing files work. */
+#include "util/errors.h"
 #include "analysis/filter.h"
 
 #include <errno.h>

@@ -4,6 +4,7 @@
    errors table can trust what they print.  What cannot be used is
    counted in damage.guards; the rest of the model never depends on it. */
 #define _GNU_SOURCE
+#include "model/model.h"
 #include "hi-reader.h"
 
 #include <stdlib.h>

@@ -3,6 +3,7 @@
    records, its lifetimes, and the timeline, checked so that the tables
    can trust them.  What cannot be used is counted in damage.time; the
    rest of the model never depends on it. */
+#include "model/model.h"
 #include "hi-reader.h"
 
 #include <stdlib.h>

@@ -1,5 +1,7 @@
 /* model.c - copying the monitor's root and arenas out of a target and
    validating them, so that the tables can trust what they walk. */
+#include "util/errors.h"
+#include "model/model.h"
 #include "hi-reader.h"
 
 #include <stdlib.h>
@@ -677,4 +679,17 @@ hi_model_damage_text (const struct hi_model *m, char *buf, size_t size)
     snprintf (buf + at, size - at, "%s%llu type or pool record%s unusable",
               at ? ", " : "", (unsigned long long) m->damage.types,
               m->damage.types == 1 ? "" : "s");
+}
+
+uint64_t
+hi_model_damaged (const struct hi_model *m)
+{
+  return m->damaged;
+}
+
+const struct hi_module *
+hi_model_modules (const struct hi_model *m, uint64_t *n)
+{
+  *n = m->n_modules;
+  return m->modules;
 }

@@ -2,6 +2,7 @@
    command line made safe to print, and how long the process had run
    when the data was taken.  Nothing read here is trusted: lengths are
    bounded, the arguments' NULs checked, times kept in range. */
+#include "model/model.h"
 #include "hi-reader.h"
 
 #include <stdlib.h>

@@ -21,6 +21,8 @@
    its heap_info says: a thread's stack mapped right below it may share
    its mapping. */
 #define _GNU_SOURCE
+#include "target/target.h"
+#include "model/model.h"
 #include "reach/reach-int.h"
 
 #include <stdlib.h>

@@ -1,6 +1,8 @@
 /* reach-map.c - the target's memory map, threads and reads, as the
    reachability scan sees them. */
 #define _GNU_SOURCE
+#include "target/target.h"
+#include "model/model.h"
 #include "reach/reach-int.h"
 #include "../lib/leak-stop.h"
 

@@ -1,8 +1,11 @@
 /* reach-report.c - the --leak-check report: memcheck's leak summary from
    a reachability scan, then the chains of each class. */
 #define _GNU_SOURCE
+#include "util/num.h"
+#include "util/text.h"
+#include "model/model.h"
 #include "reach/reach-int.h"
-#include "analysis/analysis.h"
+#include "tables/tables.h"
 
 #include <inttypes.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 /* reach.c - the reachability scan's entry points (issue 15). */
+#include "model/model.h"
 #include "reach/reach-int.h"
 
 #include <stdint.h>

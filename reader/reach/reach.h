@@ -32,42 +32,7 @@
 #include <stdio.h>
 
 #include "hi-reader.h"
-
-struct hi_options;
-
-/* The classes, in the order the summary and the table show them. */
-enum hi_reach_class
-{
-  HI_REACH_DEFINITE,   /* no pointer reaches it: definitely lost (a
-                          clique leader, or a block in a cycle's leader's
-                          clique that nothing else points to) */
-  HI_REACH_INDIRECT,   /* reached only from definitely lost blocks */
-  HI_REACH_POSSIBLE,   /* reached only by interior pointers, or from
-                          possibly lost blocks */
-  HI_REACH_REACHABLE,  /* reached by a start pointer from a root or from
-                          a reachable block */
-  HI_REACH_NCLASSES
-};
-
-/* "definitely lost", "indirectly lost", "possibly lost", "still
-   reachable": memcheck's words; NULL for a value out of range. */
-const char *hi_reach_class_name (int cls);
-/* "definite", "indirect", "possible", "reachable": memcheck's
-   --show-leak-kinds words (JSON keys). */
-const char *hi_reach_class_key (int cls);
-
-struct hi_reach_figure
-{
-  uint64_t bytes;            /* requested bytes of the blocks */
-  uint64_t blocks;
-};
-
-/* The totals per class, what `run --leak-check --error-exitcode` and
-   the summary lines use. */
-struct hi_reach_totals
-{
-  struct hi_reach_figure cls[HI_REACH_NCLASSES];
-};
+#include "model/model.h"
 
 /* One chain's blocks of one class: the rows of the leak-check table. */
 struct hi_reach_site
@@ -182,26 +147,5 @@ void hi_reach_free (struct hi_reach *r);
    damaged header"), into BUF of SIZE bytes; "" when nothing was. */
 void hi_reach_skipped_text (const struct hi_reach *r, char *buf,
                             size_t size);
-
-/* The --leak-check report, the one path heapinspect(1), `run
-   --leak-check` and gdb's `heap lost` share: scan T (model M, read from
-   T; symbolized with EXE, may be NULL; NAME names the source), then
-   write OPT's format, text or JSON, to OUT: memcheck's summary lines
-   (definitely lost: B bytes in N blocks, ...), what was searched and
-   skipped, then the chains of each class (definitely lost first, most
-   bytes first; OPT's depth, offsets, threshold (of the class's bytes),
-   limit (per class) and filters apply to the rows, never to the
-   summary; blocks the suppressions hide are in no class of the summary
-   but in its "suppressed" line, as memcheck's).  *TOTALS, if not NULL,
-   gets the four classes' totals without the suppressed blocks (for an
-   exit status).  *MISSING as hi_report's.  HI_E_USAGE for
-   another format, HI_E_NO_MEMORY (both with nothing written: the host
-   says it in one line), HI_E_NOMEM, HI_E_REGEX, HI_E_SUPPRESSIONS,
-   HI_E_WRITE. */
-hi_status hi_reach_report (const struct hi_target *t,
-                           const struct hi_model *m, const char *exe,
-                           const char *name, const struct hi_options *opt,
-                           FILE *out, struct hi_reach_totals *totals,
-                           unsigned *missing);
 
 #endif

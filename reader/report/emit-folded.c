@@ -2,10 +2,10 @@
    scripts write them for flamegraph.pl, inferno and speedscope: one line
    per call chain, its functions root first, joined by ';', then a space
    and the chain's weight. */
-#include "analysis/analysis.h"
 
 #include <inttypes.h>
 #include <string.h>
+#include "report/rmodel.h"
 
 /* NAME as one frame of a line: control characters as \xHH (hi_escape),
    and ';', which separates frames, as ':'. */

@@ -1,8 +1,8 @@
 /* emit-json.c - a report as one JSON object for programs: the summary,
    each table's rows as objects of exact figures, frames as arrays of
    objects, and counts of the rows left out. */
+#include "util/text.h"
 #include "report/rmodel.h"
-#include "analysis/analysis.h"
 
 #include <inttypes.h>
 #include <string.h>
@@ -224,7 +224,7 @@ json_summary (const struct hi_summary *s, FILE *f)
   fputs ("]}", f);
 }
 
-void
+hi_status
 hi_emit_json (const struct hi_rmodel *r, const struct hi_emit_options *o,
               FILE *f)
 {
@@ -243,4 +243,5 @@ hi_emit_json (const struct hi_rmodel *r, const struct hi_emit_options *o,
       json_table (r, &r->tables[t], f);
     }
   fputs ("\n}\n", f);
+  return HI_OK;
 }

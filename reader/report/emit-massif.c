@@ -6,7 +6,8 @@
    per frame, merged where chains share their innermost frames, children
    with the most bytes first. */
 #define _GNU_SOURCE
-#include "analysis/analysis.h"
+#include "report/rmodel.h"
+#include "util/num.h"
 #include "util/hash.h"
 
 #include <inttypes.h>

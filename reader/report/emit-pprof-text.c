@@ -4,10 +4,11 @@
    chain with its return addresses, then MAPPED_LIBRARIES: in the form
    of /proc/PID/maps.  The readers symbolize the addresses themselves,
    from the files the maps lines name. */
-#include "analysis/analysis.h"
 
 #include <inttypes.h>
 #include <stdio.h>
+#include "report/rmodel.h"
+#include "util/num.h"
 
 /* pprof reads every figure as an int64. */
 static uint64_t

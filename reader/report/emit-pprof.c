@@ -2,8 +2,10 @@
    compressed, as `pprof` and the continuous-profiling services read it:
    built with protobuf-c's generated code (reader/profile.proto) and
    compressed with zlib while it is packed. */
-#include "analysis/analysis.h"
+#include "report/rmodel.h"
 #include "reader/report/profile.pb-c.h"
+#include "util/strtab.h"
+#include "util/hash.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -5,7 +5,9 @@
    in colour, the rest of the point's bytes as "other chains" on top.
    Hovering an area names its chain; hovering a point's column gives
    its figures.  The figures are in data- attributes as well, exact. */
-#include "analysis/analysis.h"
+#include "report/rmodel.h"
+#include "util/num.h"
+#include "util/text.h"
 #include "report/svg-script.h"
 
 #include <inttypes.h>

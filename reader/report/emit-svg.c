@@ -3,7 +3,8 @@
    by name from the root "all" (the same tree the folded output gives),
    one <g class="f"> per node, widths proportional to the weight; hover,
    zoom and search run in the inline script (svg-script.c). */
-#include "analysis/analysis.h"
+#include "report/rmodel.h"
+#include "util/text.h"
 #include "util/hash.h"
 #include "report/svg-script.h"
 

@@ -2,39 +2,14 @@
    each table with its columns aligned whatever the widths, bytes in human
    units unless --bytes, and one line for each kind of row left out. */
 #define _GNU_SOURCE
+#include "util/text.h"
 #include "report/rmodel.h"
-#include "analysis/analysis.h"
 #include "report/timetab.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-void
-hi_human_bytes (uint64_t bytes, char *out, size_t size)
-{
-  static const char units[] = "KMGTPE";
-  if (bytes < 1024)
-    {
-      snprintf (out, size, bytes ? "%" PRIu64 "B" : "0", bytes);
-      return;
-    }
-  /* Tenths of the unit, rounded half up, carried to the next unit when
-     it reaches 1024.0. */
-  int u = 0;
-  uint64_t scale = 1024;
-  while (u < 5 && bytes / scale >= 1024)
-    scale *= 1024, u++;
-  uint64_t whole = bytes / scale, rest = bytes % scale;
-  uint64_t tenths = (rest * 10 + scale / 2) / scale;
-  if (rest > UINT64_MAX / 10)          /* scale of 2^60: no overflow */
-    tenths = (rest / 16 * 10 + scale / 32) / (scale / 16);
-  if (tenths == 10)
-    whole++, tenths = 0;
-  if (whole == 1024 && u < 5)
-    whole = 1, tenths = 0, u++;
-  snprintf (out, size, "%" PRIu64 ".%" PRIu64 "%c", whole, tenths, units[u]);
-}
 
 static void
 bytes_text (const struct hi_emit_options *o, uint64_t v, char *out,
@@ -635,7 +610,7 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
       fprintf (f, "  problem    %s\n", s->problems[i]);
 }
 
-void
+hi_status
 hi_emit_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
               FILE *f)
 {
@@ -647,4 +622,5 @@ hi_emit_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
         fputc ('\n', f);
       emit_table (r, o, &r->tables[t], f);
     }
+  return HI_OK;
 }

@@ -1,8 +1,9 @@
 /* options.c - the report options' one parser, shared by heapinspect(1)
    and the heap commands in gdb, so both accept, refuse and mean the same
    words. */
-#include "report/options.h"
 #include "hi-reader.h"
+#include "report/rmodel.h"
+#include "util/text.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -156,18 +157,21 @@ hi_option_set (struct hi_options *o, const char *name, const char *value,
     case HI_ROPT_FORMAT:
       {
         static const char *const formats[] = {
-          [HI_TEXT] = "text", [HI_JSON] = "json", [HI_PPROF] = "pprof",
-          [HI_PPROF_TEXT] = "pprof-text", [HI_FOLDED] = "folded",
-          [HI_SVG] = "svg", [HI_MASSIF] = "massif",
+#define HI_X_NAME(id, name, emit) [HI_##id] = name,
+          HI_FORMATS (HI_X_NAME)
+#undef HI_X_NAME
         };
         size_t i = 0;
         while (i < sizeof formats / sizeof *formats
                && strcmp (value, formats[i]) != 0)
           i++;
         if (i == sizeof formats / sizeof *formats)
-          return refuse (err, errsize, name,
-                         "text, json, pprof, pprof-text, folded, svg or massif",
-                         value);
+          {
+            char list[128];
+            hi_join_names (formats, sizeof formats / sizeof *formats, " or ",
+                           list, sizeof list);
+            return refuse (err, errsize, name, list, value);
+          }
         o->format = (enum hi_format) i;
       }
       break;

@@ -92,16 +92,6 @@ struct hi_rsample
 };
 
 /* Which figure of a sample a one-number format shows (--weight). */
-enum hi_weight
-{
-  HI_WEIGHT_INUSE_SPACE,     /* the default, as pprof's */
-  HI_WEIGHT_INUSE_OBJECTS,
-  HI_WEIGHT_ALLOC_SPACE,
-  HI_WEIGHT_ALLOC_OBJECTS,
-  HI_WEIGHT_PEAK_SPACE,      /* live at the peak (time data; else 0) */
-  HI_WEIGHT_PEAK_OBJECTS,
-};
-#define HI_WEIGHT_LAST HI_WEIGHT_PEAK_OBJECTS
 
 /* Sample S's figure for weight W. */
 static inline uint64_t
@@ -450,17 +440,17 @@ struct hi_emit_options
   enum hi_weight weight;     /* folded, SVG: the figure shown (--weight) */
 };
 
-/* The emitters: write R to F.  The text formats return nothing (a write
+/* The emitters: write R to F.  The text formats return HI_OK (a write
    error shows in F's error flag); the others need R's samples and may
    fail: HI_OK, HI_E_NOMEM, or HI_E_WRITE (writing F or compressing
    failed). */
 /* Count a row of BYTES left out of T by a suppression: the user's
    (USER) or the built-in list's. */
 void hi_table_suppressed (struct hi_table *t, int user, uint64_t bytes);
-void hi_emit_text (const struct hi_rmodel *r, const struct hi_emit_options *o,
-                   FILE *f);
-void hi_emit_json (const struct hi_rmodel *r, const struct hi_emit_options *o,
-                   FILE *f);
+hi_status hi_emit_text (const struct hi_rmodel *r,
+                        const struct hi_emit_options *o, FILE *f);
+hi_status hi_emit_json (const struct hi_rmodel *r,
+                        const struct hi_emit_options *o, FILE *f);
 /* pprof's profile.proto, gzip-compressed: sample types alloc_objects/
    count, alloc_space/bytes, inuse_objects/count, inuse_space/bytes, and
    with R's has_peak peak_objects/count, peak_space/bytes. */
@@ -492,9 +482,14 @@ hi_status hi_emit_massif (const struct hi_rmodel *r,
 hi_status hi_emit_svg_timeline (const struct hi_rmodel *r,
                                 const struct hi_emit_options *o, FILE *f);
 
-/* BYTES in human units into OUT (at least 16 bytes): "0", "512", "1.0K",
-   "55.3M", "2.0G" (powers of 1024, one decimal). */
-void hi_human_bytes (uint64_t bytes, char *out, size_t size);
+/* R as text, or as JSON when O asks for it (the reports that have no
+   profile formats: block, diff, the leak check). */
+void hi_emit_text_or_json (const struct hi_rmodel *r,
+                           const struct hi_options *opt, FILE *out);
+/* R in the format FORMAT (TIMELINE: an SVG of the timeline, not the
+   flame graph).  HI_OK, HI_E_NOMEM or HI_E_WRITE. */
+hi_status hi_emit (const struct hi_rmodel *r, const struct hi_options *opt,
+                   int timeline, FILE *out);
 
 /* A threshold THR in thousandths of a percent as "0.5%" into OUT (at
    least 16 bytes); a negative one as "0%". */

@@ -1,5 +1,6 @@
 /* time-text.c - durations, lifetime buckets and their quantiles as the
    time tables show them (timetab.h). */
+#include "util/text.h"
 #include "report/timetab.h"
 #include "report/rmodel.h"
 

@@ -1,6 +1,7 @@
 /* symbolize.c - code addresses to function, module and line, and sizes to
    type names, from the monitor's module list with libdwfl. */
 #define _GNU_SOURCE
+#include "model/model.h"
 #include "symbols/symbolize.h"
 #include "symbols/dwscopes.h"
 #include "symbols/modsyms.h"

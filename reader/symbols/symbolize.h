@@ -59,21 +59,4 @@ const char *hi_symbolize_data (struct hi_symbolizer *s, uint64_t addr);
 /* How many recorded modules could not be used (for a note). */
 unsigned hi_symbolizer_missing (const struct hi_symbolizer *s);
 
-/* Why a recorded module cannot be symbolized. */
-enum hi_module_problem
-{
-  HI_MOD_OK,
-  HI_MOD_NO_FILE,     /* no file to read (the vdso): not a problem */
-  HI_MOD_PATH_CUT,    /* its path was too long to record */
-  HI_MOD_UNREADABLE,  /* cannot be opened (errno), or not a regular file */
-  HI_MOD_BUILD_ID,    /* the file's build-id differs from the run's */
-};
-
-/* Call SAY (CTX, PATH, PROBLEM, ERRNO) for each loaded module of M that
-   hi_symbolizer_new (M, EXE) could not use, with the path it tried. */
-void hi_modules_check (const struct hi_model *m, const char *exe,
-                       void (*say) (void *ctx, const char *path,
-                                    enum hi_module_problem p, int err),
-                       void *ctx);
-
 #endif

@@ -7,11 +7,11 @@
    list; every read may fail (a core is torn, a snapshot holds only the
    monitor's data). */
 #define _GNU_SOURCE
-#include "analysis/analysis.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tables/tables.h"
 
 #define PAGE 4096
 #define SCAN_LIMIT (UINT64_C(64) << 20)

@@ -4,11 +4,13 @@
    what the tables show of them, never by addresses, so two processes
    (ASLR) and a rebuilt program compare. */
 #define _GNU_SOURCE
-#include "analysis/analysis.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tables/tables.h"
+#include "util/num.h"
+#include "util/strtab.h"
 
 #define NO_SITE UINT64_MAX
 

@@ -2,7 +2,8 @@
    location a call instruction with its (inlined) frames, and the modules
    they lie in as mappings.  The one view the profile formats (pprof,
    gperftools' text, folded stacks, the SVG flame graph) write out. */
-#include "analysis/analysis.h"
+#include "tables/tables.h"
+#include "util/num.h"
 #include "util/hash.h"
 
 #include <inttypes.h>

@@ -2,10 +2,11 @@
    allocated and freed, its peak, what was live when read, what the depth
    cap cut, the monitor's own memory, and what went wrong reading it. */
 #define _GNU_SOURCE
-#include "analysis/analysis.h"
 
 #include <inttypes.h>
 #include <string.h>
+#include "tables/tables.h"
+#include "util/num.h"
 
 /* Whether site S's chain was cut at the depth cap: its walk ends at the
    cut node (the model checked that walks end). */

@@ -1,9 +1,10 @@
 /* table-bins.c - mprof's allocation bin table: per requested size. */
-#include "analysis/analysis.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tables/tables.h"
+#include "util/num.h"
 
 static void
 size_label (char *buf, size_t n, unsigned bin)

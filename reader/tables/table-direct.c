@@ -1,10 +1,11 @@
 /* table-direct.c - mprof's direct allocation table: per function that
    called the allocator, like gprof's flat profile. */
-#include "analysis/analysis.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tables/tables.h"
+#include "util/num.h"
 
 struct direct
 {

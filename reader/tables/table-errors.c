@@ -4,11 +4,11 @@
    the block, who freed it first, the bad call, and for an overwritten
    header the block before it, the likely overflow. */
 #define _GNU_SOURCE
-#include "analysis/analysis.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include "tables/tables.h"
 
 enum { C_T0, C_ALLOC, C_T1, C_FREE, C_T2, C_CALL, C_T3, C_OTHER,
        C_NUMBER, C_KIND, C_WHEN, C_ADDRESS, C_BLOCK, C_SIZE, C_OFFSET,

@@ -5,8 +5,9 @@
    caller/callee lines under the threshold are hidden and counted, and
    only shown entries are numbered, so every [N] printed refers to an
    entry printed. */
+#include "hi-reader.h"
+#include "util/num.h"
 #include "analysis/callgraph.h"
-#include "report/options.h"
 #include "report/rmodel.h"
 
 #include <inttypes.h>

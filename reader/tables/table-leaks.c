@@ -1,10 +1,11 @@
 /* table-leaks.c - mprof's memory leak table: partial call chains that
    allocated memory never freed, largest first. */
-#include "analysis/analysis.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tables/tables.h"
+#include "util/num.h"
 
 struct leak
 {

@@ -2,7 +2,8 @@
    HEAPINSPECT_LIFETIMES=1): per chain, how long its freed blocks lived
    (on the allocation clock: bytes the process allocated meanwhile; and
    in time) and how old its live blocks are, most frees first. */
-#include "analysis/analysis.h"
+#include "tables/tables.h"
+#include "util/num.h"
 #include "report/timetab.h"
 
 #include <stddef.h>

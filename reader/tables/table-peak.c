@@ -1,7 +1,9 @@
 /* table-peak.c - the peak table (format 4 on): the chains live when the
    process's live bytes were highest, in the leak table's shape, most
    bytes first. */
-#include "analysis/analysis.h"
+#include "tables/tables.h"
+#include "util/num.h"
+#include "util/text.h"
 #include "report/timetab.h"
 
 #include <stddef.h>

@@ -1,8 +1,9 @@
 /* table-stat.c - the `stat` table: totals, table sizes, cache hit rate. */
-#include "analysis/analysis.h"
 
 #include <inttypes.h>
 #include <string.h>
+#include "tables/tables.h"
+#include "util/num.h"
 
 void
 hi_stat_compute (const struct hi_model *m, struct hi_stat *s)

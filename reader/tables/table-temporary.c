@@ -3,7 +3,8 @@
    by the thread that allocated them with no other allocation or free by
    that thread in between, as the monitor counts them), most temporaries
    first. */
-#include "analysis/analysis.h"
+#include "tables/tables.h"
+#include "util/num.h"
 #include "report/timetab.h"
 
 #include <stddef.h>

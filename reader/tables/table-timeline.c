@@ -2,7 +2,8 @@
    points and detailed points merged in clock order, the peak and "now"
    among them, into the report's timeline; and the `timeline` tables
    made of it (the points, then the chains of the detailed ones). */
-#include "analysis/analysis.h"
+#include "tables/tables.h"
+#include "util/num.h"
 #include "report/timetab.h"
 
 #include <inttypes.h>

@@ -2,12 +2,14 @@
    demangled, or the names the program gave), their sums, the types of a
    chain or a size bin, and the types table (the type-preserving
    profiler's "join by type, sort by occupied memory"). */
-#include "analysis/analysis.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tables/tables.h"
+#include "util/num.h"
+#include "util/strtab.h"
 
 #define TAG_PREFIX "heapinspect::type_tag<"
 #define TAG_SUFFIX ">::id"

@@ -1,6 +1,7 @@
 /* elfsym.c - finding a data symbol of a process in the ELF files it has
    mapped (from a core's NT_FILE note or /proc/PID/maps). */
 #define _GNU_SOURCE
+#include "target/target.h"
 #include "hi-reader.h"
 
 #include <fcntl.h>

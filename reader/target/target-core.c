@@ -2,6 +2,8 @@
    segments, mapped files from its NT_FILE note, threads from its
    NT_PRSTATUS notes. */
 #define _GNU_SOURCE
+#include "util/errors.h"
+#include "target/target.h"
 #include "hi-reader.h"
 
 #include <errno.h>

@@ -1,6 +1,8 @@
 /* target-process.c - a live process as a target: /proc/PID/mem, with its
    threads stopped by ptrace (seize + interrupt) only while it is read. */
 #define _GNU_SOURCE
+#include "util/errors.h"
+#include "target/target.h"
 #include "hi-reader.h"
 
 #include <dirent.h>

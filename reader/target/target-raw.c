@@ -1,6 +1,8 @@
 /* target-raw.c - a raw memory dump (one contiguous range, from a board's
    debugger or /dev/mem) as a target. */
 #define _GNU_SOURCE
+#include "util/errors.h"
+#include "target/target.h"
 #include "hi-reader.h"
 
 #include <errno.h>

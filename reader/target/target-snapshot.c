@@ -1,6 +1,7 @@
 /* target-snapshot.c - a snapshot file as a target: its regions are the
    process memory it copied. */
 #define _GNU_SOURCE
+#include "util/errors.h"
 #include "hi-reader.h"
 
 #include <errno.h>

@@ -1,12 +1,17 @@
 /* errors.c - messages of hi_status, with the details of the last
-   failure; and the targets' common entry points. */
+   failure; and opening a file an input names, safely. */
 #define _GNU_SOURCE
+#include "util/errors.h"
 #include "hi-reader.h"
+#include "util/errors.h"
+#include "util/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -62,6 +67,29 @@ hi_error_reset (void)
   last.text[0] = '\0';
 }
 
+static char usage[320];
+
+static void
+make_usage (void)
+{
+#define HI_X_NAME(id, name, build, names) name,
+  static const char *const names[] = { HI_TABLES (HI_X_NAME) };
+#undef HI_X_NAME
+  char list[256];
+  hi_join_names (names, sizeof names / sizeof *names, " or ", list,
+                 sizeof list);
+  snprintf (usage, sizeof usage, "unknown table: use %s", list);
+}
+
+/* HI_E_USAGE's message names the tables of the registry. */
+static const char *
+usage_message (void)
+{
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  pthread_once (&once, make_usage);
+  return usage;
+}
+
 const char *
 hi_strerror (hi_status s)
 {
@@ -70,6 +98,8 @@ hi_strerror (hi_status s)
 #undef HI_ERROR_MSG
   if ((unsigned) s >= HI_NSTATUS)
     return "unknown error";
+  if (s == HI_E_USAGE && (s != last.s || !last.text[0]))
+    return usage_message ();
   if (s == HI_OK || s != last.s
       || (!last.err && !last.missing && !last.text[0]))
     return msgs[s];
@@ -109,19 +139,4 @@ hi_open_regular (const char *path)
       return -1;
     }
   return fd;
-}
-
-void
-hi_target_close (struct hi_target *t)
-{
-  if (t && t->ops && t->ops->close)
-    t->ops->close (t->ctx);
-  if (t)
-    t->ctx = NULL;
-}
-
-hi_status
-hi_target_finish (struct hi_target *t)
-{
-  return t->ops->finish ? t->ops->finish (t->ctx) : HI_OK;
 }

@@ -3,7 +3,6 @@
    renamed over the name when complete.  Shared by heapinspect -o and
    gdb's heap export. */
 #define _GNU_SOURCE
-#include "util/outfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -13,6 +12,8 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "hi-reader.h"
+#include "util/errors.h"
 
 /* F writes through these, so that the first failed write's errno is
    kept for the message ("File too large"): stdio keeps only the error

@@ -1,6 +1,7 @@
 /* strtab.c - interned strings with dense ids. */
 #define _GNU_SOURCE
 #include "util/strtab.h"
+#include "util/hash.h"
 
 #include <stdlib.h>
 #include <string.h>

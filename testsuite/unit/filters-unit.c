@@ -14,9 +14,9 @@
 
 #include "symbols/cxxname.h"
 #include "analysis/filter.h"
-#include "report/options.h"
 #include "symbols/symbolize.h"
 #include "unit-check.h"
+#include "util/strtab.h"
 
 /* ---- short C++ names ---- */
 

@@ -5,7 +5,7 @@
    usage: svg-unit DIR  (writes DIR/hostile.svg and DIR/empty.svg, which
    svg.exp gives to xmllint) */
 #define _GNU_SOURCE
-#include "analysis/analysis.h"
+#include "tables/tables.h"
 #include "util/hash.h"
 #include "unit-check.h"
 

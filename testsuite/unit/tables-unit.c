@@ -12,11 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
-#include "report/options.h"
+#include "tables/tables.h"
 #include "report/rmodel.h"
 #include "unit-check.h"
 #include "unit-rows.h"
+#include "util/num.h"
+#include "util/text.h"
 
 
 static void

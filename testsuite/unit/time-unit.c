@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "hi-reader.h"
+#include "model/model.h"
 #include "unit-check.h"
 
 #define ROOT_AT     0x100000u

@@ -15,8 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/analysis.h"
-#include "report/options.h"
+#include "tables/tables.h"
 #include "report/rmodel.h"
 #include "unit-check.h"
 
