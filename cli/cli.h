@@ -141,7 +141,7 @@ struct hi_traced_end
 struct hi_leak_run
 {
   int fd;                    /* the write end of the exit stop's pipe
-                                (lib/leak-stop.h): closed here once the
+                                (heapinspect/leak-stop.h): closed here once the
                                 scan is done or can no longer happen */
   const struct hi_options *opt;
   const char *name;          /* the program, for the report */

@@ -5,8 +5,8 @@
 #include "config.h"
 #include "cli/paths.h"
 #include "cli.h"
-#include "output-name.h"
-#include "leak-stop.h"
+#include "common/output-name.h"
+#include "heapinspect/leak-stop.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -7,7 +7,7 @@ fuzz_targets = %reldir%/fuzz-snapshot %reldir%/fuzz-core %reldir%/fuzz-raw
 fuzz_sanitize = -fsanitize=address,undefined -fno-sanitize-recover=all
 fuzz_cflags = -std=c11 -g -O1 -fno-omit-frame-pointer $(fuzz_sanitize) \
 	-Wall -Wextra
-fuzz_cppflags = -I$(top_srcdir)/include -I$(top_srcdir)/reader \
+fuzz_cppflags = -I$(top_srcdir)/include -I$(top_srcdir)/reader -I$(top_srcdir) \
 	-I$(top_builddir) -I$(top_builddir)/reader $(DW_CFLAGS) \
 	$(PROTOBUF_C_CFLAGS) $(ZLIB_CFLAGS)
 fuzz_libs = $(DW_LIBS) -lelf -lstdc++ $(PROTOBUF_C_LIBS) $(ZLIB_LIBS)

@@ -1,7 +1,7 @@
 /* leakstop.c - the monitor's part of `heapinspect run --leak-check`: the
    stop at the end of the exit handlers (see leak-stop.h). */
 #define _GNU_SOURCE
-#include "leak-stop.h"
+#include "heapinspect/leak-stop.h"
 #include "monitor.h"
 #include "prim.h"
 

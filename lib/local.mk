@@ -3,13 +3,13 @@
 monitor_sources = %reldir%/prim.h %reldir%/prim-linux.c %reldir%/monitor.h \
 	%reldir%/state.c %reldir%/chain.c %reldir%/account.h %reldir%/account.c \
 	%reldir%/malloc.c %reldir%/modules.c %reldir%/snapshot.c \
-	%reldir%/output-name.h %reldir%/output-name.c \
+	common/output-name.h common/output-name.c common/clock.h \
 	%reldir%/jit.c %reldir%/chain-cache.h %reldir%/unwind.c %reldir%/process.c \
 	%reldir%/timeline.c
 # Heap errors and guards (issue 14).
 monitor_sources += %reldir%/guard.h %reldir%/guard.c
 monitor_sources += %reldir%/quarantine.c
-monitor_sources += %reldir%/leak-stop.h %reldir%/leakstop.c
+monitor_sources += %reldir%/leakstop.c
 monitor_sources += %reldir%/types.c
 monitor_sources += %reldir%/pools.c
 monitor_sources += %reldir%/shadow.c

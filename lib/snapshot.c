@@ -4,7 +4,7 @@
    be fresh (the module list) first. */
 #include "monitor.h"
 #include "guard.h"
-#include "output-name.h"
+#include "common/output-name.h"
 
 #include <errno.h>
 

@@ -4,7 +4,7 @@
 #include "monitor.h"
 #include "guard.h"
 #include "heapinspect/heapinspect.h"
-#include "output-name.h"
+#include "common/output-name.h"
 
 #include <errno.h>
 #include <signal.h>

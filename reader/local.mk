@@ -7,7 +7,7 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 	%reldir%/symbols/symbolize.h %reldir%/symbols/symbolize.c %reldir%/analysis/analysis.h \
 	%reldir%/analysis/analysis.c %reldir%/tables/table-stat.c %reldir%/tables/table-bins.c \
 	%reldir%/tables/table-leaks.c %reldir%/tables/table-direct.c %reldir%/tables/table-graph.c \
-	%reldir%/report.c %reldir%/report/emit.c %reldir%/model/model.h %reldir%/target/target.h %reldir%/target/target.c %reldir%/tables/tables.h %reldir%/tables/block.c
+	%reldir%/report.c %reldir%/report/emit.c %reldir%/model/model.h %reldir%/target/target.h %reldir%/target/target.c common/clock.h %reldir%/tables/tables.h %reldir%/tables/block.c
 %canon_reldir%_libhireader_la_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS) $(PROTOBUF_C_CFLAGS) $(ZLIB_CFLAGS)
 %canon_reldir%_libhireader_la_LIBADD = $(DW_LIBS) -lelf -lstdc++ $(PROTOBUF_C_LIBS) $(ZLIB_LIBS)
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/report/options.c

@@ -32,7 +32,7 @@ check_PROGRAMS += %reldir%/progs/gdb-time
 %canon_reldir%_progs_gdb_time_CFLAGS = $(progs_cflags)
 check_PROGRAMS += %reldir%/progs/output-name
 %canon_reldir%_progs_output_name_SOURCES = %reldir%/progs/output-name.c \
-	lib/output-name.c lib/output-name.h
+	common/output-name.c common/output-name.h
 %canon_reldir%_progs_output_name_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_entry_points_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_threads_CFLAGS = $(progs_cflags)
@@ -98,7 +98,7 @@ nodist_%canon_reldir%_libhireader_asan_a_SOURCES = $(nodist_reader_libhireader_l
 # damaged input run it as well as the normal build.
 check_PROGRAMS += %reldir%/progs/heapinspect-asan
 %canon_reldir%_progs_heapinspect_asan_SOURCES = $(cli_heapinspect_SOURCES)
-%canon_reldir%_progs_heapinspect_asan_CPPFLAGS = $(cli_heapinspect_CPPFLAGS)
+%canon_reldir%_progs_heapinspect_asan_CPPFLAGS = $(AM_CPPFLAGS)
 %canon_reldir%_progs_heapinspect_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_progs_heapinspect_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_progs_heapinspect_asan_LDFLAGS = $(asan_ldflags)

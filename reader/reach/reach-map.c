@@ -4,7 +4,7 @@
 #include "target/target.h"
 #include "model/model.h"
 #include "reach/reach-int.h"
-#include "../lib/leak-stop.h"
+#include "heapinspect/leak-stop.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -115,7 +115,7 @@ struct hi_reach
   uint64_t heap_bytes;       /* bytes of the mappings found to be
                                 malloc's heap memory (not roots) */
   /* Held at `run --leak-check`'s exit stop (the monitor's record, see
-     lib/leak-stop.h): the thread that called exit(), whose stack is a
+     heapinspect/leak-stop.h): the thread that called exit(), whose stack is a
      root from exit()'s caller's frame up, and the bytes of exit()'s own
      frames below it left out.  0 and 0 otherwise. */
   uint64_t exit_tid;

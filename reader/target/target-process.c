@@ -1,6 +1,7 @@
 /* target-process.c - a live process as a target: /proc/PID/mem, with its
    threads stopped by ptrace (seize + interrupt) only while it is read. */
 #define _GNU_SOURCE
+#include "common/clock.h"
 #include "util/errors.h"
 #include "target/target.h"
 #include "hi-reader.h"
@@ -248,24 +249,15 @@ same_clock (int pid)
   return a > 0 && a == b && memcmp (mine, theirs, (size_t) a) == 0;
 }
 
-static uint64_t
-clock_ns (clockid_t id)
-{
-  struct timespec ts;
-  if (clock_gettime (id, &ts) != 0 || ts.tv_sec < 0)
-    return 0;
-  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
 int
 hi_target_process_time (const struct hi_target *t, uint64_t *realtime_ns,
                         uint64_t *monotonic_ns)
 {
   if (t->ops != &process_ops)
     return -1;
-  *realtime_ns = clock_ns (CLOCK_REALTIME);
+  *realtime_ns = hi_clock_ns (CLOCK_REALTIME);
   *monotonic_ns = same_clock (((const struct process *) t->ctx)->pid)
-                  ? clock_ns (CLOCK_MONOTONIC) : 0;
+                  ? hi_clock_ns (CLOCK_MONOTONIC) : 0;
   return 0;
 }
 

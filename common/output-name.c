@@ -1,6 +1,6 @@
 /* output-name.c - bounds-checked expansion of the HEAPINSPECT_OUTPUT
    pattern (%p, %%), one copy for the monitor and the CLI. */
-#include "output-name.h"
+#include "common/output-name.h"
 
 int
 hi_expand_output (char *dst, size_t cap, const char *pattern, long pid)
