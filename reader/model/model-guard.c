@@ -28,12 +28,8 @@ static const struct hi_arena_desc *
 find_arena (const struct hi_model *m, uint32_t kind)
 {
   for (uint32_t i = 0; i < m->root.n_arenas; i++)
-    {
-      const struct hi_arena_desc *a = i < HI_MAX_ARENAS
-        ? &m->root.arenas[i] : &m->root.more_arenas[i - HI_MAX_ARENAS];
-      if (a->kind == kind)
-        return a;
-    }
+    if (hi_model_arena_desc (&m->root, i)->kind == kind)
+      return hi_model_arena_desc (&m->root, i);
   return NULL;
 }
 

@@ -7,34 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* No arena of a sane process is larger; a hostile count must not make
-   us allocate without bound. */
-#define ARENA_BYTES_MAX (UINT64_C(1) << 32)
-
-static const uint32_t entry_sizes[HI_NARENA_KINDS] = {
-  [HI_ARENA_NODES] = sizeof (struct hi_node),
-  [HI_ARENA_SITES] = sizeof (struct hi_site),
-  [HI_ARENA_THREADS] = sizeof (struct hi_thread),
-  [HI_ARENA_MODULES] = sizeof (struct hi_module),
-  [HI_ARENA_HASH] = sizeof (uint32_t),
-  [HI_ARENA_PROCESS] = sizeof (struct hi_process),
-  [HI_ARENA_SITE_TIME] = sizeof (struct hi_site_time),
-  [HI_ARENA_THREAD_TIME] = sizeof (struct hi_thread_time),
-  [HI_ARENA_TIMELINE] = sizeof (struct hi_timeline),
-  [HI_ARENA_ERRORS] = sizeof (struct hi_error),
-  [HI_ARENA_QUARANTINE] = sizeof (struct hi_freed),
-  [HI_ARENA_TYPES] = sizeof (struct hi_type_rec),
-  [HI_ARENA_POOLS] = sizeof (struct hi_pool),
-};
-
-/* Arena descriptor I of root R: the first HI_MAX_ARENAS in arenas, the
-   rest (format 4) in more_arenas. */
-static const struct hi_arena_desc *
-arena_desc (const struct hi_root *r, uint32_t i)
-{
-  return i < HI_MAX_ARENAS ? &r->arenas[i] : &r->more_arenas[i - HI_MAX_ARENAS];
-}
-
 /* The size of the root of format VERSION; 0 for a version not read. */
 static uint32_t
 root_size_of (uint32_t version)
@@ -128,86 +100,6 @@ read_root (const struct hi_target *t, struct hi_root *r)
       && root_at (t, found, r) == HI_OK)
     return HI_OK;
   return s;
-}
-
-/* Copy the arena of KIND into a new array; *COUNT entries.  A missing
-   arena yields an empty array.  Its entries are ENTRY_SIZE bytes (0: the
-   kind's size). */
-static hi_status
-read_arena_sized (const struct hi_target *t, const struct hi_root *r,
-                  uint32_t kind, uint32_t entry_size, void **out,
-                  uint64_t *count)
-{
-  *out = NULL;
-  *count = 0;
-  if (entry_size == 0)
-    entry_size = entry_sizes[kind];
-  for (uint32_t i = 0; i < r->n_arenas; i++)
-    {
-      const struct hi_arena_desc *a = arena_desc (r, i);
-      if (a->kind != kind)
-        continue;
-      if (a->entry_size != entry_size || a->count > a->capacity
-          || a->count > ARENA_BYTES_MAX / a->entry_size)
-        return HI_E_CORRUPT;
-      if (a->count == 0)
-        return HI_OK;
-      /* Read in chunks, growing the copy as the target delivers: a count
-         the target cannot back costs what it really holds, not what the
-         descriptor claims. */
-      enum { CHUNK = 1 << 20 };
-      uint64_t bytes = a->count * a->entry_size, cap = 0;
-      char *p = NULL;
-      for (uint64_t off = 0; off < bytes; off += CHUNK)
-        {
-          uint64_t n = bytes - off < CHUNK ? bytes - off : CHUNK;
-          if (off + n > cap)
-            {
-              uint64_t want = cap * 2 > off + n ? cap * 2 : off + n;
-              cap = want < bytes ? want : bytes;
-              char *q = realloc (p, (size_t) cap);
-              if (!q)
-                {
-                  free (p);
-                  return HI_E_NOMEM;
-                }
-              p = q;
-            }
-          if (t->ops->read_memory (t->ctx, a->addr + off, p + off, (size_t) n))
-            {
-              free (p);
-              return HI_E_UNREADABLE;
-            }
-        }
-      *out = p;
-      *count = a->count;
-      return HI_OK;
-    }
-  return HI_OK;
-}
-
-static hi_status
-read_arena (const struct hi_target *t, const struct hi_root *r,
-            uint32_t kind, void **out, uint64_t *count)
-{
-  return read_arena_sized (t, r, kind, 0, out, count);
-}
-
-hi_status
-hi_model_read_arena (const struct hi_target *t, const struct hi_root *r,
-                     uint32_t kind, uint32_t entry_size, void **out,
-                     uint64_t *count)
-{
-  return read_arena_sized (t, r, kind, entry_size, out, count);
-}
-
-uint32_t
-hi_model_arena_entry_size (const struct hi_root *r, uint32_t kind)
-{
-  for (uint32_t i = 0; i < r->n_arenas; i++)
-    if (arena_desc (r, i)->kind == kind)
-      return arena_desc (r, i)->entry_size;
-  return 0;
 }
 
 /* The monitor caps chains at 256 frames (HEAPINSPECT_DEPTH); a root
@@ -489,7 +381,7 @@ read_types (const struct hi_target *t, struct hi_model *m)
     return;
   void *recs;
   uint64_t n;
-  if (read_arena (t, &m->root, HI_ARENA_TYPES, &recs, &n) != HI_OK)
+  if (hi_model_read_arena (t, &m->root, HI_ARENA_TYPES, 0, &recs, &n) != HI_OK)
     {
       m->damage.types++;
       return;
@@ -514,7 +406,7 @@ read_types (const struct hi_target *t, struct hi_model *m)
   m->type_recs = r;
   m->n_type_recs = n;
   void *pools;
-  if (read_arena (t, &m->root, HI_ARENA_POOLS, &pools, &n) != HI_OK
+  if (hi_model_read_arena (t, &m->root, HI_ARENA_POOLS, 0, &pools, &n) != HI_OK
       || n > HI_POOLS_MAX)
     {
       free (pools);
@@ -537,7 +429,7 @@ read_process (const struct hi_target *t, struct hi_model *m)
   int have = 0;
   for (uint32_t i = 0; m->root.version >= 3 && i < m->root.n_arenas; i++)
     {
-      const struct hi_arena_desc *a = arena_desc (&m->root, i);
+      const struct hi_arena_desc *a = hi_model_arena_desc (&m->root, i);
       if (a->kind != HI_ARENA_PROCESS || a->count == 0)
         continue;
       if (have || a->count != 1 || a->capacity < 1
@@ -563,17 +455,17 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
     return HI_E_NOMEM;
   hi_status s = read_root (t, &m->root);
   if (s == HI_OK)
-    s = read_arena (t, &m->root, HI_ARENA_NODES, (void **) &m->nodes,
-                    &m->n_nodes);
+    s = hi_model_read_arena (t, &m->root, HI_ARENA_NODES, 0,
+                             (void **) &m->nodes, &m->n_nodes);
   if (s == HI_OK)
-    s = read_arena (t, &m->root, HI_ARENA_SITES, (void **) &m->sites,
-                    &m->n_sites);
+    s = hi_model_read_arena (t, &m->root, HI_ARENA_SITES, 0,
+                             (void **) &m->sites, &m->n_sites);
   if (s == HI_OK)
-    s = read_arena (t, &m->root, HI_ARENA_THREADS, (void **) &m->threads,
-                    &m->n_threads);
+    s = hi_model_read_arena (t, &m->root, HI_ARENA_THREADS, 0,
+                             (void **) &m->threads, &m->n_threads);
   if (s == HI_OK)
-    s = read_arena (t, &m->root, HI_ARENA_MODULES, (void **) &m->modules,
-                    &m->n_modules);
+    s = hi_model_read_arena (t, &m->root, HI_ARENA_MODULES, 0,
+                             (void **) &m->modules, &m->n_modules);
   if (s == HI_OK && (m->n_nodes < 2 || m->n_sites < 1))
     s = HI_E_CORRUPT;
   if (s == HI_OK)

@@ -147,6 +147,10 @@ hi_status hi_model_read_arena (const struct hi_target *t,
                                uint32_t entry_size, void **out,
                                uint64_t *count);
 uint32_t hi_model_arena_entry_size (const struct hi_root *r, uint32_t kind);
+/* Arena descriptor I of root R (I < r->n_arenas): the first
+   HI_MAX_ARENAS in arenas, the rest (format 4) in more_arenas. */
+const struct hi_arena_desc *hi_model_arena_desc (const struct hi_root *r,
+                                                 uint32_t i);
 /* model-time.c: read M's time arenas (format 4) into its time fields,
    after the rest is validated; what cannot be used is damage.time.
    HI_E_NOMEM, else HI_OK. */
