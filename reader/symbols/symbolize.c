@@ -67,15 +67,28 @@ irregular (const char *path)
 /* libdwfl's standard search, unless a place it would open holds
    something other than a regular file: the debuglink name (chosen by the
    file an input names) in the file's directory, its .debug and under
-   /usr/lib/debug, and the build-id path. */
+   /usr/lib/debug, and the build-id path.  A debuglink is a file name
+   (objcopy keeps the base name); one holding a '/' could reach any file
+   or device, so it is not followed, and libdwfl looks for the default
+   name (the file's base name and ".debug") in the same places. */
 static int
 find_debuginfo (Dwfl_Module *mod, void **userdata, const char *modname,
                 Dwarf_Addr base, const char *file_name,
                 const char *debuglink_file, GElf_Word debuglink_crc,
                 char **debuginfo_file_name)
 {
-  char path[4096];
-  if (debuglink_file && file_name && !strchr (debuglink_file, '/'))
+  char path[4096], fallback[512];
+  if (debuglink_file && strchr (debuglink_file, '/'))
+    debuglink_file = NULL, debuglink_crc = 0;
+  const char *name = debuglink_file;
+  if (!name && file_name)
+    {
+      const char *slash = strrchr (file_name, '/');
+      snprintf (fallback, sizeof fallback, "%s.debug",
+                slash ? slash + 1 : file_name);
+      name = fallback;
+    }
+  if (name && file_name)
     {
       const char *slash = strrchr (file_name, '/');
       int dir = slash ? (int) (slash - file_name) : 0;
@@ -84,12 +97,11 @@ find_debuginfo (Dwfl_Module *mod, void **userdata, const char *modname,
       };
       for (size_t i = 0; i < sizeof forms / sizeof forms[0]; i++)
         {
-          snprintf (path, sizeof path, forms[i], dir, file_name,
-                    debuglink_file);
+          snprintf (path, sizeof path, forms[i], dir, file_name, name);
           if (irregular (path))
             return -1;
         }
-      snprintf (path, sizeof path, "/usr/lib/debug/%s", debuglink_file);
+      snprintf (path, sizeof path, "/usr/lib/debug/%s", name);
       if (irregular (path))
         return -1;
     }
