@@ -109,6 +109,30 @@ create_beside (const char *target, char **tmp_out)
   return -1;
 }
 
+/* The kernel's protected_symlinks rule, which realpath before the
+   rename would side-step: a symbolic link in a sticky, world-writable
+   directory (/tmp) is followed only when the writer or the directory's
+   owner owns it. */
+static int
+untrusted_link (const char *path)
+{
+  struct stat ls, ds;
+  if (lstat (path, &ls) != 0 || !S_ISLNK (ls.st_mode))
+    return 0;
+  const char *slash = strrchr (path, '/');
+  char dir[4096];
+  if (!slash)
+    snprintf (dir, sizeof dir, ".");
+  else
+    snprintf (dir, sizeof dir, "%.*s",
+              slash == path ? 1 : (int) (slash - path), path);
+  if (stat (dir, &ds) != 0)
+    return 1;
+  if (!(ds.st_mode & S_ISVTX) || !(ds.st_mode & S_IWOTH))
+    return 0;
+  return ls.st_uid != geteuid () && ls.st_uid != ds.st_uid;
+}
+
 hi_status
 hi_outfile_open (struct hi_outfile *o, const char *path)
 {
@@ -117,6 +141,12 @@ hi_outfile_open (struct hi_outfile *o, const char *path)
   hi_error_reset ();
   if (!path || !*path)
     return fail (o, ENOENT);
+  if (untrusted_link (path))
+    {
+      clear (o);
+      return hi_fail_text (HI_E_WRITE, "a symbolic link that another user "
+                           "owns in a sticky directory: not followed");
+    }
   int exists = stat (path, &st) == 0;
   if (exists && S_ISDIR (st.st_mode))
     return fail (o, EISDIR);
