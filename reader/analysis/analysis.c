@@ -65,10 +65,14 @@ static uint32_t
 add_pool_frame (struct hi_analysis *a, uint64_t index)
 {
   const struct hi_model *m = a->m;
-  char name[HI_POOL_NAME_MAX + 16];
+  char name[4 * HI_POOL_NAME_MAX + 16], safe[4 * HI_POOL_NAME_MAX];
   if (index < m->n_pools)
-    snprintf (name, sizeof name, "[pool %s%s]", m->pools[index].name,
-              m->pools[index].flags & HI_POOL_NAME_CUT ? "..." : "");
+    {
+      /* Named by the program: escaped, like every name from an input. */
+      hi_escape (m->pools[index].name, safe, sizeof safe);
+      snprintf (name, sizeof name, "[pool %s%s]", safe,
+                m->pools[index].flags & HI_POOL_NAME_CUT ? "..." : "");
+    }
   else
     snprintf (name, sizeof name, "[pool #%" PRIu64 "]", index);
   struct hi_frame f;

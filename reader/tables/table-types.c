@@ -21,7 +21,9 @@ type_name (struct hi_analysis *a, const struct hi_type_rec *e, char *buf,
 {
   if (e->flags & HI_TYPE_NAMED)
     {
-      snprintf (buf, size, "%s%s", e->name,
+      char safe[4 * HI_TYPE_NAME_MAX];
+      hi_escape (e->name, safe, sizeof safe);
+      snprintf (buf, size, "%s%s", safe,
                 e->flags & HI_TYPE_NAME_CUT ? "..." : "");
       return;
     }
