@@ -180,8 +180,11 @@ validate_sites (struct hi_model *m, const uint32_t *depth, uint32_t limit)
       if (n->site == 0 || (n->site < m->n_sites
                            && m->sites[n->site].node == i))
         continue;
-      /* A link to a site dropped above is no new damage. */
-      if (n->site >= m->n_sites || m->sites[n->site].depth != 0)
+      /* A link to a site dropped above is no new damage.  The root and
+         cut nodes are not call pairs: a link there is the root's. */
+      if (i <= HI_NODE_CUT)
+        m->damage.root++;
+      else if (n->site >= m->n_sites || m->sites[n->site].depth != 0)
         m->damage.nodes++;
       n->site = 0;
     }
@@ -218,7 +221,11 @@ validate_site_counters (struct hi_model *m)
           memset (s, 0, sizeof *s);
           if (i > 0 && node < m->n_nodes)
             m->nodes[node].site = 0;
-          m->damage.sites++;
+          /* Site 0, the unknown chain, is none of "N of M sites". */
+          if (i > 0)
+            m->damage.sites++;
+          else
+            m->damage.counters++;
         }
     }
 }
