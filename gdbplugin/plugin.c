@@ -16,7 +16,7 @@
 #include <gdb/jit-reader.h>
 
 #include "hi-reader.h"
-#include "gdb-cache.h"
+#include "plugin.h"
 #include "protocol.h"
 
 #include <dirent.h>

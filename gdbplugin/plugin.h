@@ -1,12 +1,13 @@
-/* gdb-cache.h - the monitor's arenas kept between heap commands while
-   the inferior does not run, so a remote target is read once per stop. */
-#ifndef HI_GDB_CACHE_H
-#define HI_GDB_CACHE_H
+/* plugin.h - what the files of heapinspect-gdb.so share. */
+#ifndef HI_GDB_PLUGIN_H
+#define HI_GDB_PLUGIN_H
 
 #include "hi-reader.h"
 
 #include <stdio.h>
 
+/* The monitor's arenas kept between heap commands while the inferior
+   does not run, so a remote target is read once per stop (cache.c). */
 struct hi_gdb_cache;
 
 /* A target over INNER (gdb's memory) that serves the arenas of the root
