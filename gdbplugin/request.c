@@ -9,15 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const struct
-{
-  const char *name;
-  int expr;
-} commands[] = {
-#define CMD(name, kind) { #name, sizeof #kind == sizeof "EXPR" },
-  HI_GDB_COMMANDS (CMD)
-#undef CMD
+/* The heap commands (protocol.h): the tables', then the others. */
+static const char *const commands[] = {
+#define TABLE(id, name, build, names) name,
+  HI_TABLES (TABLE)
+#undef TABLE
+#define OTHER(name, kind) #name,
+  HI_GDB_OTHER_COMMANDS (OTHER)
+#undef OTHER
 };
+#define TABLE(id, table, build, names) \
+  _Static_assert (sizeof table <= sizeof ((struct hi_gdb_request *) 0)->name, \
+                  "heap " table ": the request keeps 15 characters");
+HI_TABLES (TABLE)
+#undef TABLE
 
 /* A "# regs" line (protocol.h): one thread's registers, kept in R. */
 static void
@@ -244,7 +249,7 @@ set_command (struct hi_gdb_request *r, const char *name)
   int known = 0;
   snprintf (r->name, sizeof r->name, "%.15s", name);
   for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
-    known |= strcmp (commands[c].name, r->name) == 0;
+    known |= strcmp (commands[c], r->name) == 0;
   r->export = strcmp (r->name, "export") == 0;
   r->diff = strcmp (r->name, "diff") == 0;
   /* export's tables, in text and JSON, are heapinspect(1)'s; diff has
