@@ -1,7 +1,7 @@
 # cli/local.mk - heapinspect(1).
 bin_PROGRAMS += %reldir%/heapinspect
 %canon_reldir%_heapinspect_SOURCES = %reldir%/cli.h %reldir%/main.c \
-	%reldir%/source.c %reldir%/cmd-modules.c %reldir%/cmd-run.c \
+	%reldir%/source.c %reldir%/cmd-block.c %reldir%/cmd-modules.c %reldir%/cmd-run.c \
 	%reldir%/run-trace.c %reldir%/output.c lib/output-name.h lib/output-name.c
 
 nodist_%canon_reldir%_heapinspect_SOURCES = %reldir%/paths.h
