@@ -4,12 +4,13 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "cli/paths.h"
-#include "cli.h"
+#include "commands.h"
 #include "output-name.h"
 #include "leak-stop.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -282,10 +283,44 @@ leak_report (const char *prog, struct hi_traced_end *end,
          : end->scanned && end->scan == HI_E_NOT_READY ? 0 : 1;
 }
 
+/* `run [RUN-OPTIONS] [--] COMMAND ARGS...`: ARGV starts at "run".
+   Options after `run` are heapinspect's up to the command's name or
+   `--`; the command's own options are left alone. */
 int
-hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
-            const struct hi_run *run, int *written)
+hi_parse_run (int argc, char **argv, struct hi_settings *st)
 {
+  /* 0, not 1: glibc's getopt starts afresh, in the "+" mode. */
+  optind = 0;
+  argv[0] = (char *) "heapinspect";
+  int r = hi_options_parse (argc, argv, "+t:p:o:h", st);
+  if (r >= 0)
+    return r;
+  if (st->src.pid || st->src.raw || st->src.no_stop)
+    return hi_bad_usage ("run reads the program it starts: -p, --raw and "
+                         "--no-stop do not go with it");
+  if (st->error_options && !st->run.leak_check)
+    return hi_error_options_usage ();
+  if (st->run.leak_check
+      && (r = hi_check_own_report (st, "--leak-check")) >= 0)
+    return r;
+  if (!hi_tables_valid (st->tables))
+    return hi_bad_tables ();
+  st->command = argv + optind;
+  if (!*st->command)
+    return hi_bad_usage ("run needs a command");
+  return hi_check_filters (&st->opt);
+}
+
+/* Run the command with the monitor preloaded: its exit status, 128 +
+   the signal that killed it, 126/127 if it could not be started, or 1
+   if it exited 0 but no report could be made. */
+int
+hi_cmd_run (const struct hi_settings *st, int *written)
+{
+  char **argv = st->command;
+  const char *tables = st->tables;
+  const struct hi_options *opt = &st->opt;
+  const struct hi_run *run = &st->run;
   *written = 0;
   char libbuf[PATH_MAX + 64], preload[2 * PATH_MAX + 2];
   const char *prog = argv[0];
