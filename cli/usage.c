@@ -7,7 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char usage_text[] =
+/* -t's list is written here, not made of the registry (HI_TABLES): it
+   names bins before leaks, and wraps. */
+static const char usage_head[] =
   "usage: heapinspect [OPTIONS] FILE [EXECUTABLE]   snapshot (.hip) or core file\n"
   "       heapinspect [OPTIONS] -p PID               a running process\n"
   "       heapinspect [OPTIONS] --raw DUMP@ADDRESS [ELF]   a raw memory dump\n"
@@ -20,8 +22,14 @@ static const char usage_text[] =
   "       heapinspect diff [OPTIONS] OLD [EXE] NEW [EXE]   NEW may be -p PID\n"
   "options: -t bins,leaks,direct,graph,stat,peak,temporary,lifetimes,timeline,\n"
   "            errors,types\n"
-  "         -o FILE (replaced when complete)\n"
-  "         --format=text|json|pprof|pprof-text|folded|svg|massif\n"
+  "         -o FILE (replaced when complete)\n";
+
+/* "|text|json|...": the names --format takes, from the registry. */
+#define FORMAT_NAME(id, name, emit) "|" name
+static const char format_names[] = HI_FORMATS (FORMAT_NAME);
+#undef FORMAT_NAME
+
+static const char usage_tail[] =
   "         --weight=inuse_space|inuse_objects|alloc_space|alloc_objects|\n"
   "                  peak_space|peak_objects\n"
   "         --no-stop   -h, --help   --version\n"
@@ -37,7 +45,8 @@ static const char usage_text[] =
 int
 hi_usage (FILE *f, int status)
 {
-  fputs (usage_text, f);
+  fprintf (f, "%s         --format=%s\n%s", usage_head, format_names + 1,
+           usage_tail);
   return status;
 }
 
