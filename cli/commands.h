@@ -27,10 +27,10 @@ struct hi_settings
   { .opt = HI_OPTIONS_DEFAULT, .tables = HI_OPT_TABLES_DEFAULT, \
     .run.error_kinds = HI_RUN_ERROR_KINDS_DEFAULT }
 
-/* Parse a command's operands into ST, after the options: ARGV[0] is the
-   command's word (the report, which has none: its first operand), ARGC
-   counts from there.  -1 to go on, else the exit status, the usage
-   error said. */
+/* Parse a command's operands (run's: its options too) into ST and check
+   them with the options: ARGV[0] is the command's word (the report,
+   which has none: its first operand), ARGC counts from there.  -1 to
+   go on, else the exit status, the usage error said. */
 typedef int hi_parse_fn (int argc, char **argv, struct hi_settings *st);
 /* Run a command with stdout its output; *WRITTEN: 1 if the output was
    written whole (-o FILE is replaced only then).  The exit status. */
