@@ -1,7 +1,9 @@
 # cli/local.mk - heapinspect(1).
 bin_PROGRAMS += %reldir%/heapinspect
-%canon_reldir%_heapinspect_SOURCES = %reldir%/cli.h %reldir%/main.c \
-	%reldir%/source.c %reldir%/cmd-modules.c %reldir%/cmd-run.c \
+%canon_reldir%_heapinspect_SOURCES = %reldir%/cli.h %reldir%/commands.h \
+	%reldir%/main.c %reldir%/options.c %reldir%/usage.c \
+	%reldir%/source.c %reldir%/cmd-report.c %reldir%/cmd-block.c \
+	%reldir%/cmd-modules.c %reldir%/cmd-run.c \
 	%reldir%/run-trace.c %reldir%/output.c common/output-name.h common/output-name.c
 
 nodist_%canon_reldir%_heapinspect_SOURCES = %reldir%/paths.h
