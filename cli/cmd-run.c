@@ -149,6 +149,11 @@ explain_missing (const char *prog, const char *path, int read_live)
     snprintf (msg, sizeof msg, "no snapshot file %s: the program wrote "
               "none (the monitor says why above, if it knows; a program "
               "that ends by _exit or a signal writes none)", path);
+  /* The report below comes whole all the same: say so, lest "no
+     snapshot" read as "no report". */
+  if (read_live)
+    snprintf (msg + strlen (msg), sizeof msg - strlen (msg), "; the report "
+              "was read from the program at its end");
   hi_cli_error (prog, msg);
 }
 
