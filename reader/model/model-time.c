@@ -108,6 +108,13 @@ sum_shares (struct hi_model *m, const char *sites, uint64_t n, size_t esize,
         }
       c->peak_bytes = settle (m, c->peak_bytes, bytes, &bad);
       c->peak_blocks = settle (m, c->peak_blocks, allocs, &bad);
+      /* The life records and the counters are read at different
+         instants of a process whose threads may be running (a signal's
+         snapshot, a read with --no-stop): they drift apart by what the
+         threads did in between.  Drift is clamped; only what no drift
+         explains is damage. */
+      uint64_t drift = frees / 16
+                       + HI_PEAK_BATCH_BLOCKS * (m->n_threads + 1);
       if (c->temporaries > frees)
         {
           c->temporaries = frees;
@@ -117,8 +124,13 @@ sum_shares (struct hi_model *m, const char *sites, uint64_t n, size_t esize,
       for (unsigned k = 0; k < HI_LIFE_BUCKETS; k++)
         in_buckets = in_buckets + c->life[k] < in_buckets
                      ? UINT64_MAX : in_buckets + c->life[k];
-      if (in_buckets != c->freed || c->freed > frees
-          || c->live > allocs - frees)
+      if (in_buckets == c->freed && c->freed <= frees + drift
+          && c->live <= allocs - frees + drift)
+        {
+          if (c->live > allocs - frees)
+            c->live = allocs - frees;
+        }
+      else
         {
           memset (c->life, 0, sizeof c->life);
           c->freed = c->freed_ns = c->live = 0;
