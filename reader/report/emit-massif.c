@@ -9,6 +9,7 @@
 #include "report/rmodel.h"
 #include "util/num.h"
 #include "util/hash.h"
+#include "util/vec.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -87,15 +88,9 @@ child_of (struct tree *t, uint32_t parent, uint64_t i)
   uint32_t found = hi_hash_find (&t->index, h, key_eq, &k);
   if (found != UINT32_MAX)
     return found;
-  if (t->len == t->cap)
-    {
-      size_t cap = t->cap ? t->cap * 2 : 64;
-      struct node *p = cap < NONE ? realloc (t->n, cap * sizeof *p) : NULL;
-      if (!p)
-        return NONE;
-      t->n = p;
-      t->cap = cap;
-    }
+  if (hi_grow_max ((void **) &t->n, &t->cap, t->len + 1, sizeof *t->n,
+                   NONE) != 0)
+    return NONE;
   uint32_t id = (uint32_t) t->len;
   if (hi_hash_insert (&t->index, h, id) != 0)
     return NONE;
@@ -114,13 +109,8 @@ build (struct tree *t, const struct hi_rmodel *r, const struct hi_rpoint *p)
   t->len = 0;
   hi_hash_free (&t->index);
   hi_hash_init (&t->index);
-  if (t->cap == 0)
-    {
-      t->cap = 64;
-      t->n = malloc (t->cap * sizeof *t->n);
-      if (!t->n)
-        return -1;
-    }
+  if (hi_grow ((void **) &t->n, &t->cap, 1, sizeof *t->n) != 0)
+    return -1;
   t->n[t->len++] = (struct node) { NULL, NONE, NONE, NONE, 0, 0 };
   for (uint64_t k = 0; k < p->n; k++)
     {
