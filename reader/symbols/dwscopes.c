@@ -14,6 +14,7 @@
    left to libdw. */
 #include "symbols/dwscopes.h"
 #include "util/hash.h"
+#include "util/vec.h"
 
 #include <dwarf.h>
 #include <stdlib.h>
@@ -91,23 +92,6 @@ by_lo (const void *x, const void *y)
   return a->kid < b->kid ? -1 : a->kid > b->kid;
 }
 
-/* Grow *V (of *CAP elements of SIZE) to hold N + 1; 0, or -1. */
-static int
-grow (void **v, uint32_t n, uint32_t *cap, size_t size)
-{
-  if (n < *cap)
-    return 0;
-  if (*cap >= UINT32_MAX / 2)
-    return -1;
-  uint32_t c = *cap ? *cap * 2 : 16;
-  void *p = realloc (*v, (size_t) c * size);
-  if (!p)
-    return -1;
-  *v = p;
-  *cap = c;
-  return 0;
-}
-
 /* Read the top-level DIEs of unit CU and their ranges into U (U->key
    set).  U stays unusable if libdw cannot list them or memory runs
    out: its lookups then go to libdw. */
@@ -121,9 +105,10 @@ unit_build (struct unit *u, Dwarf_Die *cu)
   uint32_t cap_kids = 0, cap_ranges = 0, cap_off = 0;
   do
     {
-      if (grow ((void **) &u->kids, u->nkids, &cap_kids, sizeof *u->kids) != 0
-          || grow ((void **) &u->kid_off, u->nkids, &cap_off,
-                   sizeof *u->kid_off) != 0)
+      size_t need = (size_t) u->nkids + 1;
+      if (hi_grow32 ((void **) &u->kids, &cap_kids, need, sizeof *u->kids) != 0
+          || hi_grow32 ((void **) &u->kid_off, &cap_off, need,
+                        sizeof *u->kid_off) != 0)
         return;
       uint32_t k = u->nkids++;
       u->kids[k] = kid;
@@ -134,8 +119,8 @@ unit_build (struct unit *u, Dwarf_Die *cu)
       ptrdiff_t off = 0;
       while ((off = dwarf_ranges (&kid, off, &base, &lo, &hi)) > 0)
         {
-          if (grow ((void **) &u->ranges, u->nranges, &cap_ranges,
-                    sizeof *u->ranges) != 0)
+          if (hi_grow32 ((void **) &u->ranges, &cap_ranges,
+                         (size_t) u->nranges + 1, sizeof *u->ranges) != 0)
             return;
           u->ranges[u->nranges++] = (struct range) { lo, hi, k };
         }
@@ -175,7 +160,8 @@ unit_of (struct hi_dwscopes *ix, Dwarf_Die *cu)
   uint32_t id = hi_hash_find (&ix->by_key, h, same_key, &k);
   if (id != UINT32_MAX)
     return &ix->units[id];
-  if (grow ((void **) &ix->units, ix->n, &ix->cap, sizeof *ix->units) != 0
+  if (hi_grow32 ((void **) &ix->units, &ix->cap, (size_t) ix->n + 1,
+                 sizeof *ix->units) != 0
       || hi_hash_insert (&ix->by_key, h, ix->n) != 0)
     return NULL;
   struct unit *u = &ix->units[ix->n++];
@@ -212,7 +198,7 @@ kid_at (const struct unit *u, Dwarf_Addr pc)
 static int
 push (Dwarf_Die **path, uint32_t *n, uint32_t *cap, const Dwarf_Die *die)
 {
-  if (grow ((void **) path, *n, cap, sizeof **path) != 0)
+  if (hi_grow32 ((void **) path, cap, (size_t) *n + 1, sizeof **path) != 0)
     return -1;
   (*path)[(*n)++] = *die;
   return 0;

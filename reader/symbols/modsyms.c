@@ -2,6 +2,7 @@
    canonical name) and its functions' starts from .eh_frame_hdr. */
 #define _GNU_SOURCE
 #include "symbols/modsyms.h"
+#include "util/vec.h"
 
 #include <dwarf.h>
 #include <gelf.h>
@@ -342,19 +343,11 @@ load_index (struct hi_modsyms *ms)
                         count == 1 && !lost ? active[0] : NO_LIST };
       if (count > 1 && !lost && ms->nheld + count <= MAX_HELD (nsized))
         {
-          if (ms->nheld + count > cap_held)
+          if (hi_grow ((void **) &ms->held, &cap_held, ms->nheld + count,
+                       sizeof *ms->held) != 0)
             {
-              size_t c = cap_held ? 2 * cap_held : 256;
-              while (c < ms->nheld + count)
-                c *= 2;
-              uint32_t *p = realloc (ms->held, c * sizeof *p);
-              if (!p)
-                {
-                  ok = 0;
-                  break;
-                }
-              ms->held = p;
-              cap_held = c;
+              ok = 0;
+              break;
             }
           sg.sym = ms->nheld;
           memcpy (ms->held + ms->nheld, active, count * sizeof *active);
