@@ -1,6 +1,7 @@
 /* reach.c - the reachability scan's entry points (issue 15). */
 #include "model/model.h"
 #include "reach/reach-int.h"
+#include "util/vec.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -161,15 +162,9 @@ check_redzones (struct hi_scan *s, struct hi_reach *r)
         }
       if (changed == UINT64_MAX)
         continue;
-      if (r->n_redzones == cap)
-        {
-          cap = cap ? 2 * cap : 16;
-          struct hi_reach_redzone *v = realloc (r->redzones,
-                                                cap * sizeof *v);
-          if (!v)
-            return HI_E_NOMEM;
-          r->redzones = v;
-        }
+      if (hi_grow ((void **) &r->redzones, &cap, r->n_redzones + 1,
+                   sizeof *r->redzones) != 0)
+        return HI_E_NOMEM;
       r->redzones[r->n_redzones++] = (struct hi_reach_redzone) {
         s->b[i].start, s->b[i].size, changed - s->b[i].start, s->b[i].site,
         0 };

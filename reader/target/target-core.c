@@ -3,6 +3,7 @@
    NT_PRSTATUS notes. */
 #define _GNU_SOURCE
 #include "util/errors.h"
+#include "util/vec.h"
 #include "target/target.h"
 #include "hi-reader.h"
 
@@ -63,7 +64,7 @@ struct core
                                  each cmap's held part and the rest */
   size_t nmapv;
   struct hi_thread_regs *threads; /* one per NT_PRSTATUS, in note order */
-  size_t nthreads;
+  size_t nthreads, cap_threads;
   int x86_64;                 /* registers are only read for x86-64 */
   const char *image;          /* the file as libelf mapped it, or NULL */
   size_t image_size;
@@ -343,15 +344,9 @@ add_thread (struct core *c, const char *desc, size_t size)
   if (!c->x86_64 || size < PRSTATUS_REGS + PRSTATUS_NREGS * 8
       || c->nthreads >= THREADS_MAX)
     return;
-  if ((c->nthreads & (c->nthreads + 1)) == 0 || !c->threads)
-    {
-      /* grow at 0, 1, 3, 7, ...: capacity a power of two */
-      struct hi_thread_regs *t = realloc (c->threads, 2 * (c->nthreads + 1)
-                                          * sizeof *t);
-      if (!t)
-        return;
-      c->threads = t;
-    }
+  if (hi_grow ((void **) &c->threads, &c->cap_threads, c->nthreads + 1,
+               sizeof *c->threads) != 0)
+    return;
   struct hi_thread_regs *t = &c->threads[c->nthreads++];
   memset (t, 0, sizeof *t);
   int32_t pid;
