@@ -12,6 +12,7 @@
 #include "util/num.h"
 #include "util/strtab.h"
 #include "util/vec.h"
+#include "util/sort.h"
 
 #define NO_SITE UINT64_MAX
 
@@ -257,13 +258,13 @@ by_change (const void *x, const void *y, void *ctx)
                           &a->d_allocs };
   const int64_t *db[] = { &b->d_live_bytes, &b->d_live_blocks, &b->d_bytes,
                           &b->d_allocs };
-  for (int i = 0; i < 4; i++)
-    if (mag (*da[i]) != mag (*db[i]))
-      return mag (*da[i]) < mag (*db[i]) ? 1 : -1;
+  int c = 0;
+  for (int i = 0; i < 4 && c == 0; i++)
+    c = hi_cmp_u64 (mag (*db[i]), mag (*da[i]));
   /* A growth before a shrink of the same size. */
-  if ((a->d_live_bytes < 0) != (b->d_live_bytes < 0))
-    return a->d_live_bytes < 0 ? 1 : -1;
-  return strcmp (keys->strs[a->key], keys->strs[b->key]);
+  if (c == 0)
+    c = hi_cmp_u64 (a->d_live_bytes < 0, b->d_live_bytes < 0);
+  return c ? c : strcmp (keys->strs[a->key], keys->strs[b->key]);
 }
 
 /* What a row says of a chain's live blocks: "new" (none in OLD, some in

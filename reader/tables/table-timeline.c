@@ -5,6 +5,7 @@
 #include "tables/tables.h"
 #include "util/num.h"
 #include "util/vec.h"
+#include "util/sort.h"
 #include "report/timetab.h"
 
 #include <inttypes.h>
@@ -88,11 +89,10 @@ static int
 by_bytes (const void *x, const void *y)
 {
   const struct hi_rtchain *a = x, *b = y;
-  if (a->bytes != b->bytes)
-    return a->bytes < b->bytes ? 1 : -1;
-  if (a->blocks != b->blocks)
-    return a->blocks < b->blocks ? 1 : -1;
-  return a->chain < b->chain ? -1 : a->chain > b->chain;
+  int c = hi_cmp_u64 (b->bytes, a->bytes);
+  if (c == 0)
+    c = hi_cmp_u64 (b->blocks, a->blocks);
+  return c ? c : hi_cmp_u64 (a->chain, b->chain);
 }
 
 static void
