@@ -5,6 +5,7 @@
 #include "model/model.h"
 #include "reach/reach-int.h"
 #include "util/vec.h"
+#include "util/sort.h"
 #include "heapinspect/leak-stop.h"
 
 #include <stdint.h>
@@ -33,7 +34,7 @@ static int
 range_cmp (const void *x, const void *y)
 {
   const struct hi_range *a = x, *b = y;
-  return a->start < b->start ? -1 : a->start > b->start;
+  return hi_cmp_u64 (a->start, b->start);
 }
 
 void
@@ -65,7 +66,7 @@ static int
 map_cmp (const void *x, const void *y)
 {
   const struct hi_map_entry *a = x, *b = y;
-  return a->start < b->start ? -1 : a->start > b->start;
+  return hi_cmp_u64 (a->start, b->start);
 }
 
 /* The arena described by D as memory: its entries, to the end of their

@@ -2,6 +2,7 @@
 #include "model/model.h"
 #include "reach/reach-int.h"
 #include "util/vec.h"
+#include "util/sort.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -45,11 +46,10 @@ static int
 site_cmp (const void *x, const void *y)
 {
   const struct hi_reach_site *a = x, *b = y;
-  if (a->cls != b->cls)
-    return a->cls < b->cls ? -1 : 1;
-  if (a->fig.bytes != b->fig.bytes)
-    return a->fig.bytes > b->fig.bytes ? -1 : 1;
-  return a->site < b->site ? -1 : a->site > b->site;
+  int c = hi_cmp_u64 (a->cls, b->cls);
+  if (c == 0)
+    c = hi_cmp_u64 (b->fig.bytes, a->fig.bytes);
+  return c ? c : hi_cmp_u64 (a->site, b->site);
 }
 
 static const int class_of_state[] = {

@@ -10,6 +10,7 @@
 #include "util/num.h"
 #include "util/hash.h"
 #include "util/vec.h"
+#include "util/sort.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -180,9 +181,8 @@ by_bytes (const void *x, const void *y, void *ctx)
 {
   const struct tree *t = ctx;
   uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
-  if (t->n[a].bytes != t->n[b].bytes)
-    return t->n[a].bytes < t->n[b].bytes ? 1 : -1;
-  return a < b ? -1 : a > b;
+  int c = hi_cmp_u64 (t->n[b].bytes, t->n[a].bytes);
+  return c ? c : hi_cmp_u64 (a, b);
 }
 
 /* Node ID's children, the most bytes first, into T's order from AT. */

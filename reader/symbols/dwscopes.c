@@ -15,6 +15,7 @@
 #include "symbols/dwscopes.h"
 #include "util/hash.h"
 #include "util/vec.h"
+#include "util/sort.h"
 
 #include <dwarf.h>
 #include <stdlib.h>
@@ -87,9 +88,8 @@ static int
 by_lo (const void *x, const void *y)
 {
   const struct range *a = x, *b = y;
-  if (a->lo != b->lo)
-    return a->lo < b->lo ? -1 : 1;
-  return a->kid < b->kid ? -1 : a->kid > b->kid;
+  int c = hi_cmp_u64 (a->lo, b->lo);
+  return c ? c : hi_cmp_u64 (a->kid, b->kid);
 }
 
 /* Read the top-level DIEs of unit CU and their ranges into U (U->key

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "symbols/modsyms.h"
 #include "util/vec.h"
+#include "util/sort.h"
 
 #include <dwarf.h>
 #include <gelf.h>
@@ -124,7 +125,7 @@ static int
 by_addr (const void *x, const void *y)
 {
   const struct fsym *a = x, *b = y;
-  return a->addr < b->addr ? -1 : a->addr > b->addr;
+  return hi_cmp_u64 (a->addr, b->addr);
 }
 
 static void
@@ -206,8 +207,7 @@ hi_modsyms_canonical (struct hi_modsyms *ms, uint64_t addr, uint64_t size,
 static int
 by_value (const void *x, const void *y)
 {
-  uint64_t a = *(const uint64_t *) x, b = *(const uint64_t *) y;
-  return a < b ? -1 : a > b;
+  return hi_cmp_u64 (*(const uint64_t *) x, *(const uint64_t *) y);
 }
 
 /* A sized symbol's start (+1) or end (-1) at AT. */
@@ -222,9 +222,8 @@ static int
 by_at (const void *x, const void *y)
 {
   const struct event *a = x, *b = y;
-  if (a->at != b->at)
-    return a->at < b->at ? -1 : 1;
-  return a->delta - b->delta;     /* ends first: fewer open at once */
+  int c = hi_cmp_u64 (a->at, b->at);
+  return c ? c : a->delta - b->delta;   /* ends first: fewer open at once */
 }
 
 /* Machines whose symbol values are code addresses: libdwfl then matches

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "util/errors.h"
 #include "util/vec.h"
+#include "util/sort.h"
 #include "target/target.h"
 #include "hi-reader.h"
 
@@ -205,7 +206,7 @@ static int
 by_address (const void *x, const void *y)
 {
   const struct segment *a = x, *b = y;
-  return a->vaddr < b->vaddr ? -1 : a->vaddr > b->vaddr;
+  return hi_cmp_u64 (a->vaddr, b->vaddr);
 }
 
 /* Add PT_LOAD PH, cut to the bytes the file really holds (the rest is
@@ -260,7 +261,7 @@ static int
 cmap_by_address (const void *x, const void *y)
 {
   const struct cmap *a = x, *b = y;
-  return a->start < b->start ? -1 : a->start > b->start;
+  return hi_cmp_u64 (a->start, b->start);
 }
 
 /* The NT_FILE entry holding ADDR, or NULL. */
