@@ -25,6 +25,7 @@
 #include "model/model.h"
 #include "reach/reach-int.h"
 #include "util/vec.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -297,15 +298,8 @@ span_of (const struct hi_scan *s, uint64_t addr)
 {
   if (addr - s->lo >= s->hi - s->lo)
     return NULL;
-  size_t lo = 0, hi = s->n_spans;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (s->spans[mid].start <= addr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  size_t lo = hi_upper_bound_u64 (s->spans, s->n_spans, sizeof *s->spans,
+                                   offsetof (struct hi_span, start), addr);
   if (lo == 0)
     return NULL;
   const struct hi_span *sp = &s->spans[lo - 1];

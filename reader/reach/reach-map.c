@@ -189,15 +189,9 @@ hi_scan_map (struct hi_scan *s)
 const struct hi_map_entry *
 hi_scan_mapping_of (const struct hi_scan *s, uint64_t addr)
 {
-  size_t lo = 0, hi = s->n_maps;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (s->maps[mid].start <= addr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  size_t lo = hi_upper_bound_u64 (s->maps, s->n_maps, sizeof *s->maps,
+                                   offsetof (struct hi_map_entry, start),
+                                   addr);
   if (lo == 0)
     return NULL;
   const struct hi_map_entry *e = &s->maps[lo - 1];

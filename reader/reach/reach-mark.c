@@ -318,15 +318,9 @@ static void
 scan_root_piece (struct hi_scan *s, uint64_t a, uint64_t b,
                  const struct hi_ranges *exclude)
 {
-  size_t lo = 0, hi = exclude->n;
-  while (lo < hi)             /* the first range ending after A */
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (exclude->v[mid].end <= a)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  /* The first range ending after A. */
+  size_t lo = hi_upper_bound_u64 (exclude->v, exclude->n, sizeof *exclude->v,
+                                   offsetof (struct hi_range, end), a);
   for (size_t j = lo; a < b; j++)
     {
       uint64_t stop = j < exclude->n && exclude->v[j].start < b

@@ -176,15 +176,11 @@ unit_of (struct hi_dwscopes *ix, Dwarf_Die *cu)
 static uint32_t
 kid_at (const struct unit *u, Dwarf_Addr pc)
 {
-  uint32_t lo = 0, hi = u->nranges;     /* first range with lo > pc */
-  while (lo < hi)
-    {
-      uint32_t mid = lo + (hi - lo) / 2;
-      if (u->ranges[mid].lo <= pc)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  /* The first range with lo > pc. */
+  uint32_t lo = (uint32_t) hi_upper_bound_u64 (u->ranges, u->nranges,
+                                               sizeof *u->ranges,
+                                               offsetof (struct range, lo),
+                                               pc);
   /* Ranges before it that reach past PC hold it: overlapping ranges
      (damaged input) are all looked at. */
   uint32_t best = NONE;
@@ -386,15 +382,9 @@ hi_dwscopes_die (struct hi_dwscopes *ix, Dwarf_Die *die, Dwarf_Die **scopes)
   if (u && u->usable && u->nkids > 0)
     {
       Dwarf_Off off = dwarf_dieoffset (die);
-      uint32_t lo = 0, hi = u->nkids;   /* the first kid past OFF */
-      while (lo < hi)
-        {
-          uint32_t mid = lo + (hi - lo) / 2;
-          if (u->kid_off[mid] <= off)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
+      /* The first kid past OFF. */
+      uint32_t lo = (uint32_t) hi_upper_bound_u64 (u->kid_off, u->nkids,
+                                                   sizeof *u->kid_off, 0, off);
       /* libdw's walk enters imported units on its way: left to it. */
       if (lo > 0 && (u->first_import == NONE || u->first_import >= lo - 1))
         {

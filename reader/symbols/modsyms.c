@@ -409,15 +409,9 @@ hi_modsyms_addrinfo (struct hi_modsyms *ms, uint64_t addr, GElf_Off *off,
   const struct ssym *found = NULL;
   if (ms->index_ok)
     {
-      size_t lo = 0, hi = ms->nsegs;    /* the first segment past ADDR */
-      while (lo < hi)
-        {
-          size_t mid = lo + (hi - lo) / 2;
-          if (ms->segs[mid].start <= addr)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
+      /* The first segment past ADDR. */
+      size_t lo = hi_upper_bound_u64 (ms->segs, ms->nsegs, sizeof *ms->segs,
+                                       offsetof (struct seg, start), addr);
       const struct seg *sg = lo > 0 ? &ms->segs[lo - 1] : NULL;
       if (sg && sg->count > 0 && sg->sym != NO_LIST)
         {
@@ -523,15 +517,8 @@ hi_modsyms_func_start (struct hi_modsyms *ms, uint64_t vaddr,
 {
   if (!ms->starts_done)
     load_starts (ms);
-  size_t lo = 0, hi = ms->nstarts;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (ms->starts[mid] <= vaddr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  size_t lo = hi_upper_bound_u64 (ms->starts, ms->nstarts,
+                                   sizeof *ms->starts, 0, vaddr);
   if (lo == 0)
     return 0;
   /* The last FDE starting at or below VADDR holds it only if some FDE

@@ -78,15 +78,8 @@ struct core
 static const struct segment *
 find_segment (const struct core *c, uint64_t addr)
 {
-  size_t lo = 0, hi = c->nseg;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (c->seg[mid].vaddr <= addr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  size_t lo = hi_upper_bound_u64 (c->seg, c->nseg, sizeof *c->seg,
+                                   offsetof (struct segment, vaddr), addr);
   if (lo == 0)
     return NULL;
   const struct segment *s = &c->seg[lo - 1];
