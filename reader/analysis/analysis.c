@@ -6,6 +6,7 @@
 #include "analysis/filter.h"
 #include "util/strtab.h"
 #include "util/hash.h"
+#include "util/vec.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -38,15 +39,9 @@ is_wrapper (const char *name)
 static int
 push_frame (struct hi_analysis *a, const struct hi_frame *f)
 {
-  if (a->n_frames == a->frames_cap)
-    {
-      uint32_t cap = a->frames_cap ? a->frames_cap * 2 : 1024;
-      struct hi_frame *v = realloc (a->frames, cap * sizeof *v);
-      if (!v)
-        return 0;
-      a->frames = v;
-      a->frames_cap = cap;
-    }
+  if (hi_grow32 ((void **) &a->frames, &a->frames_cap,
+                 (size_t) a->n_frames + 1, sizeof *a->frames) != 0)
+    return 0;
   a->frames[a->n_frames++] = *f;
   return 1;
 }

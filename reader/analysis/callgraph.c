@@ -7,6 +7,7 @@
 #include "util/num.h"
 #include "analysis/callgraph.h"
 #include "util/hash.h"
+#include "util/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,15 +34,9 @@ pair_get (struct hi_cgpairs *p, uint32_t a, uint32_t b)
   uint32_t i = hi_hash_find (&p->index, h, same_pair, &k);
   if (i != UINT32_MAX)
     return &p->v[i];
-  if (p->n == p->cap)
-    {
-      uint32_t cap = p->cap ? p->cap * 2 : 256;
-      struct hi_cgpair *v = cap > p->cap ? realloc (p->v, cap * sizeof *v) : NULL;
-      if (!v)
-        return NULL;
-      p->v = v;
-      p->cap = cap;
-    }
+  if (hi_grow32 ((void **) &p->v, &p->cap, (size_t) p->n + 1,
+                 sizeof *p->v) != 0)
+    return NULL;
   if (hi_hash_insert (&p->index, h, p->n) != 0)
     return NULL;
   struct hi_cgpair *e = &p->v[p->n++];

@@ -1,6 +1,7 @@
 /* suppress.c - suppression files in LeakSanitizer's format (leak:PATTERN
    lines) and its template matching, so users' existing files work. */
 #include "util/errors.h"
+#include "util/vec.h"
 #include "analysis/filter.h"
 
 #include <errno.h>
@@ -66,15 +67,9 @@ hi_suppressions_free (struct hi_suppressions *s)
 static int
 add_template (struct hi_suppressions *s, const char *p, size_t len)
 {
-  if (s->n == s->cap)
-    {
-      uint32_t cap = s->cap ? s->cap * 2 : 16;
-      char **v = realloc (s->templ, cap * sizeof *v);
-      if (!v)
-        return 0;
-      s->templ = v;
-      s->cap = cap;
-    }
+  if (hi_grow32 ((void **) &s->templ, &s->cap, (size_t) s->n + 1,
+                 sizeof *s->templ) != 0)
+    return 0;
   char *t = malloc (len + 1);
   if (!t)
     return 0;

@@ -2,6 +2,7 @@
    their entries out of a target, never larger than the target holds. */
 #include "hi-reader.h"
 #include "model/model.h"
+#include "util/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -60,22 +61,16 @@ read_arena_sized (const struct hi_target *t, const struct hi_root *r,
          the target cannot back costs what it really holds, not what the
          descriptor claims. */
       enum { CHUNK = 1 << 20 };
-      uint64_t bytes = a->count * a->entry_size, cap = 0;
+      uint64_t bytes = a->count * a->entry_size;
+      size_t cap = 0;
       char *p = NULL;
       for (uint64_t off = 0; off < bytes; off += CHUNK)
         {
           uint64_t n = bytes - off < CHUNK ? bytes - off : CHUNK;
-          if (off + n > cap)
+          if (hi_grow_max ((void **) &p, &cap, off + n, 1, bytes) != 0)
             {
-              uint64_t want = cap * 2 > off + n ? cap * 2 : off + n;
-              cap = want < bytes ? want : bytes;
-              char *q = realloc (p, (size_t) cap);
-              if (!q)
-                {
-                  free (p);
-                  return HI_E_NOMEM;
-                }
-              p = q;
+              free (p);
+              return HI_E_NOMEM;
             }
           if (t->ops->read_memory (t->ctx, a->addr + off, p + off, (size_t) n))
             {

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "model/model.h"
 #include "hi-reader.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -122,9 +123,8 @@ by_user (const void *x, const void *y, void *ctx)
   const struct hi_freed *q = ctx;
   uint64_t i = *(const uint64_t *) x, j = *(const uint64_t *) y;
   const struct hi_freed *a = &q[i], *b = &q[j];
-  if (a->user != b->user)
-    return a->user < b->user ? -1 : 1;
-  return i < j ? -1 : i > j;
+  int c = hi_cmp_u64 (a->user, b->user);
+  return c ? c : hi_cmp_u64 (i, j);
 }
 
 /* The ring: positions [head, tail) modulo HI_QUARANTINE_SLOTS; the

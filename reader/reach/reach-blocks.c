@@ -24,6 +24,8 @@
 #include "target/target.h"
 #include "model/model.h"
 #include "reach/reach-int.h"
+#include "util/vec.h"
+#include "util/sort.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -42,17 +44,9 @@
 static int
 add_block (struct hi_scan *s, uint64_t user, uint64_t size, uint32_t site)
 {
-  if (s->n_blocks == s->cap_blocks)
-    {
-      if (s->cap_blocks >= UINT32_MAX / 2)
-        return -1;
-      uint32_t cap = s->cap_blocks ? 2 * s->cap_blocks : 4096;
-      struct hi_sblock *b = realloc (s->b, cap * sizeof *b);
-      if (!b)
-        return -1;
-      s->b = b;
-      s->cap_blocks = cap;
-    }
+  if (hi_grow32 ((void **) &s->b, &s->cap_blocks, (size_t) s->n_blocks + 1,
+                 sizeof *s->b) != 0)
+    return -1;
   s->b[s->n_blocks] = (struct hi_sblock) { user, size, site, 0, 0 };
   s->n_blocks++;
   return 0;
@@ -304,15 +298,8 @@ span_of (const struct hi_scan *s, uint64_t addr)
 {
   if (addr - s->lo >= s->hi - s->lo)
     return NULL;
-  size_t lo = 0, hi = s->n_spans;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (s->spans[mid].start <= addr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  size_t lo = hi_upper_bound_u64 (s->spans, s->n_spans, sizeof *s->spans,
+                                   offsetof (struct hi_span, start), addr);
   if (lo == 0)
     return NULL;
   const struct hi_span *sp = &s->spans[lo - 1];

@@ -9,6 +9,7 @@
    heap. */
 #define _GNU_SOURCE
 #include "reach/reach-int.h"
+#include "util/sort.h"
 
 #include <string.h>
 
@@ -21,15 +22,9 @@
 static int
 in_heap (const struct hi_scan *s, uint64_t a)
 {
-  size_t lo = 0, hi = s->heap.n;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (s->heap.v[mid].end <= a)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  /* The first range ending past A. */
+  size_t lo = hi_upper_bound_u64 (s->heap.v, s->heap.n, sizeof *s->heap.v,
+                                   offsetof (struct hi_range, end), a);
   return lo < s->heap.n && a >= s->heap.v[lo].start;
 }
 

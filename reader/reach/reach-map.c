@@ -4,6 +4,8 @@
 #include "target/target.h"
 #include "model/model.h"
 #include "reach/reach-int.h"
+#include "util/vec.h"
+#include "util/sort.h"
 #include "heapinspect/leak-stop.h"
 
 #include <stdint.h>
@@ -22,15 +24,8 @@ hi_ranges_add (struct hi_ranges *r, uint64_t start, uint64_t end)
 {
   if (end <= start)
     return 0;
-  if (r->n == r->cap)
-    {
-      size_t cap = r->cap ? 2 * r->cap : 16;
-      struct hi_range *v = realloc (r->v, cap * sizeof *v);
-      if (!v)
-        return -1;
-      r->v = v;
-      r->cap = cap;
-    }
+  if (hi_grow ((void **) &r->v, &r->cap, r->n + 1, sizeof *r->v) != 0)
+    return -1;
   r->v[r->n++] = (struct hi_range) { start, end };
   return 0;
 }
@@ -39,7 +34,7 @@ static int
 range_cmp (const void *x, const void *y)
 {
   const struct hi_range *a = x, *b = y;
-  return a->start < b->start ? -1 : a->start > b->start;
+  return hi_cmp_u64 (a->start, b->start);
 }
 
 void
@@ -71,7 +66,7 @@ static int
 map_cmp (const void *x, const void *y)
 {
   const struct hi_map_entry *a = x, *b = y;
-  return a->start < b->start ? -1 : a->start > b->start;
+  return hi_cmp_u64 (a->start, b->start);
 }
 
 /* The arena described by D as memory: its entries, to the end of their
@@ -137,14 +132,9 @@ hi_scan_map (struct hi_scan *s)
     {
       if (e.end <= e.start)
         continue;
-      if (s->n_maps == cap)
-        {
-          cap = cap ? 2 * cap : 256;
-          struct hi_map_entry *v = realloc (s->maps, cap * sizeof *v);
-          if (!v)
-            return HI_E_NOMEM;
-          s->maps = v;
-        }
+      if (hi_grow ((void **) &s->maps, &cap, s->n_maps + 1,
+                   sizeof *s->maps) != 0)
+        return HI_E_NOMEM;
       e.path[HI_MAP_PATH_MAX - 1] = '\0';
       s->maps[s->n_maps++] = e;
     }
@@ -169,14 +159,9 @@ hi_scan_map (struct hi_scan *s)
   for (size_t i = 0; t->ops->thread_regs && i < THREADS_MAX
        && t->ops->thread_regs (t->ctx, i, &th) == 0; i++)
     {
-      if (s->n_threads == cap)
-        {
-          cap = cap ? 2 * cap : 16;
-          struct hi_thread_regs *v = realloc (s->threads, cap * sizeof *v);
-          if (!v)
-            return HI_E_NOMEM;
-          s->threads = v;
-        }
+      if (hi_grow ((void **) &s->threads, &cap, s->n_threads + 1,
+                   sizeof *s->threads) != 0)
+        return HI_E_NOMEM;
       if (th.n_regs > HI_THREAD_REGS_MAX)
         th.n_regs = HI_THREAD_REGS_MAX;
       s->threads[s->n_threads++] = th;
@@ -204,15 +189,9 @@ hi_scan_map (struct hi_scan *s)
 const struct hi_map_entry *
 hi_scan_mapping_of (const struct hi_scan *s, uint64_t addr)
 {
-  size_t lo = 0, hi = s->n_maps;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (s->maps[mid].start <= addr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  size_t lo = hi_upper_bound_u64 (s->maps, s->n_maps, sizeof *s->maps,
+                                   offsetof (struct hi_map_entry, start),
+                                   addr);
   if (lo == 0)
     return NULL;
   const struct hi_map_entry *e = &s->maps[lo - 1];

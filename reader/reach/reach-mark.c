@@ -16,6 +16,7 @@
    skips words it knows were never written; here every word counts. */
 #define _GNU_SOURCE
 #include "reach/reach-int.h"
+#include "util/sort.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -249,8 +250,7 @@ scan_memory (struct hi_scan *s, uint64_t start, uint64_t len,
 static int
 index_cmp (const void *x, const void *y)
 {
-  uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
-  return a < b ? -1 : a > b;
+  return hi_cmp_u64 (*(const uint32_t *) x, *(const uint32_t *) y);
 }
 
 /* lc_process_markstack, the stack taken in batches scanned in address
@@ -318,15 +318,9 @@ static void
 scan_root_piece (struct hi_scan *s, uint64_t a, uint64_t b,
                  const struct hi_ranges *exclude)
 {
-  size_t lo = 0, hi = exclude->n;
-  while (lo < hi)             /* the first range ending after A */
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (exclude->v[mid].end <= a)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  /* The first range ending after A. */
+  size_t lo = hi_upper_bound_u64 (exclude->v, exclude->n, sizeof *exclude->v,
+                                   offsetof (struct hi_range, end), a);
   for (size_t j = lo; a < b; j++)
     {
       uint64_t stop = j < exclude->n && exclude->v[j].start < b

@@ -6,6 +6,7 @@
 #include "model/model.h"
 #include "reach/reach-int.h"
 #include "tables/tables.h"
+#include "util/sort.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -227,11 +228,10 @@ static int
 by_bytes (const void *x, const void *y)
 {
   const struct crow *a = x, *b = y;
-  if (a->fig.bytes != b->fig.bytes)
-    return a->fig.bytes < b->fig.bytes ? 1 : -1;
-  if (a->fig.blocks != b->fig.blocks)
-    return a->fig.blocks < b->fig.blocks ? 1 : -1;
-  return a->path < b->path ? -1 : a->path > b->path;
+  int c = hi_cmp_u64 (b->fig.bytes, a->fig.bytes);
+  if (c == 0)
+    c = hi_cmp_u64 (b->fig.blocks, a->fig.blocks);
+  return c ? c : hi_cmp_u64 (a->path, b->path);
 }
 
 /* The chains of each class, grouped as the leak table groups them

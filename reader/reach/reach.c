@@ -1,6 +1,8 @@
 /* reach.c - the reachability scan's entry points (issue 15). */
 #include "model/model.h"
 #include "reach/reach-int.h"
+#include "util/vec.h"
+#include "util/sort.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -44,11 +46,10 @@ static int
 site_cmp (const void *x, const void *y)
 {
   const struct hi_reach_site *a = x, *b = y;
-  if (a->cls != b->cls)
-    return a->cls < b->cls ? -1 : 1;
-  if (a->fig.bytes != b->fig.bytes)
-    return a->fig.bytes > b->fig.bytes ? -1 : 1;
-  return a->site < b->site ? -1 : a->site > b->site;
+  int c = hi_cmp_u64 (a->cls, b->cls);
+  if (c == 0)
+    c = hi_cmp_u64 (b->fig.bytes, a->fig.bytes);
+  return c ? c : hi_cmp_u64 (a->site, b->site);
 }
 
 static const int class_of_state[] = {
@@ -161,15 +162,9 @@ check_redzones (struct hi_scan *s, struct hi_reach *r)
         }
       if (changed == UINT64_MAX)
         continue;
-      if (r->n_redzones == cap)
-        {
-          cap = cap ? 2 * cap : 16;
-          struct hi_reach_redzone *v = realloc (r->redzones,
-                                                cap * sizeof *v);
-          if (!v)
-            return HI_E_NOMEM;
-          r->redzones = v;
-        }
+      if (hi_grow ((void **) &r->redzones, &cap, r->n_redzones + 1,
+                   sizeof *r->redzones) != 0)
+        return HI_E_NOMEM;
       r->redzones[r->n_redzones++] = (struct hi_reach_redzone) {
         s->b[i].start, s->b[i].size, changed - s->b[i].start, s->b[i].site,
         0 };

@@ -9,6 +9,8 @@
 #include "report/rmodel.h"
 #include "util/num.h"
 #include "util/hash.h"
+#include "util/vec.h"
+#include "util/sort.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -87,15 +89,9 @@ child_of (struct tree *t, uint32_t parent, uint64_t i)
   uint32_t found = hi_hash_find (&t->index, h, key_eq, &k);
   if (found != UINT32_MAX)
     return found;
-  if (t->len == t->cap)
-    {
-      size_t cap = t->cap ? t->cap * 2 : 64;
-      struct node *p = cap < NONE ? realloc (t->n, cap * sizeof *p) : NULL;
-      if (!p)
-        return NONE;
-      t->n = p;
-      t->cap = cap;
-    }
+  if (hi_grow_max ((void **) &t->n, &t->cap, t->len + 1, sizeof *t->n,
+                   NONE) != 0)
+    return NONE;
   uint32_t id = (uint32_t) t->len;
   if (hi_hash_insert (&t->index, h, id) != 0)
     return NONE;
@@ -114,13 +110,8 @@ build (struct tree *t, const struct hi_rmodel *r, const struct hi_rpoint *p)
   t->len = 0;
   hi_hash_free (&t->index);
   hi_hash_init (&t->index);
-  if (t->cap == 0)
-    {
-      t->cap = 64;
-      t->n = malloc (t->cap * sizeof *t->n);
-      if (!t->n)
-        return -1;
-    }
+  if (hi_grow ((void **) &t->n, &t->cap, 1, sizeof *t->n) != 0)
+    return -1;
   t->n[t->len++] = (struct node) { NULL, NONE, NONE, NONE, 0, 0 };
   for (uint64_t k = 0; k < p->n; k++)
     {
@@ -190,9 +181,8 @@ by_bytes (const void *x, const void *y, void *ctx)
 {
   const struct tree *t = ctx;
   uint32_t a = *(const uint32_t *) x, b = *(const uint32_t *) y;
-  if (t->n[a].bytes != t->n[b].bytes)
-    return t->n[a].bytes < t->n[b].bytes ? 1 : -1;
-  return a < b ? -1 : a > b;
+  int c = hi_cmp_u64 (t->n[b].bytes, t->n[a].bytes);
+  return c ? c : hi_cmp_u64 (a, b);
 }
 
 /* Node ID's children, the most bytes first, into T's order from AT. */

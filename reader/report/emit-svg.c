@@ -7,6 +7,7 @@
 #include "util/text.h"
 #include "util/hash.h"
 #include "report/svg-script.h"
+#include "util/vec.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -66,15 +67,9 @@ child_of (struct tree *t, uint32_t parent, const char *name, uint64_t hash)
   uint32_t id = hi_hash_find (&t->index, h, key_eq, &k);
   if (id != UINT32_MAX)
     return id;
-  if (t->len == t->cap)
-    {
-      size_t c = t->cap ? t->cap * 2 : 256;
-      struct node *p = c < NONE ? realloc (t->n, c * sizeof *p) : NULL;
-      if (!p)
-        return NONE;
-      t->n = p;
-      t->cap = c;
-    }
+  if (hi_grow_max ((void **) &t->n, &t->cap, t->len + 1, sizeof *t->n,
+                   NONE) != 0)
+    return NONE;
   id = (uint32_t) t->len;
   if (hi_hash_insert (&t->index, h, id) != 0)
     return NONE;
@@ -105,10 +100,9 @@ build (struct tree *t, const struct hi_rmodel *r, enum hi_weight weight)
               || weight == HI_WEIGHT_INUSE_OBJECTS;
   int peak = weight == HI_WEIGHT_PEAK_SPACE
              || weight == HI_WEIGHT_PEAK_OBJECTS;
-  t->cap = 256;
-  t->n = malloc (t->cap * sizeof *t->n);
   t->name_hash = calloc (r->n_frames ? r->n_frames : 1, sizeof (uint64_t));
-  if (!t->n || !t->name_hash)
+  if (hi_grow ((void **) &t->n, &t->cap, 1, sizeof *t->n) != 0
+      || !t->name_hash)
     return -1;
   memset (&t->n[0], 0, sizeof t->n[0]);
   t->n[0].name = "all";
@@ -199,15 +193,8 @@ struct text
 static int
 text_put (struct text *b, const char *s, size_t len)
 {
-  if (b->n + len + 1 > b->cap)
-    {
-      size_t c = (b->n + len + 1) * 2;
-      char *p = realloc (b->s, c);
-      if (!p)
-        return -1;
-      b->s = p;
-      b->cap = c;
-    }
+  if (hi_grow ((void **) &b->s, &b->cap, b->n + len + 1, 1) != 0)
+    return -1;
   memcpy (b->s + b->n, s, len);
   b->n += len;
   b->s[b->n] = '\0';

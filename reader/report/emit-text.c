@@ -5,6 +5,7 @@
 #include "util/text.h"
 #include "report/rmodel.h"
 #include "report/timetab.h"
+#include "util/vec.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -50,17 +51,10 @@ static void
 put (struct buf *b, const char *s)
 {
   size_t len = strlen (s);
-  if (b->n + len + 1 > b->cap)
+  if (hi_grow ((void **) &b->s, &b->cap, b->n + len + 1, 1) != 0)
     {
-      size_t cap = (b->n + len + 1) * 2;
-      char *p = realloc (b->s, cap);
-      if (!p)
-        {
-          b->nomem = 1;
-          return;
-        }
-      b->s = p;
-      b->cap = cap;
+      b->nomem = 1;
+      return;
     }
   memcpy (b->s + b->n, s, len + 1);
   b->n += len;

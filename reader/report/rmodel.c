@@ -2,6 +2,7 @@
    strings they own. */
 #define _GNU_SOURCE
 #include "report/rmodel.h"
+#include "util/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -41,18 +42,10 @@ hi_rmodel_free (struct hi_rmodel *r)
 static int
 grow (struct hi_rmodel *r, void **v, size_t *n, size_t *cap, size_t size)
 {
-  if (*n < *cap)
+  if (hi_grow (v, cap, *n + 1, size) == 0)
     return 0;
-  size_t c = *cap ? *cap * 2 : 16;
-  void *p = c > *cap && c < SIZE_MAX / size ? realloc (*v, c * size) : NULL;
-  if (!p)
-    {
-      r->nomem = 1;
-      return -1;
-    }
-  *v = p;
-  *cap = c;
-  return 0;
+  r->nomem = 1;
+  return -1;
 }
 
 struct hi_table *

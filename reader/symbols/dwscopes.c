@@ -14,6 +14,8 @@
    left to libdw. */
 #include "symbols/dwscopes.h"
 #include "util/hash.h"
+#include "util/vec.h"
+#include "util/sort.h"
 
 #include <dwarf.h>
 #include <stdlib.h>
@@ -86,26 +88,8 @@ static int
 by_lo (const void *x, const void *y)
 {
   const struct range *a = x, *b = y;
-  if (a->lo != b->lo)
-    return a->lo < b->lo ? -1 : 1;
-  return a->kid < b->kid ? -1 : a->kid > b->kid;
-}
-
-/* Grow *V (of *CAP elements of SIZE) to hold N + 1; 0, or -1. */
-static int
-grow (void **v, uint32_t n, uint32_t *cap, size_t size)
-{
-  if (n < *cap)
-    return 0;
-  if (*cap >= UINT32_MAX / 2)
-    return -1;
-  uint32_t c = *cap ? *cap * 2 : 16;
-  void *p = realloc (*v, (size_t) c * size);
-  if (!p)
-    return -1;
-  *v = p;
-  *cap = c;
-  return 0;
+  int c = hi_cmp_u64 (a->lo, b->lo);
+  return c ? c : hi_cmp_u64 (a->kid, b->kid);
 }
 
 /* Read the top-level DIEs of unit CU and their ranges into U (U->key
@@ -121,9 +105,10 @@ unit_build (struct unit *u, Dwarf_Die *cu)
   uint32_t cap_kids = 0, cap_ranges = 0, cap_off = 0;
   do
     {
-      if (grow ((void **) &u->kids, u->nkids, &cap_kids, sizeof *u->kids) != 0
-          || grow ((void **) &u->kid_off, u->nkids, &cap_off,
-                   sizeof *u->kid_off) != 0)
+      size_t need = (size_t) u->nkids + 1;
+      if (hi_grow32 ((void **) &u->kids, &cap_kids, need, sizeof *u->kids) != 0
+          || hi_grow32 ((void **) &u->kid_off, &cap_off, need,
+                        sizeof *u->kid_off) != 0)
         return;
       uint32_t k = u->nkids++;
       u->kids[k] = kid;
@@ -134,8 +119,8 @@ unit_build (struct unit *u, Dwarf_Die *cu)
       ptrdiff_t off = 0;
       while ((off = dwarf_ranges (&kid, off, &base, &lo, &hi)) > 0)
         {
-          if (grow ((void **) &u->ranges, u->nranges, &cap_ranges,
-                    sizeof *u->ranges) != 0)
+          if (hi_grow32 ((void **) &u->ranges, &cap_ranges,
+                         (size_t) u->nranges + 1, sizeof *u->ranges) != 0)
             return;
           u->ranges[u->nranges++] = (struct range) { lo, hi, k };
         }
@@ -175,7 +160,8 @@ unit_of (struct hi_dwscopes *ix, Dwarf_Die *cu)
   uint32_t id = hi_hash_find (&ix->by_key, h, same_key, &k);
   if (id != UINT32_MAX)
     return &ix->units[id];
-  if (grow ((void **) &ix->units, ix->n, &ix->cap, sizeof *ix->units) != 0
+  if (hi_grow32 ((void **) &ix->units, &ix->cap, (size_t) ix->n + 1,
+                 sizeof *ix->units) != 0
       || hi_hash_insert (&ix->by_key, h, ix->n) != 0)
     return NULL;
   struct unit *u = &ix->units[ix->n++];
@@ -190,15 +176,11 @@ unit_of (struct hi_dwscopes *ix, Dwarf_Die *cu)
 static uint32_t
 kid_at (const struct unit *u, Dwarf_Addr pc)
 {
-  uint32_t lo = 0, hi = u->nranges;     /* first range with lo > pc */
-  while (lo < hi)
-    {
-      uint32_t mid = lo + (hi - lo) / 2;
-      if (u->ranges[mid].lo <= pc)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  /* The first range with lo > pc. */
+  uint32_t lo = (uint32_t) hi_upper_bound_u64 (u->ranges, u->nranges,
+                                               sizeof *u->ranges,
+                                               offsetof (struct range, lo),
+                                               pc);
   /* Ranges before it that reach past PC hold it: overlapping ranges
      (damaged input) are all looked at. */
   uint32_t best = NONE;
@@ -212,7 +194,7 @@ kid_at (const struct unit *u, Dwarf_Addr pc)
 static int
 push (Dwarf_Die **path, uint32_t *n, uint32_t *cap, const Dwarf_Die *die)
 {
-  if (grow ((void **) path, *n, cap, sizeof **path) != 0)
+  if (hi_grow32 ((void **) path, cap, (size_t) *n + 1, sizeof **path) != 0)
     return -1;
   (*path)[(*n)++] = *die;
   return 0;
@@ -400,15 +382,9 @@ hi_dwscopes_die (struct hi_dwscopes *ix, Dwarf_Die *die, Dwarf_Die **scopes)
   if (u && u->usable && u->nkids > 0)
     {
       Dwarf_Off off = dwarf_dieoffset (die);
-      uint32_t lo = 0, hi = u->nkids;   /* the first kid past OFF */
-      while (lo < hi)
-        {
-          uint32_t mid = lo + (hi - lo) / 2;
-          if (u->kid_off[mid] <= off)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
+      /* The first kid past OFF. */
+      uint32_t lo = (uint32_t) hi_upper_bound_u64 (u->kid_off, u->nkids,
+                                                   sizeof *u->kid_off, 0, off);
       /* libdw's walk enters imported units on its way: left to it. */
       if (lo > 0 && (u->first_import == NONE || u->first_import >= lo - 1))
         {

@@ -2,6 +2,8 @@
    canonical name) and its functions' starts from .eh_frame_hdr. */
 #define _GNU_SOURCE
 #include "symbols/modsyms.h"
+#include "util/vec.h"
+#include "util/sort.h"
 
 #include <dwarf.h>
 #include <gelf.h>
@@ -123,7 +125,7 @@ static int
 by_addr (const void *x, const void *y)
 {
   const struct fsym *a = x, *b = y;
-  return a->addr < b->addr ? -1 : a->addr > b->addr;
+  return hi_cmp_u64 (a->addr, b->addr);
 }
 
 static void
@@ -205,8 +207,7 @@ hi_modsyms_canonical (struct hi_modsyms *ms, uint64_t addr, uint64_t size,
 static int
 by_value (const void *x, const void *y)
 {
-  uint64_t a = *(const uint64_t *) x, b = *(const uint64_t *) y;
-  return a < b ? -1 : a > b;
+  return hi_cmp_u64 (*(const uint64_t *) x, *(const uint64_t *) y);
 }
 
 /* A sized symbol's start (+1) or end (-1) at AT. */
@@ -221,9 +222,8 @@ static int
 by_at (const void *x, const void *y)
 {
   const struct event *a = x, *b = y;
-  if (a->at != b->at)
-    return a->at < b->at ? -1 : 1;
-  return a->delta - b->delta;     /* ends first: fewer open at once */
+  int c = hi_cmp_u64 (a->at, b->at);
+  return c ? c : a->delta - b->delta;   /* ends first: fewer open at once */
 }
 
 /* Machines whose symbol values are code addresses: libdwfl then matches
@@ -342,19 +342,11 @@ load_index (struct hi_modsyms *ms)
                         count == 1 && !lost ? active[0] : NO_LIST };
       if (count > 1 && !lost && ms->nheld + count <= MAX_HELD (nsized))
         {
-          if (ms->nheld + count > cap_held)
+          if (hi_grow ((void **) &ms->held, &cap_held, ms->nheld + count,
+                       sizeof *ms->held) != 0)
             {
-              size_t c = cap_held ? 2 * cap_held : 256;
-              while (c < ms->nheld + count)
-                c *= 2;
-              uint32_t *p = realloc (ms->held, c * sizeof *p);
-              if (!p)
-                {
-                  ok = 0;
-                  break;
-                }
-              ms->held = p;
-              cap_held = c;
+              ok = 0;
+              break;
             }
           sg.sym = ms->nheld;
           memcpy (ms->held + ms->nheld, active, count * sizeof *active);
@@ -417,15 +409,9 @@ hi_modsyms_addrinfo (struct hi_modsyms *ms, uint64_t addr, GElf_Off *off,
   const struct ssym *found = NULL;
   if (ms->index_ok)
     {
-      size_t lo = 0, hi = ms->nsegs;    /* the first segment past ADDR */
-      while (lo < hi)
-        {
-          size_t mid = lo + (hi - lo) / 2;
-          if (ms->segs[mid].start <= addr)
-            lo = mid + 1;
-          else
-            hi = mid;
-        }
+      /* The first segment past ADDR. */
+      size_t lo = hi_upper_bound_u64 (ms->segs, ms->nsegs, sizeof *ms->segs,
+                                       offsetof (struct seg, start), addr);
       const struct seg *sg = lo > 0 ? &ms->segs[lo - 1] : NULL;
       if (sg && sg->count > 0 && sg->sym != NO_LIST)
         {
@@ -531,15 +517,8 @@ hi_modsyms_func_start (struct hi_modsyms *ms, uint64_t vaddr,
 {
   if (!ms->starts_done)
     load_starts (ms);
-  size_t lo = 0, hi = ms->nstarts;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (ms->starts[mid] <= vaddr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  size_t lo = hi_upper_bound_u64 (ms->starts, ms->nstarts,
+                                   sizeof *ms->starts, 0, vaddr);
   if (lo == 0)
     return 0;
   /* The last FDE starting at or below VADDR holds it only if some FDE

@@ -6,6 +6,7 @@
 #include "symbols/dwscopes.h"
 #include "symbols/modsyms.h"
 #include "util/strtab.h"
+#include "util/sort.h"
 
 #include <dwarf.h>
 #include <errno.h>
@@ -198,7 +199,7 @@ by_start (const void *x, const void *y)
 {
   const struct hi_module *a = *(const struct hi_module *const *) x;
   const struct hi_module *b = *(const struct hi_module *const *) y;
-  return a->start < b->start ? -1 : a->start > b->start;
+  return hi_cmp_u64 (a->start, b->start);
 }
 
 struct hi_symbolizer *

@@ -11,6 +11,8 @@
 #include "tables/tables.h"
 #include "util/num.h"
 #include "util/strtab.h"
+#include "util/vec.h"
+#include "util/sort.h"
 
 #define NO_SITE UINT64_MAX
 
@@ -60,17 +62,10 @@ struct key
 static void
 key_put (struct key *k, const char *s, size_t len)
 {
-  if (k->n + len + 1 > k->cap)
+  if (hi_grow ((void **) &k->s, &k->cap, k->n + len + 1, 1) != 0)
     {
-      size_t cap = (k->n + len + 1) * 2;
-      char *p = realloc (k->s, cap);
-      if (!p)
-        {
-          k->nomem = 1;
-          return;
-        }
-      k->s = p;
-      k->cap = cap;
+      k->nomem = 1;
+      return;
     }
   memcpy (k->s + k->n, s, len);
   k->n += len;
@@ -164,22 +159,14 @@ rows_get (struct rows *r, const char *k)
   uint32_t id = hi_strtab_intern (&r->keys, k);
   if (id == UINT32_MAX)
     return NULL;
-  if (id >= r->cap)
+  size_t old = r->cap;
+  if (hi_grow ((void **) &r->v, &r->cap, (size_t) id + 1, sizeof *r->v) != 0)
+    return NULL;
+  for (size_t i = old; i < r->cap; i++)
     {
-      size_t cap = r->cap ? r->cap * 2 : 256;
-      while (cap <= id)
-        cap *= 2;
-      struct drow *v = realloc (r->v, cap * sizeof *v);
-      if (!v)
-        return NULL;
-      for (size_t i = r->cap; i < cap; i++)
-        {
-          memset (&v[i], 0, sizeof v[i]);
-          v[i].key = (uint32_t) i;
-          v[i].site[0] = v[i].site[1] = NO_SITE;
-        }
-      r->v = v;
-      r->cap = cap;
+      memset (&r->v[i], 0, sizeof r->v[i]);
+      r->v[i].key = (uint32_t) i;
+      r->v[i].site[0] = r->v[i].site[1] = NO_SITE;
     }
   struct drow *row = &r->v[id];
   row->filtered = k[0] == 'F';
@@ -271,13 +258,13 @@ by_change (const void *x, const void *y, void *ctx)
                           &a->d_allocs };
   const int64_t *db[] = { &b->d_live_bytes, &b->d_live_blocks, &b->d_bytes,
                           &b->d_allocs };
-  for (int i = 0; i < 4; i++)
-    if (mag (*da[i]) != mag (*db[i]))
-      return mag (*da[i]) < mag (*db[i]) ? 1 : -1;
+  int c = 0;
+  for (int i = 0; i < 4 && c == 0; i++)
+    c = hi_cmp_u64 (mag (*db[i]), mag (*da[i]));
   /* A growth before a shrink of the same size. */
-  if ((a->d_live_bytes < 0) != (b->d_live_bytes < 0))
-    return a->d_live_bytes < 0 ? 1 : -1;
-  return strcmp (keys->strs[a->key], keys->strs[b->key]);
+  if (c == 0)
+    c = hi_cmp_u64 (a->d_live_bytes < 0, b->d_live_bytes < 0);
+  return c ? c : strcmp (keys->strs[a->key], keys->strs[b->key]);
 }
 
 /* What a row says of a chain's live blocks: "new" (none in OLD, some in

@@ -5,6 +5,7 @@
 #include "tables/tables.h"
 #include "util/num.h"
 #include "util/hash.h"
+#include "util/vec.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -49,20 +50,6 @@ struct build
                                 (hi_types_group), or NULL */
 };
 
-static int
-grow_array (void **v, size_t n, size_t *cap, size_t size)
-{
-  if (n < *cap)
-    return 0;
-  size_t c = *cap ? *cap * 2 : 64;
-  void *p = c < SIZE_MAX / size ? realloc (*v, c * size) : NULL;
-  if (!p)
-    return -1;
-  *v = p;
-  *cap = c;
-  return 0;
-}
-
 /* The mapping index + 1 for module MOD of the model (added on first
    use); UINT32_MAX if out of memory. */
 static uint32_t
@@ -72,8 +59,8 @@ mapping_of_module (struct build *b, uint64_t mod)
   if (b->mapping_of[mod])
     return b->mapping_of[mod];
   struct hi_rmodel *r = b->r;
-  if (grow_array ((void **) &r->mappings, r->n_mappings, &b->cap_mappings,
-                  sizeof *r->mappings) != 0)
+  if (hi_grow ((void **) &r->mappings, &b->cap_mappings, r->n_mappings + 1,
+               sizeof *r->mappings) != 0)
     return UINT32_MAX;
   const struct hi_module *rec = &m->modules[mod];
   struct hi_rmapping *mp = &r->mappings[r->n_mappings];
@@ -119,8 +106,8 @@ location_for (struct build *b, uint32_t i, uint32_t j)
   uint32_t known = b->loc_of_frame[head];
   if (known && r->locations[known - 1].n == j - i)
     return known - 1;
-  if (grow_array ((void **) &r->locations, r->n_locations,
-                  &b->cap_locations, sizeof *r->locations) != 0)
+  if (hi_grow ((void **) &r->locations, &b->cap_locations,
+               r->n_locations + 1, sizeof *r->locations) != 0)
     return UINT32_MAX;
   const struct hi_frame *hf = &a->frames[head];
   struct hi_rlocation loc;

@@ -6,6 +6,7 @@
 #include <string.h>
 #include "tables/tables.h"
 #include "util/num.h"
+#include "util/sort.h"
 
 struct direct
 {
@@ -18,9 +19,8 @@ static int
 by_bytes (const void *x, const void *y)
 {
   const struct direct *a = x, *b = y;
-  if (a->bytes != b->bytes)
-    return a->bytes < b->bytes ? 1 : -1;
-  return a->func < b->func ? -1 : a->func > b->func;
+  int c = hi_cmp_u64 (b->bytes, a->bytes);
+  return c ? c : hi_cmp_u64 (a->func, b->func);
 }
 
 static void

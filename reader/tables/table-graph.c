@@ -9,6 +9,7 @@
 #include "util/num.h"
 #include "analysis/callgraph.h"
 #include "report/rmodel.h"
+#include "util/sort.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -26,9 +27,8 @@ static int
 by_total (const void *x, const void *y)
 {
   const struct entry_key *a = x, *b = y;
-  if (a->total != b->total)
-    return a->total < b->total ? 1 : -1;
-  return a->x < b->x ? -1 : a->x > b->x;
+  int c = hi_cmp_u64 (b->total, a->total);
+  return c ? c : hi_cmp_u64 (a->x, b->x);
 }
 
 /* The columns: mprof's, then the exact figures JSON gives instead of
@@ -277,13 +277,12 @@ static int
 by_member (const void *x, const void *y)
 {
   const struct member_key *a = x, *b = y;
-  if (a->cycle != b->cycle)
-    return a->cycle < b->cycle ? -1 : 1;
-  if (a->bytes != b->bytes)
-    return a->bytes < b->bytes ? 1 : -1;
-  if (a->called != b->called)
-    return a->called < b->called ? 1 : -1;
-  return a->fn < b->fn ? -1 : a->fn > b->fn;
+  int c = hi_cmp_u64 (a->cycle, b->cycle);
+  if (c == 0)
+    c = hi_cmp_u64 (b->bytes, a->bytes);
+  if (c == 0)
+    c = hi_cmp_u64 (b->called, a->called);
+  return c ? c : hi_cmp_u64 (a->fn, b->fn);
 }
 
 static int
@@ -369,14 +368,12 @@ by_bytes (const void *x, const void *y)
 {
   const struct hi_cgpair *a = *(const struct hi_cgpair *const *) x;
   const struct hi_cgpair *b = *(const struct hi_cgpair *const *) y;
-  uint64_t ba = hi_sum4 (a->bytes), bb = hi_sum4 (b->bytes);
-  if (ba != bb)
-    return ba < bb ? 1 : -1;
-  if (a->calls != b->calls)
-    return a->calls < b->calls ? 1 : -1;
-  if (a->a != b->a)
-    return a->a < b->a ? -1 : 1;
-  return a->b < b->b ? -1 : a->b > b->b;
+  int c = hi_cmp_u64 (hi_sum4 (b->bytes), hi_sum4 (a->bytes));
+  if (c == 0)
+    c = hi_cmp_u64 (b->calls, a->calls);
+  if (c == 0)
+    c = hi_cmp_u64 (a->a, b->a);
+  return c ? c : hi_cmp_u64 (a->b, b->b);
 }
 
 /* Sort side S (its P filled) and mark which lines show: the first

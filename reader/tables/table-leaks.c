@@ -6,6 +6,7 @@
 #include <string.h>
 #include "tables/tables.h"
 #include "util/num.h"
+#include "util/sort.h"
 
 struct leak
 {
@@ -25,11 +26,10 @@ static int
 by_kept (const void *x, const void *y)
 {
   const struct leak *a = x, *b = y;
-  if (a->kept != b->kept)
-    return a->kept < b->kept ? 1 : -1;
-  if (live (a) != live (b))
-    return live (a) < live (b) ? 1 : -1;
-  return a->path < b->path ? -1 : a->path > b->path;
+  int c = hi_cmp_u64 (b->kept, a->kept);
+  if (c == 0)
+    c = hi_cmp_u64 (live (b), live (a));
+  return c ? c : hi_cmp_u64 (a->path, b->path);
 }
 
 /* Group the sites into rows by the path they show (hi_path_rows; chains

@@ -5,6 +5,7 @@
 #include "tables/tables.h"
 #include "util/num.h"
 #include "report/timetab.h"
+#include "util/sort.h"
 
 #include <stddef.h>
 #include <inttypes.h>
@@ -23,11 +24,10 @@ static int
 by_frees (const void *x, const void *y)
 {
   const struct life *a = x, *b = y;
-  if (a->freed != b->freed)
-    return a->freed < b->freed ? 1 : -1;
-  if (a->live != b->live)
-    return a->live < b->live ? 1 : -1;
-  return a->path < b->path ? -1 : a->path > b->path;
+  int c = hi_cmp_u64 (b->freed, a->freed);
+  if (c == 0)
+    c = hi_cmp_u64 (b->live, a->live);
+  return c ? c : hi_cmp_u64 (a->path, b->path);
 }
 
 /* Text columns first: a heading spans the columns after it up to the

@@ -3,6 +3,7 @@
    bytes first. */
 #include "tables/tables.h"
 #include "util/num.h"
+#include "util/sort.h"
 #include "util/text.h"
 #include "report/timetab.h"
 
@@ -21,11 +22,10 @@ static int
 by_bytes (const void *x, const void *y)
 {
   const struct peak *a = x, *b = y;
-  if (a->bytes != b->bytes)
-    return a->bytes < b->bytes ? 1 : -1;
-  if (a->blocks != b->blocks)
-    return a->blocks < b->blocks ? 1 : -1;
-  return a->path < b->path ? -1 : a->path > b->path;
+  int c = hi_cmp_u64 (b->bytes, a->bytes);
+  if (c == 0)
+    c = hi_cmp_u64 (b->blocks, a->blocks);
+  return c ? c : hi_cmp_u64 (a->path, b->path);
 }
 
 static const struct hi_column columns[] = {

@@ -6,6 +6,7 @@
 #include "tables/tables.h"
 #include "util/num.h"
 #include "report/timetab.h"
+#include "util/sort.h"
 
 #include <stddef.h>
 #include <stdlib.h>
@@ -20,11 +21,10 @@ static int
 by_temporaries (const void *x, const void *y)
 {
   const struct temp *a = x, *b = y;
-  if (a->temporaries != b->temporaries)
-    return a->temporaries < b->temporaries ? 1 : -1;
-  if (a->allocs != b->allocs)
-    return a->allocs < b->allocs ? 1 : -1;
-  return a->path < b->path ? -1 : a->path > b->path;
+  int c = hi_cmp_u64 (b->temporaries, a->temporaries);
+  if (c == 0)
+    c = hi_cmp_u64 (b->allocs, a->allocs);
+  return c ? c : hi_cmp_u64 (a->path, b->path);
 }
 
 static const struct hi_column columns[] = {

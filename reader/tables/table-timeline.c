@@ -4,6 +4,8 @@
    made of it (the points, then the chains of the detailed ones). */
 #include "tables/tables.h"
 #include "util/num.h"
+#include "util/vec.h"
+#include "util/sort.h"
 #include "report/timetab.h"
 
 #include <inttypes.h>
@@ -20,20 +22,6 @@ struct build
   size_t cap_points, cap_at, cap_chains;
 };
 
-static int
-grow (void **v, size_t n, size_t *cap, size_t size)
-{
-  if (n < *cap)
-    return 0;
-  size_t c = *cap ? *cap * 2 : 64;
-  void *p = c < SIZE_MAX / size ? realloc (*v, c * size) : NULL;
-  if (!p)
-    return -1;
-  *v = p;
-  *cap = c;
-  return 0;
-}
-
 /* Site S's chain in the timeline, made on first use; UINT64_MAX if out
    of memory. */
 static uint64_t
@@ -44,8 +32,8 @@ chain_for (struct build *b, uint64_t s)
   struct hi_analysis *a = b->a;
   struct hi_rmodel *r = b->r;
   struct hi_rtimeline *tl = b->tl;
-  if (grow ((void **) &tl->chains, tl->n_chains, &b->cap_chains,
-            sizeof *tl->chains) != 0)
+  if (hi_grow ((void **) &tl->chains, &b->cap_chains, tl->n_chains + 1,
+               sizeof *tl->chains) != 0)
     return UINT64_MAX;
   struct hi_rchain c = { .site = s };
   struct hi_cell path = hi_path_cell (a, s, r);
@@ -76,7 +64,8 @@ add_chain (struct build *b, uint64_t s, uint64_t bytes, uint64_t blocks)
   uint64_t c = chain_for (b, s);
   struct hi_rtimeline *tl = b->tl;
   if (c == UINT64_MAX
-      || grow ((void **) &tl->at, tl->n_at, &b->cap_at, sizeof *tl->at) != 0)
+      || hi_grow ((void **) &tl->at, &b->cap_at, tl->n_at + 1,
+                  sizeof *tl->at) != 0)
     return -1;
   tl->at[tl->n_at++] = (struct hi_rtchain) { c, bytes, blocks };
   tl->points[tl->n_points - 1].n++;
@@ -87,8 +76,8 @@ static struct hi_rpoint *
 add_point (struct build *b, const struct hi_tpoint *p, enum hi_rpoint_kind k)
 {
   struct hi_rtimeline *tl = b->tl;
-  if (grow ((void **) &tl->points, tl->n_points, &b->cap_points,
-            sizeof *tl->points) != 0)
+  if (hi_grow ((void **) &tl->points, &b->cap_points, tl->n_points + 1,
+               sizeof *tl->points) != 0)
     return NULL;
   struct hi_rpoint *o = &tl->points[tl->n_points++];
   *o = (struct hi_rpoint) { p->time_ns, p->clock, p->live_bytes,
@@ -100,11 +89,10 @@ static int
 by_bytes (const void *x, const void *y)
 {
   const struct hi_rtchain *a = x, *b = y;
-  if (a->bytes != b->bytes)
-    return a->bytes < b->bytes ? 1 : -1;
-  if (a->blocks != b->blocks)
-    return a->blocks < b->blocks ? 1 : -1;
-  return a->chain < b->chain ? -1 : a->chain > b->chain;
+  int c = hi_cmp_u64 (b->bytes, a->bytes);
+  if (c == 0)
+    c = hi_cmp_u64 (b->blocks, a->blocks);
+  return c ? c : hi_cmp_u64 (a->chain, b->chain);
 }
 
 static void
@@ -219,8 +207,9 @@ add_peak (struct build *b, const struct hi_stat *st)
         if (hi_site_flags (b->a, s) & HI_SITE_FILTERED)
           continue;
         uint64_t c = chain_for (b, s);
-        if (c == UINT64_MAX || grow ((void **) &tl->at, tl->n_at, &b->cap_at,
-                                     sizeof *tl->at) != 0)
+        if (c == UINT64_MAX
+            || hi_grow ((void **) &tl->at, &b->cap_at, tl->n_at + 1,
+                        sizeof *tl->at) != 0)
           return -1;
         tl->at[tl->n_at++] = (struct hi_rtchain) {
           c, m->chain_time[s].peak_bytes, m->chain_time[s].peak_blocks };

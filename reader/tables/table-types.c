@@ -10,6 +10,7 @@
 #include "tables/tables.h"
 #include "util/num.h"
 #include "util/strtab.h"
+#include "util/sort.h"
 
 #define TAG_PREFIX "heapinspect::type_tag<"
 #define TAG_SUFFIX ">::id"
@@ -162,9 +163,8 @@ static int
 by_share (const void *x, const void *y)
 {
   const struct share *a = x, *b = y;
-  if (a->bytes != b->bytes)
-    return a->bytes < b->bytes ? 1 : -1;
-  return a->type < b->type ? -1 : a->type > b->type;
+  int c = hi_cmp_u64 (b->bytes, a->bytes);
+  return c ? c : hi_cmp_u64 (a->type, b->type);
 }
 
 void
@@ -247,11 +247,10 @@ static int
 by_live (const void *x, const void *y)
 {
   const struct trow *a = x, *b = y;
-  if (a->live != b->live)
-    return a->live < b->live ? 1 : -1;
-  if (a->blocks != b->blocks)
-    return a->blocks < b->blocks ? 1 : -1;
-  return a->type < b->type ? -1 : a->type > b->type;
+  int c = hi_cmp_u64 (b->live, a->live);
+  if (c == 0)
+    c = hi_cmp_u64 (b->blocks, a->blocks);
+  return c ? c : hi_cmp_u64 (a->type, b->type);
 }
 
 hi_status

@@ -3,6 +3,8 @@
    NT_PRSTATUS notes. */
 #define _GNU_SOURCE
 #include "util/errors.h"
+#include "util/vec.h"
+#include "util/sort.h"
 #include "target/target.h"
 #include "hi-reader.h"
 
@@ -63,7 +65,7 @@ struct core
                                  each cmap's held part and the rest */
   size_t nmapv;
   struct hi_thread_regs *threads; /* one per NT_PRSTATUS, in note order */
-  size_t nthreads;
+  size_t nthreads, cap_threads;
   int x86_64;                 /* registers are only read for x86-64 */
   const char *image;          /* the file as libelf mapped it, or NULL */
   size_t image_size;
@@ -76,15 +78,8 @@ struct core
 static const struct segment *
 find_segment (const struct core *c, uint64_t addr)
 {
-  size_t lo = 0, hi = c->nseg;
-  while (lo < hi)
-    {
-      size_t mid = lo + (hi - lo) / 2;
-      if (c->seg[mid].vaddr <= addr)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
+  size_t lo = hi_upper_bound_u64 (c->seg, c->nseg, sizeof *c->seg,
+                                   offsetof (struct segment, vaddr), addr);
   if (lo == 0)
     return NULL;
   const struct segment *s = &c->seg[lo - 1];
@@ -204,7 +199,7 @@ static int
 by_address (const void *x, const void *y)
 {
   const struct segment *a = x, *b = y;
-  return a->vaddr < b->vaddr ? -1 : a->vaddr > b->vaddr;
+  return hi_cmp_u64 (a->vaddr, b->vaddr);
 }
 
 /* Add PT_LOAD PH, cut to the bytes the file really holds (the rest is
@@ -259,7 +254,7 @@ static int
 cmap_by_address (const void *x, const void *y)
 {
   const struct cmap *a = x, *b = y;
-  return a->start < b->start ? -1 : a->start > b->start;
+  return hi_cmp_u64 (a->start, b->start);
 }
 
 /* The NT_FILE entry holding ADDR, or NULL. */
@@ -343,15 +338,9 @@ add_thread (struct core *c, const char *desc, size_t size)
   if (!c->x86_64 || size < PRSTATUS_REGS + PRSTATUS_NREGS * 8
       || c->nthreads >= THREADS_MAX)
     return;
-  if ((c->nthreads & (c->nthreads + 1)) == 0 || !c->threads)
-    {
-      /* grow at 0, 1, 3, 7, ...: capacity a power of two */
-      struct hi_thread_regs *t = realloc (c->threads, 2 * (c->nthreads + 1)
-                                          * sizeof *t);
-      if (!t)
-        return;
-      c->threads = t;
-    }
+  if (hi_grow ((void **) &c->threads, &c->cap_threads, c->nthreads + 1,
+               sizeof *c->threads) != 0)
+    return;
   struct hi_thread_regs *t = &c->threads[c->nthreads++];
   memset (t, 0, sizeof *t);
   int32_t pid;

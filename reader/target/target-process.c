@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "common/clock.h"
 #include "util/errors.h"
+#include "util/vec.h"
 #include "target/target.h"
 #include "hi-reader.h"
 
@@ -33,7 +34,7 @@ struct process
   int *tids;                 /* seized threads */
   int *sigs;                 /* the signal each was stopped with, if it
                                 was a signal's stop: passed on at detach */
-  size_t ntids, captids;
+  size_t ntids, cap_tids, cap_sigs;
   int held;                  /* the thread the caller holds stopped
                                 (hi_target_open_stopped), or 0 */
   struct hi_thread_regs *regs; /* every stopped thread's, read at once */
@@ -273,7 +274,7 @@ read_maps (struct process *p)
         errno = ESRCH;        /* /proc/PID gone: the process is */
       return -1;
     }
-  size_t cap = 0;
+  size_t cap_maps = 0, cap_writable = 0, cap_prot = 0;
   while (fgets (line, sizeof line, f))
     {
       unsigned long long start, end, offset;
@@ -282,21 +283,12 @@ read_maps (struct process *p)
       if (sscanf (line, "%llx-%llx %7s %llx %*s %*s %n", &start, &end, perms,
                   &offset, &name_at) < 4)
         continue;
-      if (p->nmaps == cap)
-        {
-          cap = cap ? cap * 2 : 64;
-          struct hi_mapping *m = realloc (p->maps, cap * sizeof *m);
-          char *w = realloc (p->writable, cap);
-          uint32_t *pr = realloc (p->prot, cap * sizeof *pr);
-          if (m)
-            p->maps = m;
-          if (w)
-            p->writable = w;
-          if (pr)
-            p->prot = pr;
-          if (!m || !w || !pr)
-            break;
-        }
+      size_t need = p->nmaps + 1;
+      if (hi_grow ((void **) &p->maps, &cap_maps, need, sizeof *p->maps) != 0
+          || hi_grow ((void **) &p->writable, &cap_writable, need, 1) != 0
+          || hi_grow ((void **) &p->prot, &cap_prot, need,
+                      sizeof *p->prot) != 0)
+        break;
       char *name = name_at ? line + name_at : NULL;
       if (name)
         name[strcspn (name, "\n")] = '\0';
@@ -338,18 +330,11 @@ stop_all (struct process *p)
             known = p->tids[i] == tid;
           if (known)
             continue;
-          if (p->ntids == p->captids)
-            {
-              size_t cap = p->captids ? p->captids * 2 : 16;
-              int *t = realloc (p->tids, cap * sizeof *t);
-              if (t)
-                p->tids = t;
-              int *g = t ? realloc (p->sigs, cap * sizeof *g) : NULL;
-              if (!g)
-                break;
-              p->sigs = g;
-              p->captids = cap;
-            }
+          if (hi_grow ((void **) &p->tids, &p->cap_tids, p->ntids + 1,
+                       sizeof *p->tids) != 0
+              || hi_grow ((void **) &p->sigs, &p->cap_sigs, p->ntids + 1,
+                          sizeof *p->sigs) != 0)
+            break;
           if (ptrace (PTRACE_SEIZE, tid, NULL, NULL) != 0)
             {
               /* Gone, or (held) dying: a thread killed by the exit of

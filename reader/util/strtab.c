@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "util/strtab.h"
 #include "util/hash.h"
+#include "util/vec.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -44,15 +45,9 @@ hi_strtab_intern (struct hi_strtab *t, const char *s)
   uint32_t id = hi_hash_find (&t->index, h, same, &k);
   if (id != UINT32_MAX)
     return id;
-  if (t->n == t->cap)
-    {
-      uint32_t cap = t->cap ? t->cap * 2 : 64;
-      char **strs = cap > t->cap ? realloc (t->strs, cap * sizeof *strs) : NULL;
-      if (!strs)
-        return UINT32_MAX;
-      t->strs = strs;
-      t->cap = cap;
-    }
+  if (hi_grow32 ((void **) &t->strs, &t->cap, (size_t) t->n + 1,
+                 sizeof *t->strs) != 0)
+    return UINT32_MAX;
   char *copy = strdup (s);
   if (!copy || hi_hash_insert (&t->index, h, t->n) != 0)
     {
