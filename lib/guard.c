@@ -352,11 +352,12 @@ put_chain (const char *title, uint32_t site, int symbolize)
     put ("    ... (the chain is cut at HEAPINSPECT_DEPTH)\n");
 }
 
-static const char *
-call_name (uint32_t when)
+/* The call an error was found in, as "free()". */
+static void
+put_call (uint32_t when)
 {
-  return when == HI_WHEN_REALLOC ? "realloc()"
-         : when == HI_WHEN_USABLE_SIZE ? "malloc_usable_size()" : "free()";
+  put (hi_error_call (when));
+  put ("()");
 }
 
 /* What the bad call did, for its chain's title. */
@@ -397,15 +398,18 @@ titled (const char *verb, uint64_t tid)
    found now are found at exit, not in a signal handler. */
 static __thread int in_exit __attribute__ ((tls_model ("initial-exec")));
 
-static const char *
-found_where (uint32_t when)
+static void
+put_found (uint32_t when)
 {
-  return when == HI_WHEN_EVICT ? "found as it left the quarantine"
-         : when == HI_WHEN_SNAPSHOT && in_exit ? "found at exit"
-         : when == HI_WHEN_SNAPSHOT ? "found while a snapshot was written"
-         : when == HI_WHEN_REALLOC ? "found in realloc()"
-         : when == HI_WHEN_USABLE_SIZE ? "found in malloc_usable_size()"
-         : "found in free()";
+  if (when == HI_WHEN_EVICT)
+    put ("found as it left the quarantine");
+  else if (when == HI_WHEN_SNAPSHOT)
+    put (in_exit ? "found at exit" : "found while a snapshot was written");
+  else
+    {
+      put ("found in ");
+      put_call (when);
+    }
 }
 
 static void
@@ -442,7 +446,7 @@ compose (const struct hi_error *e, int lost, const char *where_path,
           put (")");
         }
       put (" in ");
-      put (call_name (e->when));
+      put_call (e->when);
       put ("\n");
       if (lost)
         put ("the block was given back to malloc already: its size and "
@@ -456,7 +460,7 @@ compose (const struct hi_error *e, int lost, const char *where_path,
         put_chain ("allocated here:", e->alloc_site, symbolize);
       break;
     case HI_ERR_INTERIOR_FREE:
-      put (call_name (e->when));
+      put_call (e->when);
       put (" of ");
       put_hex (e->addr);
       put (", not the start of a block: it is ");
@@ -469,7 +473,7 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       put_chain ("the block was allocated here:", e->alloc_site, symbolize);
       break;
     case HI_ERR_NOT_HEAP:
-      put (call_name (e->when));
+      put_call (e->when);
       put (" of ");
       put_hex (e->addr);
       put (", not a heap block: ");
@@ -505,7 +509,7 @@ compose (const struct hi_error *e, int lost, const char *where_path,
           put_hex (e->addr);
           put (" is overwritten, ");
         }
-      put (found_where (e->when));
+      put_found (e->when);
       put ("\n");
       if (e->other)
         {
@@ -536,7 +540,7 @@ compose (const struct hi_error *e, int lost, const char *where_path,
           put_dec (e->offset);
           put (e->offset == 1 ? " byte into it, " : " bytes into it, ");
         }
-      put (found_where (e->when));
+      put_found (e->when);
       put ("\n");
       put_chain (titled ("freed", report_free_tid), e->free_site, symbolize);
       put_chain ("allocated here:", e->alloc_site, symbolize);
@@ -550,7 +554,7 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       put_dec (e->offset - e->block_size);
       put (e->offset - e->block_size == 1 ? " byte after the end), "
            : " bytes after the end), ");
-      put (found_where (e->when));
+      put_found (e->when);
       put ("\n");
       if (e->call_site != HI_SITE_UNKNOWN)
         put_chain (titled (call_verb (e->when), e->tid), e->call_site,
