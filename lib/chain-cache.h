@@ -1,20 +1,14 @@
 /* chain-cache.h - the chain cache: whole chains a thread unwound lately,
-   looked up inline in the entry points (unwind.c fills it and hands a
-   thread's on when it exits), and hi_chain_site, the common case of
+   looked up inline in the entry points, filled (chain-cache.c) from the
+   memo of the unwind that missed; and hi_chain_site, the common case of
    finding an allocation's site.  Include it after defining _GNU_SOURCE
-   (<link.h> says whether the fast unwinder, and so the cache, exists). */
+   (unwind.h). */
 #ifndef HI_CHAIN_CACHE_H
 #define HI_CHAIN_CACHE_H
 
-#ifndef _GNU_SOURCE
-# error "chain-cache.h: define _GNU_SOURCE before any #include"
-#endif
-#include "monitor.h"
+#include "unwind.h"
 
-#include <link.h>
-
-#if defined(__x86_64__) && defined(DLFO_STRUCT_HAS_EH_DBASE)
-# define HI_CHAIN_CACHE 1
+#ifdef HI_FAST_UNWIND
 
 /* Whole chains this thread unwound lately, each kept as what its unwind
    depended on: the starting frame (ip, sp), the return addresses it read
@@ -94,9 +88,6 @@ struct cc
 #define CC_NONE ((struct cc *) 1)
 extern __thread struct cc *hi_cc_mine
   __attribute__ ((tls_model ("initial-exec"))) HI_HIDDEN;
-/* Bumped by hi_unwind_forget: a memo or cached chain of an older
-   generation is unused. */
-extern HI_HIDDEN _Atomic uint32_t hi_unwind_generation;
 
 static inline uint32_t
 cc_set_of (uint64_t ip, uint64_t sp)
@@ -144,7 +135,7 @@ cc_holds (const struct cc *c, const struct cc_entry *e,
    the same addresses), with the number of frames hi_unwind would return
    in *N_OUT and, when OUT is not NULL, the frames in OUT; 0 if not. */
 static inline uint32_t
-hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
+hi_chain_cache_lookup (const struct hi_frame *start, uint64_t *out, int *n_out)
 {
   struct cc *c = hi_cc_mine;
   if (HI_UNLIKELY (c == NULL || c == CC_NONE))
@@ -182,7 +173,7 @@ hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
 #else  /* no fast unwinder here: always libgcc's */
 
 static inline uint32_t
-hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
+hi_chain_cache_lookup (const struct hi_frame *start, uint64_t *out, int *n_out)
 {
   (void) start;
   (void) out;
@@ -191,6 +182,12 @@ hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
 }
 
 #endif
+
+/* The N frames the last hi_unwind of this thread returned, from START,
+   are the chain of SITE: into this thread's chain cache (where there is
+   one). */
+HI_HIDDEN void hi_chain_cache_fill (const struct hi_frame *start, int n,
+                                    uint32_t site);
 
 /* The site of the calling context of the allocation whose entry point
    was called from frame CALLER.  The common case inline (a chain in the
@@ -202,7 +199,7 @@ hi_chain_site (const struct hi_frame *caller)
   if (HI_LIKELY (!hi_shadow_on && !hi_state.check_unwind))
     {
       int n;
-      uint32_t site = hi_unwind_cached (caller, NULL, &n);
+      uint32_t site = hi_chain_cache_lookup (caller, NULL, &n);
       if (HI_LIKELY (site))
         {
           if (HI_UNLIKELY (n > hi_state.depth))

@@ -260,8 +260,9 @@ hi_chain_site_slow (const struct hi_frame *caller, int cache_tried)
       /* A chain this thread met lately, still on the stack: its site
          (hi_chain_site looked already unless the chain is checked). */
       site = cache_tried ? 0
-             : hi_unwind_cached (caller, HI_UNLIKELY (hi_state.check_unwind)
-                                         ? chain : NULL, &n);
+             : hi_chain_cache_lookup (caller,
+                                      HI_UNLIKELY (hi_state.check_unwind)
+                                      ? chain : NULL, &n);
       if (site)
         {
           if (HI_UNLIKELY (hi_state.check_unwind))
@@ -334,7 +335,7 @@ hi_chain_site_slow (const struct hi_frame *caller, int cache_tried)
   if (!site)
     HI_ADD (heapinspect_root.totals.chains_dropped, 1);
   else if (unwound > 0)
-    hi_unwind_remember (caller, unwound, site);
+    hi_chain_cache_fill (caller, unwound, site);
   return site;
 }
 

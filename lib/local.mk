@@ -4,7 +4,8 @@ monitor_sources = %reldir%/prim.h %reldir%/prim-linux.c %reldir%/monitor.h \
 	%reldir%/state.c %reldir%/chain.c %reldir%/account.h %reldir%/account.c \
 	%reldir%/malloc.c %reldir%/modules.c %reldir%/snapshot.c \
 	%reldir%/output-name.h %reldir%/output-name.c \
-	%reldir%/jit.c %reldir%/chain-cache.h %reldir%/unwind.c %reldir%/process.c \
+	%reldir%/jit.c %reldir%/chain-cache.h %reldir%/chain-cache.c \
+	%reldir%/unwind.h %reldir%/unwind.c %reldir%/process.c \
 	%reldir%/timeline.c
 # Heap errors and guards (issue 14).
 monitor_sources += %reldir%/guard.h %reldir%/guard.c

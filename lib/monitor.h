@@ -211,17 +211,6 @@ struct hi_frame
     (uint64_t) (uintptr_t) __builtin_frame_address (0) + 16, \
     *(const uint64_t *) __builtin_frame_address (0) }
 
-/* unwind.c: return addresses from START outward into OUT (at most MAX);
-   how many, or -1 if some frame needs libgcc's unwinder. */
-HI_HIDDEN int hi_unwind (const struct hi_frame *start, uint64_t *out, int max);
-/* Drop every cached rule (code was unloaded). */
-HI_HIDDEN void hi_unwind_forget (void);
-/* unwind.c: the N frames the last hi_unwind of this thread returned,
-   from START, are the chain of SITE: into the chain cache
-   (chain-cache.h looks chains up there). */
-HI_HIDDEN void hi_unwind_remember (const struct hi_frame *start, int n,
-                                   uint32_t site);
-
 /* chain.c: hi_chain_site (chain-cache.h) when the chain cache does not
    have the chain, or chains come from elsewhere; CACHE_TRIED: the cache
    was looked in already. */

@@ -14,7 +14,7 @@
    while an exception unwinds; the exit hook drops every entry above the
    one it matches. */
 #define _GNU_SOURCE
-#include "monitor.h"
+#include "unwind.h"
 
 #define PUBLIC __attribute__ ((visibility ("default"), noinline, \
                                no_instrument_function))

@@ -12,13 +12,12 @@
    Every stack read is checked against the thread's stack bounds, so a
    wrong rule yields a wrong chain, never a crash. */
 #define _GNU_SOURCE
-#include "chain-cache.h"
+#include "unwind.h"
 
 #include <dlfcn.h>
-#include <link.h>
 #include <string.h>
 
-#if defined(__x86_64__) && defined(DLFO_STRUCT_HAS_EH_DBASE)
+#ifdef HI_FAST_UNWIND
 
 /* DWARF register numbers on x86-64. */
 enum { REG_RBP = 6, REG_RSP = 7, REG_RA = 16 };
@@ -470,44 +469,33 @@ stack_bounds (void)
 /* Bumped by hi_unwind_forget: a memo of an older generation is unused. */
 _Atomic uint32_t hi_unwind_generation = 1;
 
-/* The frames of this thread's previous chain (a memo), so that the next
-   chain, which mostly shares its outer frames, costs a load and a
-   compare per shared frame instead of a rule lookup.  Frame k was
-   unwound from state (ip[k], sp[k], bp[k]); its caller's state is
-   (*(sp[k+1] - 8), sp[k+1], bp_at[k] ? *bp_at[k] : bp[k]).  Entries
-   [0, m) are frames; state m is the state after frame m - 1 unless the
-   walk stopped there at a rule or a bound (broke).  A frame of the new
-   chain in the same state as memo frame j is followed by memo frames
-   j + 1, ... for as long as the values read from the stack are the
-   memo's: the rules are functions of the ip and the bounds checks of the
-   state, so the outcome is exactly that of unwinding them again.  rbp
-   is compared only where it matters (bp_matters): where a rule computes
-   the CFA from it, at that frame or at an outer one it reaches unsaved;
-   elsewhere (code without frame pointers) it is any register. */
-#define MEMO_CAP 80
-enum { M_USES_BP = 1, M_SAVES_BP = 2 };
-struct memo
-{
-  uint32_t gen;        /* 0: empty */
-  int m;
-  int broke;
-  uint64_t ip[MEMO_CAP + 1], sp[MEMO_CAP + 1], bp[MEMO_CAP + 1];
-  uint64_t bp_at[MEMO_CAP];
-  uint8_t flags[MEMO_CAP];
-};
-/* Two, used in turn: the new chain is written while the old is read. */
-static __thread struct memo memos[2]
+/* This thread's memos (unwind.h), used in turn: the new chain is written
+   while the old is read.  A frame of the new chain in the same state as
+   memo frame j is followed by memo frames j + 1, ... for as long as the
+   values read from the stack are the memo's: the rules are functions of
+   the ip and the bounds checks of the state, so the outcome is exactly
+   that of unwinding them again.  rbp is compared only where it matters
+   (bp_matters): where a rule computes the CFA from it, at that frame or
+   at an outer one it reaches unsaved; elsewhere (code without frame
+   pointers) it is any register. */
+static __thread struct hi_unwind_memo memos[2]
   __attribute__ ((tls_model ("initial-exec")));
 static __thread int memo_cur
   __attribute__ ((tls_model ("initial-exec")));
 
+const struct hi_unwind_memo *
+hi_unwind_memo (void)
+{
+  return &memos[memo_cur];
+}
+
 /* Close memo M of N frames (BROKE: stopped at frame N - 1's rule or a
    bound, else state N is ip, sp, bp). */
 static inline void
-memo_close (struct memo *m, uint32_t gen, int n, int broke,
+memo_close (struct hi_unwind_memo *m, uint32_t gen, int n, int broke,
             uint64_t ip, uint64_t sp, uint64_t bp)
 {
-  if (n <= MEMO_CAP)
+  if (n <= HI_MEMO_CAP)
     {
       m->m = n;
       m->broke = broke;
@@ -517,7 +505,7 @@ memo_close (struct memo *m, uint32_t gen, int n, int broke,
     }
   else
     {
-      m->m = MEMO_CAP;         /* state MEMO_CAP was written on the way */
+      m->m = HI_MEMO_CAP;         /* state HI_MEMO_CAP was written on the way */
       m->broke = 0;
     }
   m->gen = gen;
@@ -528,13 +516,13 @@ memo_close (struct memo *m, uint32_t gen, int n, int broke,
    stack.  If not, *CLEAN is the last frame it reaches (rbp is compared
    no more up to there). */
 static int
-bp_matters (const struct memo *m, int j, int *clean)
+bp_matters (const struct hi_unwind_memo *m, int j, int *clean)
 {
   for (int k = j; k < m->m; k++)
     {
-      if (m->flags[k] & M_USES_BP)
+      if (m->flags[k] & HI_MEMO_USES_BP)
         return 1;
-      if (m->flags[k] & M_SAVES_BP)
+      if (m->flags[k] & HI_MEMO_SAVES_BP)
         {
           *clean = k;
           return 0;
@@ -567,8 +555,8 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
     return -1;
   uint32_t gen = atomic_load_explicit (&hi_unwind_generation,
                                       memory_order_relaxed);
-  const struct memo *old = &memos[memo_cur];
-  struct memo *new = &memos[memo_cur ^ 1];
+  const struct hi_unwind_memo *old = &memos[memo_cur];
+  struct hi_unwind_memo *new = &memos[memo_cur ^ 1];
   memo_cur ^= 1;
   new->gen = 0;
   int old_m = old->gen == gen && gen ? old->m : 0;
@@ -586,12 +574,12 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
           /* Follow the old frames while the stack still holds them. */
           for (;;)
             {
-              if (n <= MEMO_CAP)
+              if (n <= HI_MEMO_CAP)
                 {
                   new->ip[n] = ip;
                   new->sp[n] = sp;
                   new->bp[n] = bp;
-                  if (n < MEMO_CAP)
+                  if (n < HI_MEMO_CAP)
                     {
                       new->bp_at[n] = old->bp_at[j];
                       new->flags[n] = old->flags[j];
@@ -621,12 +609,12 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
             }
           continue;
         }
-      if (n <= MEMO_CAP)
+      if (n <= HI_MEMO_CAP)
         {
           new->ip[n] = ip;
           new->sp[n] = sp;
           new->bp[n] = bp;
-          if (n < MEMO_CAP)
+          if (n < HI_MEMO_CAP)
             {
               new->bp_at[n] = 0;
               new->flags[n] = 0;
@@ -639,8 +627,8 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
         return -1;
       if (e.flags & R_END)
         break;
-      if (n <= MEMO_CAP && e.cfa_reg != REG_RSP)
-        new->flags[n - 1] = M_USES_BP;
+      if (n <= HI_MEMO_CAP && e.cfa_reg != REG_RSP)
+        new->flags[n - 1] = HI_MEMO_USES_BP;
       uint64_t cfa = (e.cfa_reg == REG_RSP ? sp : bp) + (uint64_t) (int64_t) e.cfa_off;
       /* Each caller's frame is above its callee's, inside the stack. */
       if (cfa <= sp || cfa < lo + 8 || cfa > hi)
@@ -651,10 +639,10 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
           if (at < lo || at + 8 > hi)
             break;
           bp = *(const uint64_t *) (uintptr_t) at;
-          if (n <= MEMO_CAP)
+          if (n <= HI_MEMO_CAP)
             {
               new->bp_at[n - 1] = at;
-              new->flags[n - 1] |= M_SAVES_BP;
+              new->flags[n - 1] |= HI_MEMO_SAVES_BP;
             }
         }
       ip = *(const uint64_t *) (uintptr_t) (cfa - 8);
@@ -670,175 +658,6 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
   return n;
 }
 
-/* --- the chain cache (chain-cache.h has its layout and lookup) ------ */
-
-__thread struct cc *hi_cc_mine __attribute__ ((tls_model ("initial-exec")));
-/* Caches of exited threads.  No lock (a fork could leave one held):
-   pushed one at a time, taken all at once. */
-static struct cc *_Atomic cc_free;
-
-/* The exiting thread's cache goes to the free list; the thread keeps
-   none for whatever it allocates after. */
-static void
-cc_push (struct cc *c)
-{
-  struct cc *h = atomic_load (&cc_free);
-  do
-    c->next_free = h;
-  while (!atomic_compare_exchange_weak (&cc_free, &h, c));
-}
-
-static void
-cc_release (void *arg)
-{
-  hi_cc_mine = CC_NONE;
-  cc_push (arg);
-}
-
-/* This thread's cache, made or taken from the free list at its first
-   chain; NULL if it has none. */
-static struct cc *
-cc_get (void)
-{
-  struct cc *c = hi_cc_mine;
-  if (HI_LIKELY (c != NULL))
-    return c == CC_NONE ? NULL : c;
-  c = atomic_exchange (&cc_free, NULL);
-  if (c)
-    {
-      for (struct cc *r = c->next_free, *next; r; r = next)
-        {
-          next = r->next_free;
-          cc_push (r);
-        }
-      memset (c->sets, 0, sizeof c->sets);   /* every entry empty */
-    }
-  else
-    c = hi_prim_alloc_nodump (sizeof *c);
-  if (!c || hi_prim_at_thread_exit (cc_release, c) != 0)
-    {
-      /* Without an exit hook it could not be given back: none. */
-      if (c)
-        cc_release (c);
-      hi_cc_mine = CC_NONE;
-      return NULL;
-    }
-  hi_cc_mine = c;
-  return c;
-}
-
-/* Record K of cache C's ring: the value at A, of the entry starting at
-   SP, is V.  1 if A is too far from SP for it. */
-static inline int
-cc_put (struct cc *c, uint32_t k, uint64_t sp, uint64_t a, uint64_t v)
-{
-  uint64_t off = a - sp;
-  c->rec[k].off = (uint32_t) off;
-  c->rec[k].val = v;
-  return off > UINT32_MAX;
-}
-
-void
-hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
-{
-  const struct memo *m = &memos[memo_cur];
-  uint32_t gen = atomic_load_explicit (&hi_unwind_generation,
-                                      memory_order_relaxed);
-  if (m->gen != gen || !gen || m->m != n || n < 1 || n > MEMO_CAP
-      || m->ip[0] != start->ip || m->sp[0] != start->sp)
-    return;
-  /* Records: the return address of every frame after the first; the
-     0 that ended the chain (not when a rule or a bound ended it, nor
-     when the depth did, which read a return address it did not need);
-     rbp where a rule used it: the slot a frame saved it in (once per
-     slot), or the starting frame's (bp0). */
-  int zero = !m->broke && m->ip[n] == 0;
-  int nret = n - 1 + zero, nbp = 0;
-  uint64_t from = 0, last = 0;       /* where rbp came from; last noted */
-  for (int k = 0; k < n; k++)
-    {
-      if ((m->flags[k] & M_USES_BP) && from && from != last)
-        {
-          nbp++;
-          last = from;
-        }
-      if (m->flags[k] & M_SAVES_BP)
-        from = m->bp_at[k];
-    }
-  if (nret + nbp > CC_REC_MAX)
-    return;
-  struct cc *c = cc_get ();
-  if (!c)
-    return;
-  uint32_t set = cc_set_of (start->ip, start->sp);
-  struct cc_entry *e = c->sets[set];
-  /* A clock: the hand passes over entries hit since it last came by. */
-  int way = c->hand[set];
-  for (int k = 0; k < CC_WAYS && e[way].used; k++)
-    {
-      e[way].used = 0;
-      way = (way + 1) % CC_WAYS;
-    }
-  c->hand[set] = (uint8_t) ((way + 1) % CC_WAYS);
-  e += way;
-  /* The chain it replaces leaves its place in the ring to this one if
-     it fits and is not written over: a set whose chains take turns
-     does not move the ring on, and so does not empty other entries. */
-  int reuse = e->cap >= nret + nbp && c->head - e->start <= CC_POOL;
-  e->gen = 0;
-  e->used = 0;
-  if (!reuse)
-    {
-      /* Contiguous: what does not fit before the ring's end starts it. */
-      if ((c->head & (CC_POOL - 1)) + (uint64_t) (nret + nbp) > CC_POOL)
-        c->head = (c->head | (CC_POOL - 1)) + 1;
-      e->start = c->head;
-      e->cap = (uint8_t) (nret + nbp);
-      c->head += (uint64_t) (nret + nbp);
-    }
-  uint32_t r = (uint32_t) e->start & (CC_POOL - 1);
-  /* Every address read is above sp[0], in the stack: within 4 GiB, or
-     the entry stays empty. */
-  uint64_t sp = m->sp[0];
-  int far = 0, bp0 = 0;
-  for (int k = 1; k < n; k++)
-    far |= cc_put (c, r++, sp, m->sp[k] - 8, m->ip[k]);
-  if (zero)
-    far |= cc_put (c, r++, sp, m->sp[n] - 8, 0);
-  from = 0;
-  last = 0;
-  for (int k = 0; k < n; k++)
-    {
-      if (m->flags[k] & M_USES_BP)
-        {
-          if (!from)
-            {
-              /* Still the starting frame's rbp (no frame restored one). */
-              far |= m->bp[k] != start->bp;
-              bp0 = 1;
-            }
-          else if (from != last)
-            {
-              far |= cc_put (c, r++, sp, from, m->bp[k]);
-              last = from;
-            }
-        }
-      if (m->flags[k] & M_SAVES_BP)
-        from = m->bp_at[k];
-    }
-  if (far)
-    return;
-  e->ip = start->ip;
-  e->sp = start->sp;
-  e->bp = start->bp;
-  e->bp0 = (uint8_t) bp0;
-  e->n = (uint16_t) n;
-  e->nret = (uint8_t) nret;
-  e->nrec = (uint8_t) (nret + nbp);
-  e->site = site;
-  e->gen = gen;
-}
-
 void
 hi_unwind_forget (void)
 {
@@ -850,14 +669,6 @@ hi_unwind_forget (void)
 }
 
 #else  /* no fast unwinder here: always libgcc's */
-
-void
-hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
-{
-  (void) start;
-  (void) n;
-  (void) site;
-}
 
 int
 hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
