@@ -144,7 +144,94 @@ struct state
   int cfa_expr;
 };
 
-/* Run CFA instructions until the location passes TARGET. */
+/* What a CFA instruction that gives REG a rule we cannot express does:
+   the caller's rbp, or its return address, is not found. */
+static void
+rule_unknown (struct state *s, uint64_t reg)
+{
+  if (reg == REG_RBP)
+    s->bp_rule = -1;
+  else if (reg == REG_RA)
+    s->ra_rule = -1;
+}
+
+/* Apply the CFA instruction OP (its operands at R) if it is one that
+   only sets the CFA's rule or a register's: 1 if it is, else 0. */
+static int
+set_rule (struct reader *r, struct state *s, uint8_t op, int64_t data_align)
+{
+  uint64_t reg;
+  switch (op)
+    {
+    case 0x07:                                /* undefined */
+      reg = uleb (r);
+      if (reg == REG_RA)
+        s->ra_rule = 0;
+      else if (reg == REG_RBP)
+        s->bp_rule = -1;
+      break;
+    case 0x08:                                /* same_value */
+      reg = uleb (r);
+      if (reg == REG_RBP)
+        s->bp_rule = 0;
+      else if (reg == REG_RA)
+        s->ra_rule = -1;
+      break;
+    case 0x09:                                /* register */
+      reg = uleb (r);
+      uleb (r);
+      rule_unknown (s, reg);
+      break;
+    case 0x0c:                                /* def_cfa */
+      s->cfa_reg = (uint8_t) uleb (r);
+      s->cfa_off = (int64_t) uleb (r);
+      s->cfa_expr = 0;
+      break;
+    case 0x0d:                                /* def_cfa_register */
+      s->cfa_reg = (uint8_t) uleb (r);
+      s->cfa_expr = 0;
+      break;
+    case 0x0e:                                /* def_cfa_offset */
+      s->cfa_off = (int64_t) uleb (r);
+      break;
+    case 0x0f:                                /* def_cfa_expression */
+      s->cfa_expr = 1;
+      r->p += uleb (r);
+      break;
+    case 0x10:                                /* expression */
+    case 0x16:                                /* val_expression */
+      reg = uleb (r);
+      r->p += uleb (r);
+      rule_unknown (s, reg);
+      break;
+    case 0x12:                                /* def_cfa_sf */
+      s->cfa_reg = (uint8_t) uleb (r);
+      s->cfa_off = sleb (r) * data_align;
+      s->cfa_expr = 0;
+      break;
+    case 0x13:                                /* def_cfa_offset_sf */
+      s->cfa_off = sleb (r) * data_align;
+      break;
+    case 0x14:                                /* val_offset */
+    case 0x15:                                /* val_offset_sf */
+      reg = uleb (r);
+      if (op == 0x14)
+        uleb (r);
+      else
+        sleb (r);
+      rule_unknown (s, reg);
+      break;
+    case 0x2e:                                /* GNU_args_size */
+      uleb (r);
+      break;
+    default:
+      return 0;
+    }
+  return 1;
+}
+
+/* Run CFA instructions until the location passes TARGET: 0, or -1 for
+   an instruction this unwinder does not know. */
 static int
 run_cfa (struct reader *r, struct state *s, const struct state *initial,
          uint64_t loc, uint64_t target, uint64_t code_align,
@@ -184,28 +271,6 @@ run_cfa (struct reader *r, struct state *s, const struct state *initial,
         case 0x06:                                /* restore_extended */
           reg = uleb (r);
           goto restore;
-        case 0x07:                                /* undefined */
-          reg = uleb (r);
-          if (reg == REG_RA)
-            s->ra_rule = 0;
-          else if (reg == REG_RBP)
-            s->bp_rule = -1;
-          break;
-        case 0x08:                                /* same_value */
-          reg = uleb (r);
-          if (reg == REG_RBP)
-            s->bp_rule = 0;
-          else if (reg == REG_RA)
-            s->ra_rule = -1;
-          break;
-        case 0x09:                                /* register */
-          reg = uleb (r);
-          uleb (r);
-          if (reg == REG_RBP)
-            s->bp_rule = -1;
-          else if (reg == REG_RA)
-            s->ra_rule = -1;
-          break;
         case 0x0a:                                /* remember_state */
           if (depth == 8)
             return -1;
@@ -216,64 +281,17 @@ run_cfa (struct reader *r, struct state *s, const struct state *initial,
             return -1;
           *s = stack[--depth];
           break;
-        case 0x0c:                                /* def_cfa */
-          s->cfa_reg = (uint8_t) uleb (r);
-          s->cfa_off = (int64_t) uleb (r);
-          s->cfa_expr = 0;
-          break;
-        case 0x0d:                                /* def_cfa_register */
-          s->cfa_reg = (uint8_t) uleb (r);
-          s->cfa_expr = 0;
-          break;
-        case 0x0e:                                /* def_cfa_offset */
-          s->cfa_off = (int64_t) uleb (r);
-          break;
-        case 0x0f:                                /* def_cfa_expression */
-          s->cfa_expr = 1;
-          r->p += uleb (r);
-          break;
-        case 0x10:                                /* expression */
-        case 0x16:                                /* val_expression */
-          reg = uleb (r);
-          r->p += uleb (r);
-          if (reg == REG_RBP)
-            s->bp_rule = -1;
-          else if (reg == REG_RA)
-            s->ra_rule = -1;
-          break;
         case 0x11:                                /* offset_extended_sf */
           reg = uleb (r);
           off = sleb (r) * data_align;
           goto set_offset;
-        case 0x12:                                /* def_cfa_sf */
-          s->cfa_reg = (uint8_t) uleb (r);
-          s->cfa_off = sleb (r) * data_align;
-          s->cfa_expr = 0;
-          break;
-        case 0x13:                                /* def_cfa_offset_sf */
-          s->cfa_off = sleb (r) * data_align;
-          break;
-        case 0x14:                                /* val_offset */
-        case 0x15:                                /* val_offset_sf */
-          reg = uleb (r);
-          if (op == 0x14)
-            uleb (r);
-          else
-            sleb (r);
-          if (reg == REG_RBP)
-            s->bp_rule = -1;
-          else if (reg == REG_RA)
-            s->ra_rule = -1;
-          break;
-        case 0x2e:                                /* GNU_args_size */
-          uleb (r);
-          break;
         case 0x2f:                                /* GNU_negative_offset_ext */
           reg = uleb (r);
           off = -(int64_t) uleb (r) * data_align;
           goto set_offset;
         default:
-          return -1;
+          if (!set_rule (r, s, op, data_align))
+            return -1;
         }
       continue;
     advance:
