@@ -1,7 +1,7 @@
 # lib/local.mk - the monitor: libheapinspect.so, and libheapinspect.a for
 # static links with -Wl,--wrap=malloc,... (entry points named __wrap_*).
 monitor_sources = %reldir%/prim.h %reldir%/prim-linux.c %reldir%/monitor.h \
-	%reldir%/state.c %reldir%/chain.c %reldir%/account.h %reldir%/account.c \
+	%reldir%/init.c %reldir%/chain.c %reldir%/account.h %reldir%/account.c \
 	%reldir%/malloc.c %reldir%/modules.c %reldir%/snapshot.c \
 	%reldir%/output-name.h %reldir%/output-name.c \
 	%reldir%/jit.c %reldir%/chain-cache.h %reldir%/chain-cache.c \
