@@ -1,8 +1,7 @@
 /* chain-cache.h - the chain cache: whole chains a thread unwound lately,
    looked up inline in the entry points, filled (chain-cache.c) from the
-   memo of the unwind that missed; and hi_chain_site, the common case of
-   finding an allocation's site.  Include it after defining _GNU_SOURCE
-   (unwind.h). */
+   memo of the unwind that missed.  Include it after defining
+   _GNU_SOURCE (unwind.h). */
 #ifndef HI_CHAIN_CACHE_H
 #define HI_CHAIN_CACHE_H
 
@@ -188,31 +187,5 @@ hi_chain_cache_lookup (const struct hi_frame *start, uint64_t *out, int *n_out)
    one). */
 HI_HIDDEN void hi_chain_cache_fill (const struct hi_frame *start, int n,
                                     uint32_t site);
-
-/* The site of the calling context of the allocation whose entry point
-   was called from frame CALLER.  The common case inline (a chain in the
-   chain cache, no shadow stack, no check against libgcc); else
-   chain.c's. */
-static inline uint32_t
-hi_chain_site (const struct hi_frame *caller)
-{
-  if (HI_LIKELY (!hi_shadow_on && !hi_state.check_unwind))
-    {
-      int n;
-      uint32_t site = hi_chain_cache_lookup (caller, NULL, &n);
-      if (HI_LIKELY (site))
-        {
-          if (HI_UNLIKELY (n > hi_state.depth))
-            {
-              n = hi_state.depth;
-              HI_ADD (heapinspect_root.totals.chains_truncated, 1);
-            }
-          hi_count_chain (hi_this_thread (), n, n);
-          return site;
-        }
-      return hi_chain_site_slow (caller, 1);
-    }
-  return hi_chain_site_slow (caller, 0);
-}
 
 #endif

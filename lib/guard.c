@@ -6,8 +6,9 @@
    read with hi_prim_read_safe, never directly, and no bad pointer is
    ever handed to glibc. */
 #define _GNU_SOURCE
-#include "chain-cache.h"
 #include "guard.h"
+#include "chain.h"
+#include "modules.h"
 
 #include <dlfcn.h>
 #include <link.h>

@@ -135,11 +135,6 @@ HI_HIDDEN void hi_guard_exit_check (void);
    a snapshot was written, at exit too), as ASan ends such a run. */
 HI_HIDDEN void hi_guard_exit_act (void);
 
-/* state.c: the file the automatic snapshots of this process go to
-   (HEAPINSPECT_OUTPUT expanded) into BUF of CAP bytes; 0, or -1 if
-   there is none. */
-HI_HIDDEN int hi_auto_snapshot_path (char *buf, size_t cap);
-
 /* The site of the chain of a call from CALLER (a free's chain), interned
    like an allocation's; its counters stay 0. */
 HI_HIDDEN uint32_t hi_guard_call_site (const struct hi_frame *caller);

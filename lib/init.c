@@ -1,8 +1,13 @@
-/* state.c - the root, the arenas, configuration, and process-lifetime hooks
-   (initialization, fork, exit snapshot, snapshot signal). */
+/* init.c - the monitor's life in the process: configuration and
+   initialization, the fork and signal hooks, the snapshots it writes by
+   itself (at exit, on an error, on a signal) and heapinspect_snapshot. */
 #define _GNU_SOURCE
 #include "monitor.h"
+#include "client.h"
 #include "guard.h"
+#include "modules.h"
+#include "timeline.h"
+#include "tools.h"
 #include "heapinspect/heapinspect.h"
 #include "output-name.h"
 
@@ -10,93 +15,6 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-
-__attribute__ ((visibility ("default"))) struct hi_root heapinspect_root;
-HI_HIDDEN struct hi_state hi_state;
-__thread struct hi_tls hi_tls __attribute__ ((tls_model ("initial-exec")));
-
-#ifdef HI_WRAP
-HI_HIDDEN _Atomic int hi_unwind_ready;
-__attribute__ ((constructor)) static void
-allow_unwinding (void)
-{
-  atomic_store (&hi_unwind_ready, 1);
-}
-#else
-HI_HIDDEN _Atomic int hi_unwind_ready = 1;
-#endif
-
-enum { ST_NONE, ST_BUSY, ST_READY, ST_FAILED };
-_Static_assert (ST_READY == HI_INIT_READY, "monitor.h's ready state");
-_Atomic int hi_init_state;
-
-/* Arenas are reserved inaccessible and committed as they fill, so a core
-   file or gcore holds what is in use, not the whole reservation.  The
-   root lists the committed part: `capacity` counts readable entries. */
-#define COMMIT_STEP (UINT64_C(64) << 10)
-
-static uint64_t
-round_up (uint64_t n, uint64_t step)
-{
-  return (n + step - 1) / step * step;
-}
-
-static void *
-add_arena (int index, uint32_t kind, uint64_t capacity, uint32_t entry_size)
-{
-  uint64_t bytes = round_up (capacity * entry_size, hi_prim_page_size ());
-  void *p = hi_prim_reserve ((size_t) bytes);
-  struct hi_arena_desc *a = hi_arena_at (index);
-  a->addr = (uint64_t) (uintptr_t) p;
-  a->capacity = 0;
-  a->count = 0;
-  a->kind = kind;
-  a->entry_size = entry_size;
-  hi_state.reserved[index] = p ? bytes : 0;
-  hi_state.committed[index] = 0;
-  return p;
-}
-
-void *
-hi_arena_add (int index, uint32_t kind, uint64_t capacity, uint32_t entry_size)
-{
-  return add_arena (index, kind, capacity, entry_size);
-}
-
-int
-hi_arena_commit (int index, uint64_t n)
-{
-  struct hi_arena_desc *a = hi_arena_at (index);
-  if (HI_LIKELY (n <= HI_LOAD_ACQ (a->capacity)))
-    return 0;
-  hi_lock_acquire (&hi_state.commit_lock);
-  uint64_t have = hi_state.committed[index];
-  uint64_t need = n * a->entry_size;
-  if (need > have)
-    {
-      /* Grow by a quarter at least, in whole steps: few system calls,
-         little committed beyond use. */
-      uint64_t want = round_up (need > have + have / 4 ? need
-                                : have + have / 4, COMMIT_STEP);
-      if (want > hi_state.reserved[index])
-        want = hi_state.reserved[index];
-      if (want >= need
-          && hi_prim_commit ((char *) (uintptr_t) a->addr + have,
-                             (size_t) (want - have)) == 0)
-        {
-          /* Write to it once: the kernel leaves out of a core dump an
-             anonymous mapping never written to, and a reader would find
-             an arena of zeros (a time arena nobody changed yet)
-             unreadable. */
-          *(volatile char *) (uintptr_t) (a->addr + have) = 0;
-          hi_state.committed[index] = want;
-          HI_STORE_REL (a->capacity, want / a->entry_size);
-        }
-    }
-  int ok = n <= a->capacity;
-  hi_lock_release (&hi_state.commit_lock);
-  return ok ? 0 : -1;
-}
 
 /* VAR=VALUE: WHY, as one warning line. */
 static void
@@ -197,6 +115,15 @@ parse_signal (const char *s)
   return sig;
 }
 
+/* A snapshot (hi_snapshot_write), the quarantine checked first: writes
+   into quarantined blocks since their free go into its errors. */
+static int
+write_snapshot (const char *path, int warn)
+{
+  hi_quarantine_check ();
+  return hi_snapshot_write (path, warn);
+}
+
 /* 1 if this process writes the snapshots nobody asked for by a call or a
    signal of its own (at exit, on a fatal signal): all processes, or only
    the one HEAPINSPECT_ROOT_PID names. */
@@ -215,7 +142,7 @@ snapshot_now (const char *path, int warn)
 {
   hi_tls.busy++;
   hi_modules_refresh ();
-  int r = hi_snapshot_write (path, warn);
+  int r = write_snapshot (path, warn);
   hi_tls.busy--;
   return r;
 }
@@ -227,7 +154,7 @@ on_snapshot_signal (int sig)
   int saved = errno;
   hi_tls.busy++;
   if (hi_state.output[0])
-    hi_snapshot_write (hi_state.output, 1);
+    write_snapshot (hi_state.output, 1);
   hi_tls.busy--;
   errno = saved;
 }
@@ -239,7 +166,7 @@ on_fatal_signal (int sig)
 {
   hi_tls.busy++;
   if (automatic_snapshots ())
-    hi_snapshot_write (hi_state.output, 1);
+    write_snapshot (hi_state.output, 1);
   hi_tls.busy--;
   hi_prim_signal_reraise (sig);
 }
@@ -371,33 +298,33 @@ init_once (void)
   configure ();
   r->max_depth = (uint16_t) hi_state.depth;
 
-  hi_state.nodes = add_arena (HI_A_NODES, HI_ARENA_NODES, HI_CAP_NODES,
+  hi_state.nodes = hi_arena_add (HI_A_NODES, HI_ARENA_NODES, HI_CAP_NODES,
                               sizeof (struct hi_node));
-  hi_state.sites = add_arena (HI_A_SITES, HI_ARENA_SITES, HI_CAP_SITES,
+  hi_state.sites = hi_arena_add (HI_A_SITES, HI_ARENA_SITES, HI_CAP_SITES,
                               sizeof (struct hi_site));
-  hi_state.threads = add_arena (HI_A_THREADS, HI_ARENA_THREADS,
+  hi_state.threads = hi_arena_add (HI_A_THREADS, HI_ARENA_THREADS,
                                 HI_CAP_THREADS, sizeof (struct hi_thread));
-  hi_state.modules = add_arena (HI_A_MODULES, HI_ARENA_MODULES,
+  hi_state.modules = hi_arena_add (HI_A_MODULES, HI_ARENA_MODULES,
                                 HI_CAP_MODULES, sizeof (struct hi_module));
   /* The pair index is used whole from the start: readable at once. */
-  struct hi_hash *h = add_arena (HI_A_HASH, HI_ARENA_HASH,
+  struct hi_hash *h = hi_arena_add (HI_A_HASH, HI_ARENA_HASH,
                                  HI_HASH_FIRST + 2, sizeof (uint32_t));
-  hi_state.site_time = add_arena (HI_A_SITE_TIME, HI_ARENA_SITE_TIME,
+  hi_state.site_time = hi_arena_add (HI_A_SITE_TIME, HI_ARENA_SITE_TIME,
                                   HI_CAP_SITES,
                                   (uint32_t) hi_state.site_time_size);
-  hi_state.thread_time = add_arena (HI_A_THREAD_TIME, HI_ARENA_THREAD_TIME,
+  hi_state.thread_time = hi_arena_add (HI_A_THREAD_TIME, HI_ARENA_THREAD_TIME,
                                     HI_CAP_THREADS,
                                     sizeof (struct hi_thread_time));
-  hi_state.timeline = add_arena (HI_A_TIMELINE, HI_ARENA_TIMELINE, 1,
+  hi_state.timeline = hi_arena_add (HI_A_TIMELINE, HI_ARENA_TIMELINE, 1,
                                  sizeof (struct hi_timeline));
   /* The client API's types: optional, as the process record. */
-  hi_state.types = add_arena (HI_A_TYPES, HI_ARENA_TYPES, HI_CAP_TYPE_RECS,
+  hi_state.types = hi_arena_add (HI_A_TYPES, HI_ARENA_TYPES, HI_CAP_TYPE_RECS,
                               sizeof (struct hi_type_rec));
   if (hi_state.types && hi_arena_commit (HI_A_TYPES, 1) == 0)
     hi_arena_at (HI_A_TYPES)->count = 1;
   else
     hi_state.types = NULL;
-  hi_state.pools = add_arena (HI_A_POOLS, HI_ARENA_POOLS, HI_POOLS_MAX,
+  hi_state.pools = hi_arena_add (HI_A_POOLS, HI_ARENA_POOLS, HI_POOLS_MAX,
                               sizeof (struct hi_pool));
   r->n_arenas = HI_A_COUNT;
   r->client[HI_CLIENT_PRIVATE] = hi_prim_private_base ();
@@ -425,7 +352,7 @@ init_once (void)
     return -1;
   /* The process record is not needed for profiling: without it, readers
      say the command and run time were not recorded. */
-  struct hi_process *p = add_arena (HI_A_PROCESS, HI_ARENA_PROCESS, 1,
+  struct hi_process *p = hi_arena_add (HI_A_PROCESS, HI_ARENA_PROCESS, 1,
                                     sizeof (struct hi_process));
   if (p && hi_arena_commit (HI_A_PROCESS, 1) == 0)
     {
@@ -460,12 +387,12 @@ int
 hi_ensure_init_slow (void)
 {
   int s = atomic_load_explicit (&hi_init_state, memory_order_acquire);
-  if (HI_LIKELY (s == ST_READY))
+  if (HI_LIKELY (s == HI_INIT_READY))
     return 1;
-  if (s == ST_FAILED)
+  if (s == HI_INIT_FAILED)
     return 0;
-  int expect = ST_NONE;
-  if (atomic_compare_exchange_strong (&hi_init_state, &expect, ST_BUSY))
+  int expect = HI_INIT_NONE;
+  if (atomic_compare_exchange_strong (&hi_init_state, &expect, HI_INIT_BUSY))
     {
       hi_tls.busy++;
       int ok = init_once () == 0;
@@ -476,7 +403,7 @@ hi_ensure_init_slow (void)
         }
       else
         hi_prim_warn ("cannot reserve memory for the monitor; not profiling");
-      atomic_store_explicit (&hi_init_state, ok ? ST_READY : ST_FAILED,
+      atomic_store_explicit (&hi_init_state, ok ? HI_INIT_READY : HI_INIT_FAILED,
                              memory_order_release);
       if (ok)
         {
@@ -486,12 +413,12 @@ hi_ensure_init_slow (void)
       hi_tls.busy--;
       return ok;
     }
-  if (expect == ST_BUSY && hi_tls.busy)
+  if (expect == HI_INIT_BUSY && hi_tls.busy)
     return 0;   /* nested call during our own initialization */
   while ((s = atomic_load_explicit (&hi_init_state, memory_order_acquire))
-         == ST_BUSY)
+         == HI_INIT_BUSY)
     ;
-  return s == ST_READY;
+  return s == HI_INIT_READY;
 }
 
 /* Set up at load, not at the first allocation: the signal handlers and
@@ -505,7 +432,7 @@ init_at_load (void)
 void
 hi_error_snapshot (void)
 {
-  if (atomic_load (&hi_init_state) == ST_READY && automatic_snapshots ())
+  if (atomic_load (&hi_init_state) == HI_INIT_READY && automatic_snapshots ())
     snapshot_now (hi_state.output, 1);
 }
 
@@ -513,7 +440,7 @@ static void
 write_exit_snapshot (void *unused)
 {
   (void) unused;
-  if (atomic_load (&hi_init_state) != ST_READY)
+  if (atomic_load (&hi_init_state) != HI_INIT_READY)
     return;
   /* Heap errors first: `run --leak-check` then reads them too. */
   hi_guard_exit_check ();
@@ -544,7 +471,7 @@ hi_exit_changed (void)
     return;
   rewrites--;
   hi_tls.busy++;
-  hi_snapshot_write (hi_state.output, 1);
+  write_snapshot (hi_state.output, 1);
   hi_tls.busy--;
 }
 

@@ -1,9 +1,8 @@
 /* leakstop.c - the monitor's part of `heapinspect run --leak-check`: the
    stop at the end of the exit handlers (see leak-stop.h). */
 #define _GNU_SOURCE
+#include "tools.h"
 #include "leak-stop.h"
-#include "monitor.h"
-#include "prim.h"
 
 #include <dlfcn.h>
 #include <link.h>

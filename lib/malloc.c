@@ -2,8 +2,9 @@
    allocator.  Built twice: as malloc/free/... for libheapinspect.so, and
    as __wrap_malloc/... (HI_WRAP) for static links with -Wl,--wrap. */
 #define _GNU_SOURCE
-#include "chain-cache.h"
 #include "account.h"
+#include "chain.h"
+#include "client.h"
 #include "guard.h"
 
 #include <dlfcn.h>

@@ -1,4 +1,19 @@
-/* monitor.h - internal declarations shared by the monitor's files. */
+/* monitor.h - the monitor's state: the root, the arenas, hi_state and the
+   per-thread hi_tls (state.c), and the monitor's life in the process
+   (init.c: initialization, the snapshots it writes by itself).  lib/'s
+   headers form layers, each including only those below it:
+     prim.h       the OS (prim-linux.c)
+     monitor.h    the state (state.c, init.c)
+     unwind.h     the CFI unwinder (unwind.c)
+     chain-cache.h  chains a thread unwound lately (chain-cache.c)
+     shadow.h, modules.h, timeline.h, client.h, tools.h
+                  the shadow stack, the module list, the timeline, the
+                  client API's types and pools, what tools see
+     chain.h      an allocation's chain and site (chain.c)
+     account.h    counting allocations and frees (account.c)
+     guard.h      heap errors, redzones, the quarantine (guard.c,
+                  quarantine.c)
+   and the entry points (malloc.c) include what they use. */
 #ifndef HI_MONITOR_H
 #define HI_MONITOR_H
 
@@ -135,20 +150,16 @@ extern HI_HIDDEN struct hi_state hi_state;
    ENTRY_SIZE bytes, nothing committed yet; its address or NULL. */
 HI_HIDDEN void *hi_arena_add (int index, uint32_t kind, uint64_t capacity,
                               uint32_t entry_size);
-/* state.c: the snapshot a fatal error writes before abort(): the exit
-   snapshot's file, if this process writes one (HEAPINSPECT_OUTPUT,
-   HEAPINSPECT_ROOT_PID). */
-HI_HIDDEN void hi_error_snapshot (void);
 /* state.c: make entries [0, N) of arena INDEX readable (its capacity in
    the root says how many are), before its count may cover them.  0, or
    -1 when N is beyond the reservation or the system refuses. */
 HI_HIDDEN int hi_arena_commit (int index, uint64_t n);
-/* state.c: the exiting thread allocated or freed after writing the exit
-   snapshot (exit() frees stdio's buffers after every handler): write it
-   again, so it holds the last word. */
-HI_HIDDEN void hi_exit_changed (void);
-/* state.c: 1 once the monitor is ready; initializes on first use. */
-#define HI_INIT_READY 2
+/* state.c: nanoseconds since the monitor started (CLOCK_MONOTONIC). */
+HI_HIDDEN uint64_t hi_time_now (void);
+
+/* The monitor's initialization (init.c), in hi_init_state: done on
+   first use (hi_ensure_init: 1 once the monitor is ready). */
+enum { HI_INIT_NONE, HI_INIT_BUSY, HI_INIT_READY, HI_INIT_FAILED };
 extern HI_HIDDEN _Atomic int hi_init_state;
 HI_HIDDEN int hi_ensure_init_slow (void);
 static inline int
@@ -159,10 +170,22 @@ hi_ensure_init (void)
     return 1;
   return hi_ensure_init_slow ();
 }
-/* state.c: 0 until the unwinder may run.  In static binaries libc
-   allocates before the unwinder can find its tables (it would abort);
-   their chains wait for the monitor's constructor. */
+/* 0 until the unwinder may run.  In static binaries libc allocates
+   before the unwinder can find its tables (it would abort); their
+   chains wait for the monitor's constructor (state.c). */
 extern HI_HIDDEN _Atomic int hi_unwind_ready;
+/* init.c: the snapshot a fatal error writes before abort(): the exit
+   snapshot's file, if this process writes one (HEAPINSPECT_OUTPUT,
+   HEAPINSPECT_ROOT_PID). */
+HI_HIDDEN void hi_error_snapshot (void);
+/* init.c: the exiting thread allocated or freed after writing the exit
+   snapshot (exit() frees stdio's buffers after every handler): write it
+   again, so it holds the last word. */
+HI_HIDDEN void hi_exit_changed (void);
+/* init.c: the file the automatic snapshots of this process go to
+   (HEAPINSPECT_OUTPUT expanded) into BUF of CAP bytes; 0, or -1 if
+   there is none. */
+HI_HIDDEN int hi_auto_snapshot_path (char *buf, size_t cap);
 
 /* Frames of the monitor's own that may precede the allocating caller in
    libgcc's backtrace. */
@@ -211,12 +234,7 @@ struct hi_frame
     (uint64_t) (uintptr_t) __builtin_frame_address (0) + 16, \
     *(const uint64_t *) __builtin_frame_address (0) }
 
-/* chain.c: hi_chain_site (chain-cache.h) when the chain cache does not
-   have the chain, or chains come from elsewhere; CACHE_TRIED: the cache
-   was looked in already. */
-HI_HIDDEN uint32_t hi_chain_site_slow (const struct hi_frame *caller,
-                                       int cache_tried);
-/* chain.c: claim this thread's record in the threads arena (its first
+/* state.c: claim this thread's record in the threads arena (its first
    call).  hi_this_thread: this thread's record. */
 HI_HIDDEN struct hi_thread *hi_thread_claim (void);
 static inline struct hi_thread *
@@ -225,91 +243,6 @@ hi_this_thread (void)
   if (HI_LIKELY (hi_tls.thread_slot != 0))
     return &hi_state.threads[hi_tls.thread_slot - 1];
   return hi_thread_claim ();
-}
-
-/* account.c: count a call of entry point CALL (account.h counts an
-   allocation and a free). */
-HI_HIDDEN void hi_account_call_slow (int call);
-static inline void
-hi_account_call (int call)
-{
-  /* A thread with a record has seen the monitor ready. */
-  if (HI_LIKELY (hi_tls.thread_slot != 0 && !hi_tls.shared_slot))
-    {
-      struct hi_thread *t = &hi_state.threads[hi_tls.thread_slot - 1];
-      HI_OWN_ADD (t->calls[call], 1);
-    }
-  else
-    hi_account_call_slow (call);
-}
-/* timeline.c: take a point of the timeline if none is being taken (the
-   clock reached next_clock); reset it in a forked child. */
-HI_HIDDEN void hi_timeline_point (uint64_t clock);
-HI_HIDDEN void hi_timeline_forked (void);
-/* Nanoseconds since the monitor started (CLOCK_MONOTONIC). */
-HI_HIDDEN uint64_t hi_time_now (void);
-
-/* modules.c: refresh the module list (skipped if another refresh runs);
-   hi_modules_cover: 1 if ADDR lies in a known loaded module. */
-HI_HIDDEN void hi_modules_refresh (void);
-HI_HIDDEN int hi_modules_cover (uint64_t addr);
-
-/* process.c: record the command line and the start time in P (at the
-   monitor's start); restart P's clocks (in the child of a fork). */
-HI_HIDDEN void hi_process_record (struct hi_process *p);
-HI_HIDDEN void hi_process_forked (struct hi_process *p);
-
-/* types.c: a block of type SIZE_FLAGS's (HI_BLOCK_TYPE_MASK, not 0)
-   from SITE was freed; hi_types_moved: ... and realloc made TO (NULL if
-   it failed) of it, which takes its type. */
-HI_HIDDEN void hi_types_freed (uint64_t size_flags, uint32_t site);
-HI_HIDDEN void hi_types_moved (void *to, uint64_t size_flags, uint32_t site);
-
-/* pools.c: hold, release (the parent) or reset (the child) its lock
-   around fork: PHASE 0, 1, 2.  types.c: the same for its lock. */
-HI_HIDDEN void hi_pools_fork (int phase);
-HI_HIDDEN void hi_types_fork (int phase);
-/* chain.c: the site of the chain of SITE with RET as one more innermost
-   frame (a pool's node, format.h); HI_SITE_UNKNOWN if it cannot be. */
-HI_HIDDEN uint32_t hi_chain_site_under (uint32_t site, uint64_t ret);
-
-/* shadow.c: 1 when chains come from -finstrument-functions' shadow
-   stack (HEAPINSPECT_CHAINS=instrument); the chain of the allocation
-   called from CALLER from it (as hi_unwind), or -1: unwind instead. */
-extern HI_HIDDEN int hi_shadow_on;
-HI_HIDDEN int hi_shadow_chain (const struct hi_frame *caller, uint64_t *out,
-                               int max);
-
-/* jit.c: register the root with gdb's JIT interface. */
-HI_HIDDEN void hi_jit_register (void);
-
-/* snapshot.c: write a snapshot to the file PATH_TEMPLATE names (%p, %%);
-   0, or -1 with errno set.  With WARN, the first failure in the process
-   is reported on stderr (a snapshot nobody asked for by a call). */
-HI_HIDDEN int hi_snapshot_write (const char *path_template, int warn);
-
-/* leakstop.c: read HEAPINSPECT_LEAK_STOP (at start); stop for
-   `heapinspect run --leak-check` (in the last exit handler). */
-HI_HIDDEN void hi_leak_stop_configure (void);
-HI_HIDDEN void hi_leak_stop_at_exit (void);
-
-/* Count a chain of N frames, CACHED of them found without a pair lookup,
-   in thread T's record. */
-static inline void
-hi_count_chain (struct hi_thread *t, int n, int cached)
-{
-  if (HI_UNLIKELY (hi_tls.shared_slot))
-    {
-      HI_ADD (t->chains, 1);
-      HI_ADD (t->frames, (uint64_t) n);
-      HI_ADD (t->frames_cached, (uint64_t) cached);
-    }
-  else
-    {
-      HI_OWN_ADD (t->chains, 1);
-      HI_OWN_ADD (t->frames, (uint64_t) n);
-      HI_OWN_ADD (t->frames_cached, (uint64_t) cached);
-    }
 }
 
 #endif

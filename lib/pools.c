@@ -2,7 +2,8 @@
    told by heapinspect_alloc/free, with chains and counters like
    malloc's but no header in the pool's memory (format.h, "Pools"). */
 #define _GNU_SOURCE
-#include "chain-cache.h"
+#include "chain.h"
+#include "client.h"
 
 #include "heapinspect/heapinspect.h"
 

@@ -14,6 +14,7 @@
    while an exception unwinds; the exit hook drops every entry above the
    one it matches. */
 #define _GNU_SOURCE
+#include "shadow.h"
 #include "unwind.h"
 
 #define PUBLIC __attribute__ ((visibility ("default"), noinline, \

@@ -2,8 +2,7 @@
    with async-signal-safe calls only.  It knows the format and the OS
    primitives, nothing of the monitor's state: callers refresh what must
    be fresh (the module list) first. */
-#include "monitor.h"
-#include "guard.h"
+#include "tools.h"
 #include "output-name.h"
 
 #include <errno.h>
@@ -67,9 +66,6 @@ int
 hi_snapshot_write (const char *template, int warn)
 {
   char path[1024], tmp[1024 + 32];
-  /* Writes into quarantined blocks since their free go into this
-     snapshot's errors (issue 14). */
-  hi_quarantine_check ();
   if (!template
       || hi_expand_output (path, sizeof path, template,
                            (long) hi_prim_pid ()) < 0)

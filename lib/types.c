@@ -2,7 +2,7 @@
    allocation (typed.h), and the per-type, per-chain counters a reader
    joins into its tables (format.h, "The client API"). */
 #define _GNU_SOURCE
-#include "monitor.h"
+#include "client.h"
 
 #include "heapinspect/typed.h"
 
