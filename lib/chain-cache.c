@@ -8,20 +8,19 @@
 
 #ifdef HI_FAST_UNWIND
 
-__thread struct cc *hi_cc_mine __attribute__ ((tls_model ("initial-exec")));
-/* Caches of exited threads.  No lock (a fork could leave one held):
-   pushed one at a time, taken all at once. */
-static struct cc *_Atomic cc_free;
+__thread struct hi_cc *hi_cc_mine __attribute__ ((tls_model ("initial-exec")));
 
-/* The exiting thread's cache goes to the free list; the thread keeps
-   none for whatever it allocates after. */
+/* The exiting thread's cache goes to the free list
+   (hi_state.chain_caches); the thread keeps none for whatever it
+   allocates after. */
 static void
-cc_push (struct cc *c)
+cc_push (struct hi_cc *c)
 {
-  struct cc *h = atomic_load (&cc_free);
+  struct hi_cc *_Atomic *list = &hi_state.chain_caches.free;
+  struct hi_cc *h = atomic_load (list);
   do
     c->next_free = h;
-  while (!atomic_compare_exchange_weak (&cc_free, &h, c));
+  while (!atomic_compare_exchange_weak (list, &h, c));
 }
 
 static void
@@ -33,16 +32,16 @@ cc_release (void *arg)
 
 /* This thread's cache, made or taken from the free list at its first
    chain; NULL if it has none. */
-static struct cc *
+static struct hi_cc *
 cc_get (void)
 {
-  struct cc *c = hi_cc_mine;
+  struct hi_cc *c = hi_cc_mine;
   if (HI_LIKELY (c != NULL))
     return c == CC_NONE ? NULL : c;
-  c = atomic_exchange (&cc_free, NULL);
+  c = atomic_exchange (&hi_state.chain_caches.free, NULL);
   if (c)
     {
-      for (struct cc *r = c->next_free, *next; r; r = next)
+      for (struct hi_cc *r = c->next_free, *next; r; r = next)
         {
           next = r->next_free;
           cc_push (r);
@@ -66,7 +65,7 @@ cc_get (void)
 /* Record K of cache C's ring: the value at A, of the entry starting at
    SP, is V.  1 if A is too far from SP for it. */
 static inline int
-cc_put (struct cc *c, uint32_t k, uint64_t sp, uint64_t a, uint64_t v)
+cc_put (struct hi_cc *c, uint32_t k, uint64_t sp, uint64_t a, uint64_t v)
 {
   uint64_t off = a - sp;
   c->rec[k].off = (uint32_t) off;
@@ -78,7 +77,7 @@ void
 hi_chain_cache_fill (const struct hi_frame *start, int n, uint32_t site)
 {
   const struct hi_unwind_memo *m = hi_unwind_memo ();
-  uint32_t gen = atomic_load_explicit (&hi_unwind_generation,
+  uint32_t gen = atomic_load_explicit (&hi_state.unwind.generation,
                                       memory_order_relaxed);
   if (m->gen != gen || !gen || m->m != n || n < 1 || n > HI_MEMO_CAP
       || m->ip[0] != start->ip || m->sp[0] != start->sp)
@@ -103,7 +102,7 @@ hi_chain_cache_fill (const struct hi_frame *start, int n, uint32_t site)
     }
   if (nret + nbp > CC_REC_MAX)
     return;
-  struct cc *c = cc_get ();
+  struct hi_cc *c = cc_get ();
   if (!c)
     return;
   uint32_t set = cc_set_of (start->ip, start->sp);

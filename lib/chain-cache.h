@@ -68,7 +68,7 @@ struct cc_entry
    than in thread-local storage, which glibc takes out of every thread's
    stack (a thread made with a 32 KiB stack must still fit).  Given back
    to a free list when its thread exits, for the next thread. */
-struct cc
+struct hi_cc
 {
   struct cc_entry sets[CC_SETS][CC_WAYS];
   uint8_t hand[CC_SETS];         /* the way to replace next */
@@ -80,12 +80,12 @@ struct cc
      side: a hit reads one run of memory. */
   struct cc_rec rec[CC_POOL];
   uint64_t head;                 /* records ever written */
-  struct cc *next_free;
+  struct hi_cc *next_free;
 };
 /* This thread's, NULL before its first chain, CC_NONE if it has none
    (no memory, or exiting). */
-#define CC_NONE ((struct cc *) 1)
-extern __thread struct cc *hi_cc_mine
+#define CC_NONE ((struct hi_cc *) 1)
+extern __thread struct hi_cc *hi_cc_mine
   __attribute__ ((tls_model ("initial-exec"))) HI_HIDDEN;
 
 static inline uint32_t
@@ -102,7 +102,7 @@ _Static_assert (CC_REC_MAX <= 255 && CC_REC_MAX < CC_POOL, "record counts");
    their values (the first frames differ first when another caller made
    the frame). */
 static inline int
-cc_holds (const struct cc *c, const struct cc_entry *e,
+cc_holds (const struct hi_cc *c, const struct cc_entry *e,
           const struct hi_frame *start, uint32_t gen)
 {
   if (e->ip != start->ip || e->sp != start->sp || e->gen != gen
@@ -136,12 +136,13 @@ cc_holds (const struct cc *c, const struct cc_entry *e,
 static inline uint32_t
 hi_chain_cache_lookup (const struct hi_frame *start, uint64_t *out, int *n_out)
 {
-  struct cc *c = hi_cc_mine;
+  struct hi_cc *c = hi_cc_mine;
   if (HI_UNLIKELY (c == NULL || c == CC_NONE))
     return 0;
   uint32_t set = cc_set_of (start->ip, start->sp);
   struct cc_entry *e = c->sets[set];
-  uint32_t gen = atomic_load_explicit (&hi_unwind_generation, memory_order_relaxed);
+  uint32_t gen = atomic_load_explicit (&hi_state.unwind.generation,
+                                      memory_order_relaxed);
   /* The way this set hit last first: the same chain again, mostly. */
   int way = c->last[set];
   if (!cc_holds (c, &e[way], start, gen))

@@ -204,7 +204,7 @@ hi_chain_site_slow (const struct hi_frame *caller, int cache_tried)
   int n = -1, unwound = -1;             /* unwound: frames of our own unwind */
   uint32_t site;
   int shadow = 0;
-  if (HI_UNLIKELY (hi_shadow_on))
+  if (HI_UNLIKELY (hi_state.shadow.on))
     {
       n = hi_shadow_chain (caller, chain, depth + 1);
       shadow = n >= 0;

@@ -43,7 +43,7 @@ hi_count_chain (struct hi_thread *t, int n, int cached)
 static inline uint32_t
 hi_chain_site (const struct hi_frame *caller)
 {
-  if (HI_LIKELY (!hi_shadow_on && !hi_state.check_unwind))
+  if (HI_LIKELY (!hi_state.shadow.on && !hi_state.check_unwind))
     {
       int n;
       uint32_t site = hi_chain_cache_lookup (caller, NULL, &n);

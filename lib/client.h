@@ -1,4 +1,4 @@
-/* client.h - what the entry points and state.c call of the client
+/* client.h - what the entry points and init.c call of the client
    API's bookkeeping: block types (types.c) and pools (pools.c). */
 #ifndef HI_CLIENT_H
 #define HI_CLIENT_H

@@ -299,36 +299,38 @@ init_once (void)
   r->max_depth = (uint16_t) hi_state.depth;
 
   hi_state.nodes = hi_arena_add (HI_A_NODES, HI_ARENA_NODES, HI_CAP_NODES,
-                              sizeof (struct hi_node));
+                                 sizeof (struct hi_node));
   hi_state.sites = hi_arena_add (HI_A_SITES, HI_ARENA_SITES, HI_CAP_SITES,
-                              sizeof (struct hi_site));
+                                 sizeof (struct hi_site));
   hi_state.threads = hi_arena_add (HI_A_THREADS, HI_ARENA_THREADS,
-                                HI_CAP_THREADS, sizeof (struct hi_thread));
+                                   HI_CAP_THREADS, sizeof (struct hi_thread));
   hi_state.modules = hi_arena_add (HI_A_MODULES, HI_ARENA_MODULES,
-                                HI_CAP_MODULES, sizeof (struct hi_module));
+                                   HI_CAP_MODULES, sizeof (struct hi_module));
   /* The pair index is used whole from the start: readable at once. */
   struct hi_hash *h = hi_arena_add (HI_A_HASH, HI_ARENA_HASH,
-                                 HI_HASH_FIRST + 2, sizeof (uint32_t));
+                                    HI_HASH_FIRST + 2, sizeof (uint32_t));
   hi_state.site_time = hi_arena_add (HI_A_SITE_TIME, HI_ARENA_SITE_TIME,
-                                  HI_CAP_SITES,
-                                  (uint32_t) hi_state.site_time_size);
+                                     HI_CAP_SITES,
+                                     (uint32_t) hi_state.site_time_size);
   hi_state.thread_time = hi_arena_add (HI_A_THREAD_TIME, HI_ARENA_THREAD_TIME,
-                                    HI_CAP_THREADS,
-                                    sizeof (struct hi_thread_time));
+                                       HI_CAP_THREADS,
+                                       sizeof (struct hi_thread_time));
   hi_state.timeline = hi_arena_add (HI_A_TIMELINE, HI_ARENA_TIMELINE, 1,
-                                 sizeof (struct hi_timeline));
+                                    sizeof (struct hi_timeline));
   /* The client API's types: optional, as the process record. */
-  hi_state.types = hi_arena_add (HI_A_TYPES, HI_ARENA_TYPES, HI_CAP_TYPE_RECS,
-                              sizeof (struct hi_type_rec));
-  if (hi_state.types && hi_arena_commit (HI_A_TYPES, 1) == 0)
+  hi_state.types.recs = hi_arena_add (HI_A_TYPES, HI_ARENA_TYPES,
+                                      HI_CAP_TYPE_RECS,
+                                      sizeof (struct hi_type_rec));
+  if (hi_state.types.recs && hi_arena_commit (HI_A_TYPES, 1) == 0)
     hi_arena_at (HI_A_TYPES)->count = 1;
   else
-    hi_state.types = NULL;
-  hi_state.pools = hi_arena_add (HI_A_POOLS, HI_ARENA_POOLS, HI_POOLS_MAX,
-                              sizeof (struct hi_pool));
+    hi_state.types.recs = NULL;
+  hi_state.pools.arena = hi_arena_add (HI_A_POOLS, HI_ARENA_POOLS,
+                                       HI_POOLS_MAX, sizeof (struct hi_pool));
   r->n_arenas = HI_A_COUNT;
   r->client[HI_CLIENT_PRIVATE] = hi_prim_private_base ();
-  if (!hi_state.nodes || !hi_state.sites || !hi_state.threads || !hi_state.modules || !h
+  if (!hi_state.nodes || !hi_state.sites || !hi_state.threads
+      || !hi_state.modules || !h
       || !hi_state.site_time || !hi_state.thread_time || !hi_state.timeline
       || hi_arena_commit (HI_A_HASH, HI_HASH_FIRST + 2) != 0
       || hi_arena_commit (HI_A_NODES, 2) != 0
@@ -353,7 +355,7 @@ init_once (void)
   /* The process record is not needed for profiling: without it, readers
      say the command and run time were not recorded. */
   struct hi_process *p = hi_arena_add (HI_A_PROCESS, HI_ARENA_PROCESS, 1,
-                                    sizeof (struct hi_process));
+                                       sizeof (struct hi_process));
   if (p && hi_arena_commit (HI_A_PROCESS, 1) == 0)
     {
       hi_process_record (p);
@@ -372,7 +374,8 @@ static void
 install_hooks (void)
 {
   hi_prim_atfork (fork_prepare, fork_parent, fork_child);
-  hi_state.snapshot_signal = parse_signal (hi_prim_getenv ("HEAPINSPECT_SIGNAL"));
+  hi_state.snapshot_signal
+    = parse_signal (hi_prim_getenv ("HEAPINSPECT_SIGNAL"));
   if (hi_state.snapshot_signal > 0)
     hi_prim_signal_catch (hi_state.snapshot_signal, on_snapshot_signal);
   static const int fatal[] = { SIGTERM, SIGINT, SIGHUP };
@@ -403,7 +406,8 @@ hi_ensure_init_slow (void)
         }
       else
         hi_prim_warn ("cannot reserve memory for the monitor; not profiling");
-      atomic_store_explicit (&hi_init_state, ok ? HI_INIT_READY : HI_INIT_FAILED,
+      atomic_store_explicit (&hi_init_state,
+                             ok ? HI_INIT_READY : HI_INIT_FAILED,
                              memory_order_release);
       if (ok)
         {
@@ -466,10 +470,9 @@ hi_exit_changed (void)
   /* Only exit()'s last steps come here: a few frees.  The cap keeps a
      program that goes on allocating in its exiting thread (an exit
      handler of a library unknown to us) from rewriting without end. */
-  static int rewrites = 64;
-  if (hi_tls.busy || rewrites <= 0)
+  if (hi_tls.busy || hi_state.exit_rewrites <= 0)
     return;
-  rewrites--;
+  hi_state.exit_rewrites--;
   hi_tls.busy++;
   write_snapshot (hi_state.output, 1);
   hi_tls.busy--;

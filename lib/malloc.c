@@ -164,7 +164,7 @@ release (struct block *b, const struct hi_frame *caller, int when)
       b->h->check = ~b->h->check;   /* leaked: glibc would abort on it */
       return;
     }
-  if (HI_UNLIKELY (hi_guard.quarantine) && b->site != HI_SITE_INTERNAL)
+  if (HI_UNLIKELY (hi_state.quarantine.on) && b->site != HI_SITE_INTERNAL)
     {
       hi_quarantine_put (b->h, b->base, b->size, b->site, caller);
       return;
@@ -265,7 +265,7 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
      a use of it after the realloc is then found too.  A block whose
      chunk size word is smashed is never handed to glibc's realloc:
      release reports it and leaks it. */
-  if (b.aligned || HI_UNLIKELY (hi_guard.quarantine)
+  if (b.aligned || HI_UNLIKELY (hi_state.quarantine.on)
       || HI_UNLIKELY (!hi_guard_chunk_ok (b.base, p, b.size, 0)))
     {
       void *q = alloc_plain (n, caller);
@@ -435,8 +435,8 @@ typedef size_t usable_fn (void *);
 static size_t
 underlying_usable_size (void *p)
 {
-  static usable_fn *_Atomic fn;
-  usable_fn *f = atomic_load_explicit (&fn, memory_order_acquire);
+  usable_fn *f = atomic_load_explicit (&hi_state.libc_usable_size,
+                                       memory_order_acquire);
   if (!f)
     {
       hi_tls.busy++;   /* dlsym may allocate */
@@ -444,7 +444,8 @@ underlying_usable_size (void *p)
       hi_tls.busy--;
       if (!f)
         return 0;
-      atomic_store_explicit (&fn, f, memory_order_release);
+      atomic_store_explicit (&hi_state.libc_usable_size, f,
+                             memory_order_release);
     }
   return f (p);
 }

@@ -94,6 +94,132 @@ struct hi_hash
   uint32_t slots[];
 };
 
+/* The state of each concern, gathered in hi_state below (musl
+   mallocng's ctx): a field of one global costs what a global of its own
+   does.  Per-thread state is hi_tls's, or one thread-local object in
+   the file that owns it. */
+
+/* The CFI unwinder (unwind.c). */
+struct hi_unwind_state
+{
+  struct hi_unwind_rule *rules;  /* per return address; made at the first
+                                    unwind */
+  _Atomic uint32_t generation;   /* bumped by hi_unwind_forget: a memo or
+                                    cached chain of an older one is
+                                    unused; starts at 1 */
+};
+
+/* The chain caches of exited threads (chain-cache.c), for the next
+   threads.  No lock (a fork could leave one held): pushed one at a
+   time, taken all at once. */
+struct hi_chain_caches
+{
+  struct hi_cc *_Atomic free;
+};
+
+/* Chains from the shadow stack (shadow.c). */
+struct hi_shadow_state
+{
+  _Atomic int mode;        /* 0 not asked yet, 1 off, 2 on
+                              (HEAPINSPECT_CHAINS=instrument) */
+  int on;                  /* mode 2: chains come from the shadow stack */
+};
+
+/* Heap errors and redzones (guard.c): what HEAPINSPECT_REDZONE and
+   _ON_ERROR set, fixed before the first block is handed out, the errors
+   arena, and the report being written (under report_lock). */
+struct hi_guard
+{
+  int on_error;            /* HI_GUARD_ON_ERROR_* */
+  uint64_t redzone;        /* guard bytes after every block */
+  int errors_index;        /* the errors arena's index in the root's lists */
+  struct hi_error *errors;
+  uint64_t tcache_key;     /* glibc's tcache key (what it writes 8 bytes
+                              into a chunk it holds), 0 if not known */
+  int tcache_key_learned;  /* at the first bad pointer */
+  _Atomic int unacted;     /* errors found while a snapshot was written
+                              (never an abort then) with ON_ERROR=abort:
+                              the process aborts at exit instead */
+  _Atomic uint64_t fork_gen; /* changes in a forked child, whose thread
+                              has a new id (hi_guard_tid); starts at 1 */
+  hi_lock report_lock;     /* one error examined and reported at a time */
+  int reports;             /* full reports written */
+  int report_chunk;        /* the error is a smashed chunk size word */
+  uint64_t report_free_tid; /* the thread that freed its block first (the
+                              quarantine's entry), 0 if not known */
+  size_t report_len;
+  char report[16384];      /* the report, written at once */
+  char title[96];          /* a chain's title (titled) */
+  unsigned char page[4096]; /* a page of memory near a bad pointer */
+};
+
+/* The quarantine (quarantine.c): HEAPINSPECT_QUARANTINE's limit, the
+   ring of held blocks, and the looks at glibc's free memory. */
+struct hi_quarantine
+{
+  int on;                  /* freed blocks go to the quarantine */
+  uint64_t limit;          /* its limit in bytes */
+  uint64_t cost;           /* bytes held against the limit: each block's
+                              memory (its chunk, header, redzone) and its
+                              ring entry */
+  uint64_t shrink;         /* bytes it holds fewer than limit: glibc's
+                              free memory grown since it began */
+  uint64_t freed;          /* bytes of blocks put in it */
+  uint64_t next_look;      /* at this many, glibc's free memory is read */
+  uint64_t next_look_ns;   /* ... if the monotonic clock is past this */
+  int ring_index;          /* the ring's index in the root's lists */
+  struct hi_freed *ring;
+  hi_lock ring_lock;       /* the ring, the root's quarantine_* and the
+                              fields above */
+  uint64_t fetched;        /* ring position up to which the blocks were
+                              fetched ahead (under ring_lock) */
+  /* Of the looks at glibc's free memory (one at a time: busy). */
+  _Atomic int look_busy;
+  uint64_t look_base;      /* the least free memory seen; starts at
+                              UINT64_MAX */
+  uint64_t look_last;      /* free memory at the last look; starts at
+                              UINT64_MAX */
+  uint64_t look_last_heap; /* glibc's heap size then */
+  uint64_t look_last_live; /* live bytes and the heap's top at the last */
+  uint64_t look_last_top;  /* look or skipped look */
+  uint64_t look_took;      /* ns the last look took */
+  int look_calm;           /* looks in a row that found little change */
+};
+
+/* The client API's block types (types.c). */
+struct hi_types
+{
+  struct hi_type_rec *recs; /* the types arena; NULL: off */
+  uint32_t *_Atomic index; /* record ids, open addressing; made at the
+                              first type: none in the monitor's image or
+                              cores */
+  hi_lock lock;            /* insertions */
+};
+
+/* The client API's pools (pools.c).  All but the arena under `lock`:
+   one lock for all pools, taken for every call. */
+struct hi_pools
+{
+  struct hi_pool *arena;   /* the pools arena; NULL: off */
+  hi_lock lock;
+  struct hi_pool_rec *recs; /* live blocks, committed as touched */
+  uint32_t n_recs;         /* records used; record 0 is not: starts at 1 */
+  uint32_t free_recs;      /* the free records' list */
+  uint32_t *index_slots;   /* record ids by (pool, block), 0 = empty */
+  uint32_t index_mask;     /* slots - 1 */
+  uint32_t index_used;
+  struct hi_pool_index *index; /* live pools by key, and their blocks;
+                              made at the first pool */
+};
+
+/* The stop for `heapinspect run --leak-check` (leakstop.c). */
+struct hi_leak_stop
+{
+  int fd;                  /* the pipe; -1: no stop */
+  long pid;                /* the tracer's */
+  uint64_t identity;       /* the pipe's, seen at start */
+};
+
 struct hi_state
 {
   struct hi_node *nodes;
@@ -107,8 +233,6 @@ struct hi_state
   char *site_time;
   struct hi_thread_time *thread_time;
   struct hi_timeline *timeline;
-  struct hi_type_rec *types;    /* the client API's (types.c); NULL: off */
-  struct hi_pool *pools;        /* the client API's (pools.c); NULL: off */
   uint64_t site_time_size;
   uint64_t birth;          /* sizeof (struct hi_block_birth) with
                               lifetimes, else 0: set before the first
@@ -142,6 +266,19 @@ struct hi_state
   int on_signal;           /* HEAPINSPECT_ON_SIGNAL=snapshot */
   long root_pid;           /* HEAPINSPECT_ROOT_PID, 0 = any process */
   char output[512];        /* HEAPINSPECT_OUTPUT template; "" = none */
+  _Atomic int snapshot_warned; /* a failed snapshot was reported */
+  int exit_rewrites;       /* rewrites of the exit snapshot left; starts
+                              at 64 */
+  size_t (*_Atomic libc_usable_size) (void *); /* the next
+                              malloc_usable_size, found at its first use */
+  struct hi_unwind_state unwind;
+  struct hi_chain_caches chain_caches;
+  struct hi_shadow_state shadow;
+  struct hi_guard guard;
+  struct hi_quarantine quarantine;
+  struct hi_types types;
+  struct hi_pools pools;
+  struct hi_leak_stop leak_stop;
 };
 
 extern HI_HIDDEN struct hi_state hi_state;

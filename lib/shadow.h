@@ -5,10 +5,9 @@
 
 #include "monitor.h"
 
-/* 1 when chains come from -finstrument-functions' shadow
-   stack (HEAPINSPECT_CHAINS=instrument); the chain of the allocation
-   called from CALLER from it (as hi_unwind), or -1: unwind instead. */
-extern HI_HIDDEN int hi_shadow_on;
+/* The chain of the allocation called from CALLER, from the shadow
+   stack (as hi_unwind), or -1: unwind instead.  hi_state.shadow.on
+   says whether chains come from it. */
 HI_HIDDEN int hi_shadow_chain (const struct hi_frame *caller, uint64_t *out,
                                int max);
 

@@ -49,8 +49,7 @@ bad_pattern (const char *template)
 static void
 warn_once (const char *const *parts, int n)
 {
-  static _Atomic int warned;
-  if (atomic_exchange (&warned, 1) == 0)
+  if (atomic_exchange (&hi_state.snapshot_warned, 1) == 0)
     hi_prim_warnv (parts, n);
 }
 

@@ -4,7 +4,16 @@
 #include "monitor.h"
 
 __attribute__ ((visibility ("default"))) struct hi_root heapinspect_root;
-HI_HIDDEN struct hi_state hi_state;
+/* Zero but for these. */
+HI_HIDDEN struct hi_state hi_state = {
+  .exit_rewrites = 64,
+  .unwind.generation = 1,
+  .guard.fork_gen = 1,
+  .quarantine.look_base = UINT64_MAX,
+  .quarantine.look_last = UINT64_MAX,
+  .pools.n_recs = 1,
+  .leak_stop.fd = -1,
+};
 __thread struct hi_tls hi_tls __attribute__ ((tls_model ("initial-exec")));
 
 #ifdef HI_WRAP

@@ -1,5 +1,5 @@
 /* tools.h - what the tools reading the monitor see of the process,
-   set up and written from state.c: the process record (process.c),
+   set up and written from init.c: the process record (process.c),
    snapshots (snapshot.c), gdb's JIT registration (jit.c) and the stop
    for `heapinspect run --leak-check` (leakstop.c). */
 #ifndef HI_TOOLS_H

@@ -30,9 +30,10 @@ enum
   R_FALLBACK = 8,     /* not expressible: use libgcc for this chain */
 };
 
-/* A cache entry.  ip is written last (release) and read first and last
-   (acquire) by readers, so a reader never uses a rule for another ip. */
-struct entry
+/* A rule, in the cache of rules by return address (hi_state.unwind).
+   ip is written last (release) and read first and last (acquire) by
+   readers, so a reader never uses a rule for another ip. */
+struct hi_unwind_rule
 {
   uint64_t ip;
   int32_t cfa_off;
@@ -43,7 +44,6 @@ struct entry
 
 #define CACHE_BITS 14
 #define CACHE_SIZE (1u << CACHE_BITS)
-static struct entry *cache;
 
 /* --- reading CFI ----------------------------------------------------- */
 
@@ -318,7 +318,7 @@ run_cfa (struct reader *r, struct state *s, const struct state *initial,
 
 /* The rule at return address IP (looking up IP - 1, the call). */
 static void
-compute_rule (uint64_t ip, struct entry *out)
+compute_rule (uint64_t ip, struct hi_unwind_rule *out)
 {
   memset (out, 0, sizeof *out);
   out->flags = R_VALID | R_FALLBACK;
@@ -441,13 +441,13 @@ slot_of (uint64_t ip)
 }
 
 static void
-lookup (uint64_t ip, struct entry *out)
+lookup (uint64_t ip, struct hi_unwind_rule *out)
 {
-  struct entry *e = &cache[slot_of (ip)];
+  struct hi_unwind_rule *e = &hi_state.unwind.rules[slot_of (ip)];
   _Atomic uint64_t *tag = (_Atomic uint64_t *) &e->ip;
   if (atomic_load_explicit (tag, memory_order_acquire) == ip)
     {
-      struct entry copy = *e;
+      struct hi_unwind_rule copy = *e;
       atomic_thread_fence (memory_order_acquire);
       if (atomic_load_explicit (tag, memory_order_relaxed) == ip)
         {
@@ -467,44 +467,40 @@ lookup (uint64_t ip, struct entry *out)
   atomic_store_explicit (tag, ip, memory_order_release);
 }
 
-/* The current thread's stack bounds, found once per thread. */
-static __thread uint64_t stack_lo, stack_hi
-  __attribute__ ((tls_model ("initial-exec")));
+/* This thread's: its stack bounds, found once, and its memos
+   (unwind.h), used in turn: the new chain is written while the old is
+   read.  A frame of the new chain in the same state as memo frame j is
+   followed by memo frames j + 1, ... for as long as the values read
+   from the stack are the memo's: the rules are functions of the ip and
+   the bounds checks of the state, so the outcome is exactly that of
+   unwinding them again.  rbp is compared only where it matters
+   (bp_matters): where a rule computes the CFA from it, at that frame or
+   at an outer one it reaches unsaved; elsewhere (code without frame
+   pointers) it is any register. */
+static __thread struct
+{
+  uint64_t stack_lo, stack_hi;
+  int memo_cur;
+  struct hi_unwind_memo memos[2];
+} mine __attribute__ ((tls_model ("initial-exec")));
 
 static int
 stack_bounds (void)
 {
-  if (stack_hi)
+  if (mine.stack_hi)
     return 1;
   uint64_t lo, hi;
   if (!hi_prim_stack_bounds (&lo, &hi))
     return 0;
-  stack_lo = lo;
-  stack_hi = hi;
+  mine.stack_lo = lo;
+  mine.stack_hi = hi;
   return 1;
 }
-
-/* Bumped by hi_unwind_forget: a memo of an older generation is unused. */
-_Atomic uint32_t hi_unwind_generation = 1;
-
-/* This thread's memos (unwind.h), used in turn: the new chain is written
-   while the old is read.  A frame of the new chain in the same state as
-   memo frame j is followed by memo frames j + 1, ... for as long as the
-   values read from the stack are the memo's: the rules are functions of
-   the ip and the bounds checks of the state, so the outcome is exactly
-   that of unwinding them again.  rbp is compared only where it matters
-   (bp_matters): where a rule computes the CFA from it, at that frame or
-   at an outer one it reaches unsaved; elsewhere (code without frame
-   pointers) it is any register. */
-static __thread struct hi_unwind_memo memos[2]
-  __attribute__ ((tls_model ("initial-exec")));
-static __thread int memo_cur
-  __attribute__ ((tls_model ("initial-exec")));
 
 const struct hi_unwind_memo *
 hi_unwind_memo (void)
 {
-  return &memos[memo_cur];
+  return &mine.memos[mine.memo_cur];
 }
 
 /* Close memo M of N frames (BROKE: stopped at frame N - 1's rule or a
@@ -553,29 +549,30 @@ bp_matters (const struct hi_unwind_memo *m, int j, int *clean)
 int
 hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
 {
-  if (HI_UNLIKELY (!cache))
+  if (HI_UNLIKELY (!hi_state.unwind.rules))
     {
-      struct entry *c = hi_prim_alloc (CACHE_SIZE * sizeof *c);
-      struct entry *expect = NULL;
+      struct hi_unwind_rule *c = hi_prim_alloc (CACHE_SIZE * sizeof *c);
+      struct hi_unwind_rule *expect = NULL;
       if (!c)
         return -1;
-      if (!atomic_compare_exchange_strong ((struct entry *_Atomic *) &cache,
-                                           &expect, c))
+      if (!atomic_compare_exchange_strong
+            ((struct hi_unwind_rule *_Atomic *) &hi_state.unwind.rules,
+             &expect, c))
         hi_prim_release (c, CACHE_SIZE * sizeof *c);
     }
   if (HI_UNLIKELY (!stack_bounds ()))
     return -1;
   uint64_t ip = start->ip, sp = start->sp, bp = start->bp;
-  const uint64_t lo = stack_lo, hi = stack_hi;
+  const uint64_t lo = mine.stack_lo, hi = mine.stack_hi;
   /* On another stack than the thread's own (a coroutine's, a signal
      stack), the bounds say nothing: let libgcc unwind. */
   if (sp < lo || sp >= hi)
     return -1;
-  uint32_t gen = atomic_load_explicit (&hi_unwind_generation,
+  uint32_t gen = atomic_load_explicit (&hi_state.unwind.generation,
                                       memory_order_relaxed);
-  const struct hi_unwind_memo *old = &memos[memo_cur];
-  struct hi_unwind_memo *new = &memos[memo_cur ^ 1];
-  memo_cur ^= 1;
+  const struct hi_unwind_memo *old = &mine.memos[mine.memo_cur];
+  struct hi_unwind_memo *new = &mine.memos[mine.memo_cur ^ 1];
+  mine.memo_cur ^= 1;
   new->gen = 0;
   int old_m = old->gen == gen && gen ? old->m : 0;
   int j = 0;            /* the first old frame not below sp */
@@ -639,7 +636,7 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
             }
         }
       out[n++] = ip;
-      struct entry e;
+      struct hi_unwind_rule e;
       lookup (ip, &e);
       if (e.flags & R_FALLBACK)
         return -1;
@@ -679,10 +676,12 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
 void
 hi_unwind_forget (void)
 {
-  atomic_fetch_add_explicit (&hi_unwind_generation, 1, memory_order_relaxed);
-  if (cache)
+  atomic_fetch_add_explicit (&hi_state.unwind.generation, 1,
+                             memory_order_relaxed);
+  struct hi_unwind_rule *rules = hi_state.unwind.rules;
+  if (rules)
     for (uint32_t i = 0; i < CACHE_SIZE; i++)
-      atomic_store_explicit ((_Atomic uint64_t *) &cache[i].ip, 0,
+      atomic_store_explicit ((_Atomic uint64_t *) &rules[i].ip, 0,
                              memory_order_relaxed);
 }
 

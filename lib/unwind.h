@@ -22,10 +22,6 @@ HI_HIDDEN int hi_unwind (const struct hi_frame *start, uint64_t *out, int max);
 /* Drop every cached rule (code was unloaded). */
 HI_HIDDEN void hi_unwind_forget (void);
 
-/* Bumped by hi_unwind_forget: a memo or cached chain of an older
-   generation is unused. */
-extern HI_HIDDEN _Atomic uint32_t hi_unwind_generation;
-
 /* The frames of this thread's last unwind, so that the next one, which
    mostly shares its outer frames, costs a load and a compare per shared
    frame instead of a rule lookup.  Frame k was unwound from state
@@ -39,7 +35,7 @@ extern HI_HIDDEN _Atomic uint32_t hi_unwind_generation;
 enum { HI_MEMO_USES_BP = 1, HI_MEMO_SAVES_BP = 2 };
 struct hi_unwind_memo
 {
-  uint32_t gen;        /* 0: empty */
+  uint32_t gen;        /* hi_state.unwind.generation then; 0: empty */
   int m;
   int broke;
   uint64_t ip[HI_MEMO_CAP + 1], sp[HI_MEMO_CAP + 1], bp[HI_MEMO_CAP + 1];
