@@ -23,14 +23,13 @@
    caller finds a different return address in its frame: a miss.)
    Eight ways per set, replaced by a clock (a way hit since the hand last
    passed is kept): a call site reached from several callers at the same
-   depth keeps their chains side by side.  (With four, sqlite3 under a
-   quarantine missed a million times in one run in two: five chains or
-   more taking turns in a set, as the address layout decides.)  The records live in a ring:
-   an entry whose records were written over is empty.  The ring holds
-   about 32 records for each entry: a ring much smaller than the
-   entries' records feeds on itself (an entry written over misses, and
-   its miss writes over another), and a replaced chain leaves its place
-   to the next one of the set that fits in it. */
+   depth keeps their chains side by side, also when the address layout
+   puts five chains or more that take turns in one set.  The records
+   live in a ring: an entry whose records were written over is empty.
+   The ring holds about 32 records for each entry: a ring much smaller
+   than the entries' records feeds on itself (an entry written over
+   misses, and its miss writes over another), and a replaced chain
+   leaves its place to the next one of the set that fits in it. */
 #define CC_SETS_BITS 6
 #define CC_SETS (1 << CC_SETS_BITS)
 #define CC_WAYS 8
@@ -64,10 +63,10 @@ struct cc_entry
   uint8_t cap;                   /* records its place in the ring holds */
 };
 /* A thread's chain cache: 216 KiB (touched as it fills), in memory of
-   the monitor's own rather
-   than in thread-local storage, which glibc takes out of every thread's
-   stack (a thread made with a 32 KiB stack must still fit).  Given back
-   to a free list when its thread exits, for the next thread. */
+   the monitor's own rather than in thread-local storage, which glibc
+   takes out of every thread's stack (a thread made with a 32 KiB stack
+   must still fit).  Given back to a free list when its thread exits,
+   for the next thread. */
 struct hi_cc
 {
   struct cc_entry sets[CC_SETS][CC_WAYS];

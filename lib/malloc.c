@@ -104,8 +104,8 @@ lookup (void *p, struct block *b)
      malloc_usable_size if it is not ours, and glibc reads the chunk's
      size at P - 8 first, on the same page (P is 16-aligned).  A P whose
      header page is not readable faults there without the monitor too.
-     (Asking the kernel with mincore(2), as before, cost a system call
-     for one block in 100 to 250, and did not see PROT_NONE pages.) */
+     (Asking the kernel, with mincore(2), would cost a system call and
+     not see PROT_NONE pages.) */
   if ((a & 15) != 0 || a < 4096)
     return 0;
   struct hi_block_header *h = (struct hi_block_header *) p - 1;

@@ -17,8 +17,8 @@ extern void __libc_free (void *);
 #define SLOTS ((uint64_t) HI_QUARANTINE_SLOTS)
 #define PRE ((uint64_t) (sizeof (struct hi_block_header) + hi_state.birth))
 /* Blocks taken out of the ring under the lock, checked after it.  Only
-   as many leave as must: leaving 32 at once made sqlite3 7% faster but
-   python3 25% slower (glibc's reuse of the chunks changes). */
+   as many leave as must: more at once change how glibc reuses the
+   chunks, for better or worse as the program goes. */
 #define EVICT_BATCH 16
 /* Of each block that leaves, the bytes fetched ahead of its check. */
 #define PREFETCH_BYTES 1024
@@ -35,10 +35,10 @@ _Static_assert (HI_QUARANTINE_SLOTS * sizeof (struct hi_freed)
    __libc_single_threaded: only this thread can make another, and not
    while it holds the lock) the lock word is set and cleared with plain
    stores: an atomic exchange waits for every store before it (the fill
-   of the block, the ring entry) to reach the cache, a tenth of the time
-   of a free into the quarantine (xmllint).  A signal handler on this
-   thread still finds the word set (hi_lock_try fails); if it is already
-   set, the lock is taken as before.  1 if taken the plain way, for
+   of the block, the ring entry) to reach the cache, a large part of a
+   free into the quarantine.  A signal handler on this thread still
+   finds the word set (hi_lock_try fails); if it is already set, the
+   lock is taken the usual way.  1 if taken the plain way, for
    ring_unlock. */
 static inline int
 ring_lock (void)
@@ -292,8 +292,8 @@ fetched_of (uint64_t h0, int n)
 /* glibc's free memory is looked at every LOOK_EVERY bytes put in the
    quarantine (at least LOOK_MIN), and no more often than keeps the looks
    within 1/LOOK_SHARE of the time: mallinfo2 walks all of glibc's free
-   chunks, and malloc_trim them again (python3: 20 ms and more a look,
-   40% of its time when looked at every 8 MiB). */
+   chunks, and malloc_trim them again, milliseconds a look in a large
+   heap. */
 #define LOOK_EVERY(limit) ((limit) / 8)
 #define LOOK_MIN (UINT64_C(4) << 20)
 #define LOOK_SHARE 20

@@ -1,11 +1,12 @@
 /* unwind.c - a cached DWARF CFI unwinder for x86-64.
 
    libgcc's unwinder finds and interprets the FDE of every frame of every
-   allocation; that was 80% of the monitor's time.  Here the outcome of
-   that work - how to get from a frame to its caller at one return
-   address - is reduced to a small rule (CFA = rsp or rbp + offset; return
-   address at CFA - 8; rbp saved at CFA + n or unchanged) and cached per
-   return address, so an unwound frame costs a cache probe and two loads.
+   allocation: most of the monitor's cost if done each time.  Here the
+   outcome of that work - how to get from a frame to its caller at one
+   return address - is reduced to a small rule (CFA = rsp or rbp +
+   offset; return address at CFA - 8; rbp saved at CFA + n or unchanged)
+   and cached per return address, so an unwound frame costs a cache
+   probe and two loads.
    A rule is computed once from .eh_frame (found with _dl_find_object).
    Anything a rule cannot express (signal frames, DWARF expressions,
    unusual return-address rules) makes the chain fall back to libgcc.
@@ -519,7 +520,7 @@ memo_close (struct hi_unwind_memo *m, uint32_t gen, int n, int broke,
     }
   else
     {
-      m->m = HI_MEMO_CAP;         /* state HI_MEMO_CAP was written on the way */
+      m->m = HI_MEMO_CAP;      /* state HI_MEMO_CAP was written on the way */
       m->broke = 0;
     }
   m->gen = gen;
