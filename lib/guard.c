@@ -89,7 +89,7 @@ hi_guard_configure (void)
       else if (v > 0)
         {
           qs->limit = (uint64_t) v;
-          qs->on = 1;
+          g->quarantine = 1;
         }
     }
   const char *z = hi_prim_getenv ("HEAPINSPECT_REDZONE");
@@ -103,7 +103,7 @@ hi_guard_configure (void)
         g->redzone = (uint64_t) v;
     }
   r->guard_flags = (uint32_t) g->on_error
-                   | (qs->on ? HI_GUARD_QUARANTINE : 0u);
+                   | (g->quarantine ? HI_GUARD_QUARANTINE : 0u);
   r->redzone = (uint32_t) g->redzone;
   r->quarantine_limit = qs->limit;
 }
@@ -150,7 +150,7 @@ hi_guard_arenas (void)
   r->n_arenas++;
   if (hi_arena_commit (g->errors_index, HI_ERRORS_MAX) != 0)
     return -1;
-  if (q->on)
+  if (g->quarantine)
     {
       q->ring_index = (int) r->n_arenas;
       q->ring = hi_arena_add (q->ring_index, HI_ARENA_QUARANTINE,
@@ -161,7 +161,7 @@ hi_guard_arenas (void)
         {
           hi_prim_warn ("cannot reserve memory for the quarantine; "
                         "no quarantine");
-          q->on = 0;
+          g->quarantine = 0;
           r->guard_flags &= ~HI_GUARD_QUARANTINE;
           r->quarantine_limit = 0;
         }

@@ -164,7 +164,7 @@ release (struct block *b, const struct hi_frame *caller, int when)
       b->h->check = ~b->h->check;   /* leaked: glibc would abort on it */
       return;
     }
-  if (HI_UNLIKELY (hi_state.quarantine.on) && b->site != HI_SITE_INTERNAL)
+  if (HI_UNLIKELY (hi_state.guard.quarantine) && b->site != HI_SITE_INTERNAL)
     {
       hi_quarantine_put (b->h, b->base, b->size, b->site, caller);
       return;
@@ -265,7 +265,7 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
      a use of it after the realloc is then found too.  A block whose
      chunk size word is smashed is never handed to glibc's realloc:
      release reports it and leaks it. */
-  if (b.aligned || HI_UNLIKELY (hi_state.quarantine.on)
+  if (b.aligned || HI_UNLIKELY (hi_state.guard.quarantine)
       || HI_UNLIKELY (!hi_guard_chunk_ok (b.base, p, b.size, 0)))
     {
       void *q = alloc_plain (n, caller);

@@ -125,12 +125,14 @@ struct hi_shadow_state
   int on;                  /* mode 2: chains come from the shadow stack */
 };
 
-/* Heap errors and redzones (guard.c): what HEAPINSPECT_REDZONE and
-   _ON_ERROR set, fixed before the first block is handed out, the errors
-   arena, and the report being written (under report_lock). */
+/* Heap errors and redzones (guard.c): what HEAPINSPECT_QUARANTINE,
+   _REDZONE and _ON_ERROR set, fixed before the first block is handed
+   out (the first fields, read by every free), the errors arena, and the
+   report being written (under report_lock). */
 struct hi_guard
 {
   int on_error;            /* HI_GUARD_ON_ERROR_* */
+  int quarantine;          /* 1: freed blocks go to the quarantine */
   uint64_t redzone;        /* guard bytes after every block */
   int errors_index;        /* the errors arena's index in the root's lists */
   struct hi_error *errors;
@@ -153,11 +155,11 @@ struct hi_guard
   unsigned char page[4096]; /* a page of memory near a bad pointer */
 };
 
-/* The quarantine (quarantine.c): HEAPINSPECT_QUARANTINE's limit, the
-   ring of held blocks, and the looks at glibc's free memory. */
+/* The quarantine (quarantine.c), on if hi_state.guard.quarantine:
+   HEAPINSPECT_QUARANTINE's limit, the ring of held blocks, and the looks
+   at glibc's free memory. */
 struct hi_quarantine
 {
-  int on;                  /* freed blocks go to the quarantine */
   uint64_t limit;          /* its limit in bytes */
   uint64_t cost;           /* bytes held against the limit: each block's
                               memory (its chunk, header, redzone) and its
@@ -271,14 +273,17 @@ struct hi_state
                               at 64 */
   size_t (*_Atomic libc_usable_size) (void *); /* the next
                               malloc_usable_size, found at its first use */
+  /* Each concern's.  What the entry points read (the generation, the
+     shadow flag, the guard's first fields) lies in few cache lines;
+     the guard's buffers come last. */
   struct hi_unwind_state unwind;
-  struct hi_chain_caches chain_caches;
   struct hi_shadow_state shadow;
-  struct hi_guard guard;
+  struct hi_chain_caches chain_caches;
   struct hi_quarantine quarantine;
   struct hi_types types;
   struct hi_pools pools;
   struct hi_leak_stop leak_stop;
+  struct hi_guard guard;
 };
 
 extern HI_HIDDEN struct hi_state hi_state;

@@ -468,7 +468,7 @@ hi_quarantine_free_site (uint64_t user, uint64_t *tid)
 {
   struct hi_quarantine *q = &hi_state.quarantine;
   *tid = 0;
-  if (!q->on)
+  if (!hi_state.guard.quarantine)
     return HI_SITE_UNKNOWN;
   struct hi_root *r = &heapinspect_root;
   uint32_t site = HI_SITE_UNKNOWN;
@@ -490,7 +490,7 @@ hi_quarantine_check (void)
   struct hi_quarantine *q = &hi_state.quarantine;
   /* The exiting thread rewrites the exit snapshot after exit()'s last
      frees (init.c): the blocks were checked a moment ago. */
-  if (!q->on || hi_tls.exit_writer)
+  if (!hi_state.guard.quarantine || hi_tls.exit_writer)
     return;
   /* A snapshot may be written from a signal handler: never wait for a
      lock the interrupted thread may hold. */
