@@ -2,9 +2,7 @@
 #ifndef HI_CLI_H
 #define HI_CLI_H
 
-#include "analysis.h"
-#include "outfile.h"
-#include "reach.h"
+#include "hi-reader.h"
 
 /* Where the data comes from. */
 struct hi_source
@@ -34,13 +32,6 @@ struct hi_model *hi_cli_load (const struct hi_source *src,
 struct hi_model *hi_cli_load_open (const struct hi_source *src,
                                    struct hi_target *keep);
 
-/* `--leak-check SOURCE` (cmd-leakcheck.c): the reachability scan's
-   report of SRC (a core, a live process, a raw dump; a snapshot file has
-   no memory to scan: one line says so, status 1).  Sets *WRITTEN like
-   hi_cli_report. */
-int hi_cmd_leak_check (const struct hi_source *src,
-                       const struct hi_options *opt, int *written);
-
 /* Print the tables named in TABLES (comma-separated) of M, or its
    chains in a profile format, to stdout.  Returns the exit status; sets
    *WRITTEN to 1 if the report was written whole (a damaged input gives
@@ -54,23 +45,6 @@ int hi_cli_report (const struct hi_source *src, struct hi_model *m,
 void hi_cli_module_problems (const struct hi_source *src,
                              const struct hi_model *m);
 
-/* `diff`'s operands (cmd-diff.c): ARGV[0..ARGC) after the word diff,
-   as OLD [EXE] NEW [EXE], or OLD [EXE] [EXE] when BASE has -p PID (the
-   newer source; the second executable is the process's).  An operand
-   after a source is its executable if it is an ELF file other than a
-   core.  Fills OUT[0] (OLD) and OUT[1] (NEW): 0, or -1 with a one-line
-   usage message in *ERR. */
-int hi_diff_parse (int argc, char **argv, const struct hi_source *base,
-                   struct hi_source out[2], const char **err);
-
-/* The commands below set *WRITTEN like hi_cli_report. */
-/* `diff`: the changes from SRC[0] to SRC[1] (text or JSON). */
-int hi_cmd_diff (const struct hi_source src[2], const struct hi_options *opt,
-                 int *written);
-int hi_cmd_modules (const struct hi_source *src, int *written);
-/* `block ADDR SOURCE`: the block of ours holding ADDR; 1 if none. */
-int hi_cmd_block (const struct hi_source *src, uint64_t addr,
-                  const struct hi_options *opt, int *written);
 /* Where the report goes (output.c): stdout, or -o FILE written
    atomically (reader/outfile.c).  Must not move between hi_out_open and
    its commit or abort (FILE's stream points into it). */
@@ -115,13 +89,6 @@ struct hi_run
 /* memcheck's --errors-for-leak-kinds default: definite,possible. */
 #define HI_RUN_ERROR_KINDS_DEFAULT 5u
 
-/* `run COMMAND ARGS...`: ARGV is the command.  Returns the command's
-   exit status, 128 + the signal that killed it, 126/127 if it could not
-   be started, or 1 if it exited 0 but no report could be made. */
-int hi_cmd_run (char **argv, const char *tables,
-                const struct hi_options *opt, const struct hi_run *run,
-                int *written);
-
 /* The tracing half of `run` (run-trace.c). */
 struct hi_traced_end
 {
@@ -143,7 +110,7 @@ struct hi_traced_end
 struct hi_leak_run
 {
   int fd;                    /* the write end of the exit stop's pipe
-                                (lib/leak-stop.h): closed here once the
+                                (heapinspect/leak-stop.h): closed here once the
                                 scan is done or can no longer happen */
   const struct hi_options *opt;
   const char *name;          /* the program, for the report */

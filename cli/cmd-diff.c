@@ -2,7 +2,7 @@
    the heap between two moments of a program (two snapshots, cores, or
    a live process as the newer one). */
 #define _GNU_SOURCE
-#include "cli.h"
+#include "commands.h"
 
 #include <elf.h>
 #include <stdio.h>
@@ -33,8 +33,13 @@ classify (const char *path)
   return type == ET_CORE ? K_SOURCE : K_EXE;
 }
 
-int
-hi_diff_parse (int argc, char **argv, const struct hi_source *base,
+/* ARGV[0..ARGC) as OLD [EXE] NEW [EXE], or OLD [EXE] [EXE] when BASE
+   has -p PID (the newer source; the second executable is the
+   process's).  An operand after a source is its executable if it is an
+   ELF file other than a core.  Fills OUT[0] (OLD) and OUT[1] (NEW): 0,
+   or -1 with a one-line usage message in *ERR. */
+static int
+parse_sources (int argc, char **argv, const struct hi_source *base,
                struct hi_source out[2], const char **err)
 {
   int n = 0, i = 0;
@@ -79,9 +84,25 @@ hi_diff_parse (int argc, char **argv, const struct hi_source *base,
 }
 
 int
-hi_cmd_diff (const struct hi_source src[2], const struct hi_options *opt,
-             int *written)
+hi_parse_diff (int argc, char **argv, struct hi_settings *st)
 {
+  if (st->leak_check)
+    return hi_leak_check_command_usage ();
+  int r = hi_check_own_report (st, "diff");
+  if (r >= 0)
+    return r;
+  const char *err;
+  if (parse_sources (argc - 1, argv + 1, &st->src, st->diff, &err) != 0)
+    return hi_usage_line (err);
+  return -1;
+}
+
+/* The changes from the older source to the newer (text or JSON). */
+int
+hi_cmd_diff (const struct hi_settings *st, int *written)
+{
+  const struct hi_source *src = st->diff;
+  const struct hi_options *opt = &st->opt;
   *written = 0;
   struct hi_model *old = hi_cli_load (&src[0], NULL);
   if (!old)
@@ -94,7 +115,7 @@ hi_cmd_diff (const struct hi_source src[2], const struct hi_options *opt,
     }
   hi_status s = hi_diff_report (old, src[0].exe, src[0].name, new_m,
                                 src[1].exe, src[1].name, opt, stdout);
-  int status = old->damaged || new_m->damaged ? 1 : 0;
+  int status = hi_model_damaged (old) || hi_model_damaged (new_m) ? 1 : 0;
   if (s != HI_OK)
     {
       if (!(s == HI_E_WRITE && ferror (stdout)))

@@ -1,15 +1,25 @@
 /* cmd-leakcheck.c - `heapinspect --leak-check SOURCE`: which live blocks
    are lost, as valgrind memcheck's leak check says it. */
 #define _GNU_SOURCE
-#include "cli.h"
-#include "reach.h"
+#include "commands.h"
 
 #include <stdio.h>
 
+/* No word: ARGV starts at the source. */
 int
-hi_cmd_leak_check (const struct hi_source *src, const struct hi_options *opt,
-                   int *written)
+hi_parse_leak_check (int argc, char **argv, struct hi_settings *st)
 {
+  int r = hi_source_operands (argc, argv, 0, st);
+  return r >= 0 ? r : hi_check_own_report (st, "--leak-check");
+}
+
+/* The reachability scan's report of a core, a live process or a raw
+   dump; a snapshot file has no memory to scan (said, status 1). */
+int
+hi_cmd_leak_check (const struct hi_settings *st, int *written)
+{
+  const struct hi_source *src = &st->src;
+  const struct hi_options *opt = &st->opt;
   struct hi_target t;
   *written = 0;
   struct hi_model *m = hi_cli_load_open (src, &t);
@@ -28,7 +38,7 @@ hi_cmd_leak_check (const struct hi_source *src, const struct hi_options *opt,
         hi_cli_error (src->name, hi_strerror (after));
       if (missing && opt->format != HI_JSON)
         hi_cli_module_problems (src, m);
-      status = m->damaged ? 1 : 0;
+      status = hi_model_damaged (m) ? 1 : 0;
     }
   else
     {

@@ -1,20 +1,28 @@
 /* cmd-modules.c - `heapinspect modules SOURCE`: the loaded objects the
    monitor recorded, one per line. */
-#include "cli.h"
+#include "commands.h"
 
 #include <inttypes.h>
 #include <stdio.h>
 
 int
-hi_cmd_modules (const struct hi_source *src, int *written)
+hi_parse_modules (int argc, char **argv, struct hi_settings *st)
+{
+  return hi_source_operands (argc - 1, argv + 1, 1, st);
+}
+
+int
+hi_cmd_modules (const struct hi_settings *st, int *written)
 {
   *written = 0;
-  struct hi_model *m = hi_cli_load (src, NULL);
+  struct hi_model *m = hi_cli_load (&st->src, NULL);
   if (!m)
     return 1;
-  for (uint64_t i = 0; i < m->n_modules; i++)
+  uint64_t n_modules;
+  const struct hi_module *modules = hi_model_modules (m, &n_modules);
+  for (uint64_t i = 0; i < n_modules; i++)
     {
-      const struct hi_module *mod = &m->modules[i];
+      const struct hi_module *mod = &modules[i];
       char id[2 * HI_BUILD_ID_MAX + 1] = "-";
       uint32_t n = mod->build_id_len < HI_BUILD_ID_MAX
                    ? mod->build_id_len : HI_BUILD_ID_MAX;

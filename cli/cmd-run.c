@@ -4,12 +4,13 @@
 #define _GNU_SOURCE
 #include "config.h"
 #include "cli/paths.h"
-#include "cli.h"
-#include "output-name.h"
-#include "leak-stop.h"
+#include "commands.h"
+#include "common/output-name.h"
+#include "heapinspect/leak-stop.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <libgen.h>
 #include <limits.h>
 #include <signal.h>
@@ -148,6 +149,11 @@ explain_missing (const char *prog, const char *path, int read_live)
     snprintf (msg, sizeof msg, "no snapshot file %s: the program wrote "
               "none (the monitor says why above, if it knows; a program "
               "that ends by _exit or a signal writes none)", path);
+  /* The report below comes whole all the same: say so, lest "no
+     snapshot" read as "no report". */
+  if (read_live)
+    snprintf (msg + strlen (msg), sizeof msg - strlen (msg), "; the report "
+              "was read from the program at its end");
   hi_cli_error (prog, msg);
 }
 
@@ -258,10 +264,10 @@ leak_report (const char *prog, struct hi_traced_end *end,
       for (int c = 0; c < HI_REACH_NCLASSES; c++)
         if (run->error_kinds & (1u << c))
           leaks |= end->totals.cls[c].blocks > 0;
-      if (end->model && end->model->damaged)
+      if (end->model && hi_model_damaged (end->model))
         fprintf (stderr, "heapinspect: %s: incomplete report: %llu damaged "
                  "entries were left out\n", prog,
-                 (unsigned long long) end->model->damaged);
+                 (unsigned long long) hi_model_damaged (end->model));
     }
   else if (end->scanned && end->scan == HI_E_NOT_READY)
     hi_cli_error (prog, "the program allocated no memory through the "
@@ -282,13 +288,55 @@ leak_report (const char *prog, struct hi_traced_end *end,
          : end->scanned && end->scan == HI_E_NOT_READY ? 0 : 1;
 }
 
+/* `run [RUN-OPTIONS] [--] COMMAND ARGS...`: ARGV starts at "run".
+   Options after `run` are heapinspect's up to the command's name or
+   `--`; the command's own options are left alone. */
 int
-hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
-            const struct hi_run *run, int *written)
+hi_parse_run (int argc, char **argv, struct hi_settings *st)
 {
-  *written = 0;
-  char libbuf[PATH_MAX + 64], preload[2 * PATH_MAX + 2];
-  const char *prog = argv[0];
+  /* 0, not 1: glibc's getopt starts afresh, in the "+" mode. */
+  optind = 0;
+  argv[0] = (char *) "heapinspect";
+  int r = hi_options_parse (argc, argv, "+t:p:o:h", st);
+  if (r >= 0)
+    return r;
+  if (st->src.pid || st->src.raw || st->src.no_stop)
+    return hi_bad_usage ("run reads the program it starts: -p, --raw and "
+                         "--no-stop do not go with it");
+  if (st->error_options && !st->run.leak_check)
+    return hi_error_options_usage ();
+  if (st->run.leak_check
+      && (r = hi_check_own_report (st, "--leak-check")) >= 0)
+    return r;
+  if (!hi_tables_valid (st->tables))
+    return hi_bad_tables ();
+  st->command = argv + optind;
+  if (!*st->command)
+    return hi_bad_usage ("run needs a command");
+  return hi_check_filters (&st->opt);
+}
+
+/* One run of the program, from its start to its report. */
+struct launch
+{
+  const char *prog;          /* the command, for messages */
+  char preload[2 * PATH_MAX + 2];  /* LD_PRELOAD, the monitor first */
+  const char *pattern;       /* HEAPINSPECT_OUTPUT, or the default */
+  pid_t pid;
+  int trace_error;           /* PTRACE_SEIZE's errno; 0: traced */
+  int err_fd;                /* read end: the child's exec errno */
+  int leak_fd;               /* write end of the exit stop's pipe, or -1 */
+  struct hi_traced_end end;
+  char output[PATH_MAX];     /* the snapshot file's name, or "" */
+  int have_file;             /* ... and it can be read */
+};
+
+/* The monitor, LD_PRELOAD and the snapshot file's pattern, into L: -1
+   to go on, else the exit status with the reason said. */
+static int
+prepare (struct launch *l)
+{
+  char libbuf[PATH_MAX + 64];
   const char *lib = monitor_path (libbuf, sizeof libbuf);
   if (access (lib, R_OK) != 0)
     {
@@ -296,131 +344,178 @@ hi_cmd_run (char **argv, const char *tables, const struct hi_options *opt,
       return 1;
     }
   const char *old = getenv ("LD_PRELOAD");
-  if ((size_t) snprintf (preload, sizeof preload, "%s%s%s", lib,
+  if ((size_t) snprintf (l->preload, sizeof l->preload, "%s%s%s", lib,
                          old && *old ? ":" : "", old ? old : "")
-      >= sizeof preload)
+      >= sizeof l->preload)
     {
       hi_cli_error ("LD_PRELOAD", "too long");
       return 1;
     }
-  const char *pattern = getenv ("HEAPINSPECT_OUTPUT");
-  if (!pattern || !*pattern)
-    pattern = DEFAULT_OUTPUT;
-  if (!pattern_usable (pattern))
-    return 2;
+  l->pattern = getenv ("HEAPINSPECT_OUTPUT");
+  if (!l->pattern || !*l->pattern)
+    l->pattern = DEFAULT_OUTPUT;
+  return pattern_usable (l->pattern) ? -1 : 2;
+}
 
+/* Without the trace there is no live read and no leak check: say so,
+   and close the exit stop's pipe. */
+static void
+say_untraced (const struct hi_run *run, struct launch *l)
+{
+  char msg[256];
+  snprintf (msg, sizeof msg, "cannot trace the program (%s): the tables "
+            "come from its snapshot file, so only if it exits normally",
+            strerror (l->trace_error));
+  hi_cli_error ("ptrace", msg);
+  if (run->leak_check)
+    hi_cli_error ("ptrace", "--leak-check reads the program live: "
+                  "there is no leak check");
+  if (l->leak_fd >= 0)
+    close (l->leak_fd);
+  l->leak_fd = -1;
+}
+
+/* Start ARGV in a child, traced if ptrace lets us, into L: -1 to go on,
+   else 1 with the reason said. */
+static int
+start (char **argv, const struct hi_run *run, struct launch *l)
+{
   int go[2], err[2], leak[2] = { -1, -1 };
   if (pipe2 (go, O_CLOEXEC) != 0 || pipe2 (err, O_CLOEXEC) != 0
       || (run->leak_check && pipe2 (leak, O_CLOEXEC) != 0))
     {
-      hi_cli_error (prog, strerror (errno));
+      hi_cli_error (l->prog, strerror (errno));
       return 1;
     }
   handle_signals ();
   pid_t pid = fork ();
   if (pid < 0)
     {
-      hi_cli_error (prog, strerror (errno));
+      hi_cli_error (l->prog, strerror (errno));
       return 1;
     }
   if (pid == 0)
     {
       close (go[1]);
       close (err[0]);
-      child (argv, go[0], err[1], preload, pattern, run->follow_children,
-             leak[0]);
+      child (argv, go[0], err[1], l->preload, l->pattern,
+             run->follow_children, leak[0]);
     }
-  child_pid = pid;
+  child_pid = l->pid = pid;
   close (go[0]);
   close (err[1]);
   if (leak[0] >= 0)
     close (leak[0]);
-  int trace_error = hi_run_trace (pid);
-  char word = trace_error ? 'f' : 't';
+  l->err_fd = err[0];
+  l->leak_fd = leak[1];
+  l->trace_error = hi_run_trace (pid);
+  char word = l->trace_error ? 'f' : 't';
   if (write (go[1], &word, 1) != 1)
-    trace_error = errno;
+    l->trace_error = errno;
   close (go[1]);
-  if (trace_error)
-    {
-      char msg[256];
-      snprintf (msg, sizeof msg, "cannot trace the program (%s): the tables "
-                "come from its snapshot file, so only if it exits normally",
-                strerror (trace_error));
-      hi_cli_error ("ptrace", msg);
-      if (run->leak_check)
-        hi_cli_error ("ptrace", "--leak-check reads the program live: "
-                      "there is no leak check");
-      if (leak[1] >= 0)
-        close (leak[1]);
-      leak[1] = -1;
-    }
+  if (l->trace_error)
+    say_untraced (run, l);
+  return -1;
+}
+
+/* Wait for L's program to end, read at its end (and scanned, with
+   --leak-check) if traced: -1 to go on, else 126 or 127 when its exec
+   failed, said. */
+static int
+wait_end (const struct hi_options *opt, const struct hi_run *run,
+          struct launch *l)
+{
   int exec_errno = 0;
   ssize_t got;
-  while ((got = read (err[0], &exec_errno, sizeof exec_errno)) < 0
+  while ((got = read (l->err_fd, &exec_errno, sizeof exec_errno)) < 0
          && errno == EINTR)
     ;
-  close (err[0]);
-
-  struct hi_traced_end end;
-  struct hi_leak_run leak_run = { leak[1], opt, prog };
-  if (!trace_error)
-    hi_run_wait_traced (pid, run->leak_check ? &leak_run : NULL, &end);
+  close (l->err_fd);
+  struct hi_leak_run leak_run = { l->leak_fd, opt, l->prog };
+  if (!l->trace_error)
+    hi_run_wait_traced (l->pid, run->leak_check ? &leak_run : NULL,
+                        &l->end);
   else
     {
-      memset (&end, 0, sizeof end);
-      while (waitpid (pid, &end.status, 0) < 0 && errno == EINTR)
+      memset (&l->end, 0, sizeof l->end);
+      while (waitpid (l->pid, &l->end.status, 0) < 0 && errno == EINTR)
         ;
     }
   child_pid = 0;
   if (leak_run.fd >= 0)
     close (leak_run.fd);          /* not traced: no stop to end */
-  if (got == (ssize_t) sizeof exec_errno)
-    {
-      hi_cli_error (prog, strerror (exec_errno));
-      hi_model_free (end.model);
-      free (end.report);
-      return exec_errno == ENOENT ? 127 : 126;
-    }
-  int status = end_status (prog, end.status, end.model != NULL);
+  if (got != (ssize_t) sizeof exec_errno)
+    return -1;
+  hi_cli_error (l->prog, strerror (exec_errno));
+  hi_model_free (l->end.model);
+  free (l->end.report);
+  return exec_errno == ENOENT ? 127 : 126;
+}
 
-  /* The snapshot file, if the program wrote one. */
-  char output[PATH_MAX] = "";
-  int have_file = 0;
-  if (strcmp (pattern, "none") != 0 || trace_error)
-    {
-      hi_expand_output (output, sizeof output, trace_error
-                        && strcmp (pattern, "none") == 0 ? DEFAULT_OUTPUT
-                        : pattern, (long) pid);
-      have_file = access (output, R_OK) == 0;
-      if (have_file)
-        fprintf (stderr, "heapinspect: snapshot in %s\n", output);
-      else if (end.read != HI_E_NOT_READY && end.read != HI_E_NO_DATA
-               && !(end.model && WIFSIGNALED (end.status)))
-        explain_missing (prog, output, end.model != NULL);
-    }
+/* The snapshot file, if the program wrote one: named on stderr; if it
+   wrote none, why (unless nothing was lost by it). */
+static void
+find_snapshot (struct launch *l)
+{
+  int none = strcmp (l->pattern, "none") == 0;
+  if (none && !l->trace_error)
+    return;
+  hi_expand_output (l->output, sizeof l->output,
+                    l->trace_error && none ? DEFAULT_OUTPUT : l->pattern,
+                    (long) l->pid);
+  l->have_file = access (l->output, R_OK) == 0;
+  if (l->have_file)
+    fprintf (stderr, "heapinspect: snapshot in %s\n", l->output);
+  else if (l->end.read != HI_E_NOT_READY && l->end.read != HI_E_NO_DATA
+           && !(l->end.model && WIFSIGNALED (l->end.status)))
+    explain_missing (l->prog, l->output, l->end.model != NULL);
+}
 
-  if (run->leak_check)
-    return leak_report (prog, &end, run, status, trace_error, written);
-
+/* The tables of L's program, read at its end or from its snapshot file.
+   STATUS: the program's exit status.  The exit status. */
+static int
+report_tables (struct launch *l, const char *tables,
+               const struct hi_options *opt, int status, int *written)
+{
   struct hi_source src;
-  struct hi_model *m = choose_model (prog, &end, !trace_error, have_file,
-                                     output, &src);
+  struct hi_model *m = choose_model (l->prog, &l->end, !l->trace_error,
+                                     l->have_file, l->output, &src);
   if (!m)
     return status ? status
-           : end.seen_exit && end.read == HI_E_NOT_READY ? 0 : 1;
+           : l->end.seen_exit && l->end.read == HI_E_NOT_READY ? 0 : 1;
   struct hi_stat totals;
   hi_stat_compute (m, &totals);
   if (totals.allocations == 0)
     {
-      hi_cli_error (prog, read_failure (HI_E_NOT_READY));
+      hi_cli_error (l->prog, read_failure (HI_E_NOT_READY));
       hi_model_free (m);
       return status;
     }
-  if (end.model && m->damaged)
+  if (l->end.model && hi_model_damaged (m))
     fprintf (stderr, "heapinspect: %s: incomplete report: %llu damaged "
              "entries were left out\n", src.name,
-             (unsigned long long) m->damaged);
+             (unsigned long long) hi_model_damaged (m));
   int r = hi_cli_report (&src, m, tables, opt, written);
   hi_model_free (m);
   return status ? status : r;
+}
+
+/* Run the command with the monitor preloaded: its exit status, 128 +
+   the signal that killed it, 126/127 if it could not be started, or 1
+   if it exited 0 but no report could be made. */
+int
+hi_cmd_run (const struct hi_settings *st, int *written)
+{
+  *written = 0;
+  struct launch l = { .prog = st->command[0], .leak_fd = -1 };
+  int r;
+  if ((r = prepare (&l)) >= 0 || (r = start (st->command, &st->run, &l)) >= 0
+      || (r = wait_end (&st->opt, &st->run, &l)) >= 0)
+    return r;
+  int status = end_status (l.prog, l.end.status, l.end.model != NULL);
+  find_snapshot (&l);
+  if (st->run.leak_check)
+    return leak_report (l.prog, &l.end, &st->run, status, l.trace_error,
+                        written);
+  return report_tables (&l, st->tables, &st->opt, status, written);
 }

@@ -1,11 +1,12 @@
 # cli/local.mk - heapinspect(1).
 bin_PROGRAMS += %reldir%/heapinspect
-%canon_reldir%_heapinspect_SOURCES = %reldir%/cli.h %reldir%/main.c \
-	%reldir%/source.c %reldir%/cmd-modules.c %reldir%/cmd-run.c \
-	%reldir%/run-trace.c %reldir%/output.c lib/output-name.h lib/output-name.c \
-	reader/options.h
+%canon_reldir%_heapinspect_SOURCES = %reldir%/cli.h %reldir%/commands.h \
+	%reldir%/main.c %reldir%/options.c %reldir%/usage.c \
+	%reldir%/source.c %reldir%/cmd-report.c %reldir%/cmd-block.c \
+	%reldir%/cmd-modules.c %reldir%/cmd-run.c \
+	%reldir%/run-trace.c %reldir%/output.c common/output-name.h common/output-name.c
+
 nodist_%canon_reldir%_heapinspect_SOURCES = %reldir%/paths.h
-%canon_reldir%_heapinspect_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/lib
 
 # The directory run preloads the monitor from, as this make sees it: made
 # on every make, replaced only when it changed, so a reconfigure (or

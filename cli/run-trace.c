@@ -3,7 +3,7 @@
 #define _GNU_SOURCE
 #include "cli.h"
 
-#include "leak-stop.h"
+#include "heapinspect/leak-stop.h"
 
 #include <errno.h>
 #include <signal.h>

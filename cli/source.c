@@ -1,7 +1,8 @@
-/* source.c - opening what the user named (snapshot, core, process, raw
-   dump) as a target, loading the model, and printing the tables. */
+/* source.c - what the user named (snapshot, core, process, raw dump):
+   its operands, opening it as a target, loading the model, and printing
+   the tables. */
 #define _GNU_SOURCE
-#include "cli.h"
+#include "commands.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -10,30 +11,44 @@
 #include <string.h>
 #include <unistd.h>
 
+int
+hi_source_operands (int argc, char **argv, int named, struct hi_settings *st)
+{
+  struct hi_source *src = &st->src;
+  if (src->pid)
+    {
+      if (argc > 1)
+        return hi_bad_usage ("-p takes at most the executable");
+      static char name[32];
+      snprintf (name, sizeof name, "process %ld", src->pid);
+      src->name = name;
+      src->exe = argc > 0 ? argv[0] : NULL;
+    }
+  else if (src->raw)
+    {
+      if (argc > 1)
+        return hi_bad_usage ("--raw takes at most one ELF file");
+      src->exe = argc > 0 ? argv[0] : NULL;
+      src->name = src->path;
+    }
+  else
+    {
+      if (argc < 1)
+        return named ? hi_usage_line ("which file?")
+                     : hi_bad_usage ("no source given");
+      if (argc > 2)
+        return hi_bad_usage ("too many operands");
+      src->path = argv[0];
+      src->exe = argc > 1 ? argv[1] : NULL;
+      src->name = src->path;
+    }
+  return named && st->leak_check ? hi_leak_check_command_usage () : -1;
+}
+
 void
 hi_cli_error (const char *source, const char *message)
 {
   fprintf (stderr, "heapinspect: %s: %s\n", source, message);
-}
-
-/* What kind of file PATH is, from its first bytes. */
-static hi_status
-open_file (const struct hi_source *src, struct hi_target *t)
-{
-  unsigned char head[8] = { 0 };
-  hi_error_reset ();
-  int fd = hi_open_regular (src->path);
-  if (fd < 0)
-    return hi_fail (HI_E_IO, errno);
-  ssize_t n = read (fd, head, sizeof head);
-  close (fd);
-  uint64_t magic;
-  memcpy (&magic, head, sizeof magic);
-  if (n == (ssize_t) sizeof head && magic == HI_SNAP_MAGIC)
-    return hi_target_open_snapshot (src->path, t);
-  if (n >= 4 && memcmp (head, "\177ELF", 4) == 0)
-    return hi_target_open_core (src->path, src->exe, t);
-  return HI_E_NOT_SNAPSHOT;
 }
 
 static struct hi_model *load (const struct hi_source *src,
@@ -63,7 +78,8 @@ load (const struct hi_source *src, struct hi_target *keep, int finish)
     s = hi_target_open_raw (src->raw_path, src->raw_base, (size_t) src->raw,
                             src->exe, &t);
   else
-    s = open_file (src, &t);
+    s = hi_target_open_file (src->path, src->exe,
+                             HI_FILE_SNAPSHOT | HI_FILE_ELF, &t, NULL);
   if (s == HI_OK)
     {
       s = hi_model_load (&t, &m);
@@ -87,7 +103,7 @@ load (const struct hi_source *src, struct hi_target *keep, int finish)
       hi_cli_error (src->name, hi_strerror (s));
       return NULL;
     }
-  if (m->damaged)
+  if (hi_model_damaged (m))
     {
       char what[256];
       hi_model_damage_text (m, what, sizeof what);
@@ -140,25 +156,5 @@ hi_cli_report (const struct hi_source *src, struct hi_model *m,
   *written = 1;
   if (missing && opt->format != HI_JSON)
     hi_modules_check (m, src->exe, say_module_problem, (void *) src->name);
-  return m->damaged ? 1 : 0;
-}
-
-int
-hi_cmd_block (const struct hi_source *src, uint64_t addr,
-              const struct hi_options *opt, int *written)
-{
-  struct hi_target t;
-  *written = 0;
-  struct hi_model *m = hi_cli_load (src, &t);
-  if (!m)
-    return 1;
-  hi_status s = hi_block_report (&t, m, src->exe, addr, opt, stdout);
-  /* "Not ours" is an answer, written like a block. */
-  *written = s == HI_OK || s == HI_E_NOT_BLOCK;
-  if (s != HI_OK && s != HI_E_NOT_BLOCK)
-    hi_cli_error (src->name, hi_strerror (s));
-  int status = s == HI_OK ? 0 : 1;
-  hi_target_close (&t);
-  hi_model_free (m);
-  return status;
+  return hi_model_damaged (m) ? 1 : 0;
 }

@@ -3,8 +3,8 @@
 #define _GNU_SOURCE
 #include "harness.h"
 
-#include "analysis.h"
-#include "reach.h"
+#include "tables/tables.h"
+#include "reach/reach.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -119,6 +119,11 @@ hi_fuzz_target (struct hi_target *t)
   struct hi_model *m = NULL;
   if (hi_model_load (t, &m) == HI_OK)
     {
+      /* Damage is counted once per thing damaged: never "2 of 1 sites". */
+      if (m->damage.sites > (m->n_sites ? m->n_sites - 1 : 0)
+          || m->damage.nodes > (m->n_nodes > 2 ? m->n_nodes - 2 : 0)
+          || m->damage.threads > m->n_threads)
+        abort ();
       /* No module: the symbolizer must not open the files the input
          names (the fuzzer would read the machine's libraries). */
       m->n_modules = 0;

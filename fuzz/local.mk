@@ -7,7 +7,7 @@ fuzz_targets = %reldir%/fuzz-snapshot %reldir%/fuzz-core %reldir%/fuzz-raw
 fuzz_sanitize = -fsanitize=address,undefined -fno-sanitize-recover=all
 fuzz_cflags = -std=c11 -g -O1 -fno-omit-frame-pointer $(fuzz_sanitize) \
 	-Wall -Wextra
-fuzz_cppflags = -I$(top_srcdir)/include -I$(top_srcdir)/reader \
+fuzz_cppflags = -I$(top_srcdir)/include -I$(top_srcdir)/reader -I$(top_srcdir) \
 	-I$(top_builddir) -I$(top_builddir)/reader $(DW_CFLAGS) \
 	$(PROTOBUF_C_CFLAGS) $(ZLIB_CFLAGS)
 fuzz_libs = $(DW_LIBS) -lelf -lstdc++ $(PROTOBUF_C_LIBS) $(ZLIB_LIBS)
@@ -16,16 +16,16 @@ fuzz_reader_objs = $(patsubst reader/%.c,%reldir%/obj/%.o,\
 	$(filter %.c,$(reader_libhireader_la_SOURCES)))
 # ... and the code protoc-c makes in the build tree (pprof's schema).
 fuzz_reader_objs += %reldir%/obj/profile.pb-c.o
-%reldir%/obj/profile.pb-c.o: reader/profile.pb-c.c reader/profile.pb-c.h
+%reldir%/obj/profile.pb-c.o: reader/report/profile.pb-c.c reader/report/profile.pb-c.h
 	@$(MKDIR_P) %reldir%/obj
 	$(AM_V_CC)$(FUZZ_CC) $(fuzz_cflags) -fsanitize=fuzzer-no-link \
-	  $(fuzz_cppflags) -c -o $@ reader/profile.pb-c.c
+	  $(fuzz_cppflags) -c -o $@ reader/report/profile.pb-c.c
 fuzz_harness_objs = %reldir%/obj/harness.o
 fuzz_headers = $(filter %.h,$(reader_libhireader_la_SOURCES)) \
 	include/heapinspect/format.h %reldir%/harness.h
 
 %reldir%/obj/%.o: $(top_srcdir)/reader/%.c $(fuzz_headers:%=$(top_srcdir)/%)
-	@$(MKDIR_P) %reldir%/obj
+	@$(MKDIR_P) $(@D)
 	$(AM_V_CC)$(FUZZ_CC) $(fuzz_cflags) -fsanitize=fuzzer-no-link \
 	  $(fuzz_cppflags) -c -o $@ $<
 %reldir%/obj/%.o: $(top_srcdir)/%reldir%/%.c $(fuzz_headers:%=$(top_srcdir)/%)

@@ -10,7 +10,7 @@
    between reuses the copy, and any call invalidates it.  The key costs
    one small read per thread. */
 #define _GNU_SOURCE
-#include "gdb-cache.h"
+#include "plugin.h"
 
 #include <heapinspect/format.h>
 

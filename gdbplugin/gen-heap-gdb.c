@@ -2,7 +2,9 @@
    build time: `gen-heap-gdb PLUGIN < heap.gdb.in > heap.gdb`.  It fills
    in @PLUGIN@ (the plugin's path), @CHANNEL@ (the descriptor's path) and
    @COMMANDS@ (the heap commands and their hidden helpers), so the command
-   names, the descriptor and the request format come from protocol.h only.
+   names, the descriptor and the request format come from protocol.h and
+   the registry of tables only.  A table heap.gdb.in does not document
+   gets a short help of its own, so every `heap NAME` has one.
 
    Why the commands look as they do (gdb 13, no Python):
    - gdb pastes a user command's arguments as text and has no "all the
@@ -20,6 +22,7 @@
 #include "protocol.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define STR1(x) #x
@@ -138,15 +141,71 @@ helpers (void)
   helper_tail (1);
 }
 
+/* The help of table NAME, unless heap.gdb.in (IN, a string) has one. */
 static void
-commands (void)
+table_document (const char *name, const char *in)
+{
+  char head[64];
+  snprintf (head, sizeof head, "\ndocument heap %s\n", name);
+  if (strstr (in, head))
+    return;
+  printf ("\ndocument heap %s\n"
+          "Print the %s table of heapinspect(1).\n"
+          "Usage: heap %s [OPTIONS]\n"
+          "The same as heapinspect -t %s on a core of this moment.\n"
+          "OPTIONS: the report options of the other heap commands"
+          " (see help heap).\n"
+          "end\n", name, name, name, name);
+}
+
+/* The commands, and the help of the tables IN does not document. */
+static void
+commands (const char *in)
 {
   helpers ();
-#define TOP(name, kind) \
+#define TABLE(id, name, build, names) top_command (name, "_words");
+  HI_TABLES (TABLE)
+#undef TABLE
+#define OTHER(name, kind) \
   top_command (#name, strcmp (#kind, "EXPR") == 0 ? "_expr" \
                       : strcmp (#kind, "ROOTS") == 0 ? "_roots" : "_words");
-  HI_GDB_COMMANDS (TOP)
-#undef TOP
+  HI_GDB_OTHER_COMMANDS (OTHER)
+#undef OTHER
+#define TABLE(id, name, build, names) table_document (name, in);
+  HI_TABLES (TABLE)
+#undef TABLE
+}
+
+/* All of standard input as a string, or NULL. */
+static char *
+read_input (void)
+{
+  size_t len = 0, cap = 0, n;
+  char *in = NULL;
+  do
+    {
+      if (cap - len < 4096)
+        {
+          char *more = realloc (in, 2 * cap + 4096);
+          if (!more)
+            {
+              free (in);
+              return NULL;
+            }
+          in = more;
+          cap = 2 * cap + 4096;
+        }
+      n = fread (in + len, 1, cap - len - 1, stdin);
+      len += n;
+    }
+  while (n > 0);
+  if (ferror (stdin))
+    {
+      free (in);
+      return NULL;
+    }
+  in[len] = '\0';
+  return in;
 }
 
 int
@@ -157,15 +216,22 @@ main (int argc, char **argv)
       fputs ("usage: gen-heap-gdb PLUGIN < heap.gdb.in > heap.gdb\n", stderr);
       return 2;
     }
-  char line[4096];
-  while (fgets (line, sizeof line, stdin))
+  char *in = read_input ();
+  if (!in)
     {
-      if (strcmp (line, "@COMMANDS@\n") == 0)
+      fputs ("gen-heap-gdb: cannot read heap.gdb.in\n", stderr);
+      return 1;
+    }
+  for (char *line = in, *next; *line; line = next)
+    {
+      next = strchr (line, '\n');
+      next = next ? next + 1 : line + strlen (line);
+      if (strncmp (line, "@COMMANDS@\n", 11) == 0)
         {
-          commands ();
+          commands (in);
           continue;
         }
-      for (char *p = line; *p; )
+      for (char *p = line; p < next; )
         {
           if (strncmp (p, "@PLUGIN@", 8) == 0)
             fputs (argv[1], stdout), p += 8;
@@ -175,5 +241,6 @@ main (int argc, char **argv)
             putchar (*p++);
         }
     }
+  free (in);
   return ferror (stdout) || fflush (stdout) != 0;
 }

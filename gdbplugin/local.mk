@@ -1,7 +1,9 @@
 # gdbplugin/local.mk - heapinspect-gdb.so and heap.gdb.
 pkglib_LTLIBRARIES = %reldir%/heapinspect-gdb.la
-%canon_reldir%_heapinspect_gdb_la_SOURCES = %reldir%/plugin.c \
-	%reldir%/protocol.h %reldir%/gdb-cache.h %reldir%/cache.c
+%canon_reldir%_heapinspect_gdb_la_SOURCES = %reldir%/plugin.h \
+	%reldir%/protocol.h %reldir%/plugin.c %reldir%/channel.c \
+	%reldir%/request.c %reldir%/commands.c %reldir%/target-gdb.c \
+	%reldir%/cache.c
 %canon_reldir%_heapinspect_gdb_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 %canon_reldir%_heapinspect_gdb_la_LDFLAGS = -module -avoid-version -shared \
 	-no-undefined -Wl,--exclude-libs,ALL

@@ -18,21 +18,22 @@
 #ifndef HI_GDB_PROTOCOL_H
 #define HI_GDB_PROTOCOL_H
 
+#include "hi-reader.h"
+
 #define HI_GDB_CHANNEL_FD 1017
 #define HI_GDB_REQUEST_TAG "# heapinspect-request 2 "
 /* Words a command takes after its name (gdb splits at spaces). */
 #define HI_GDB_MAX_WORDS 16
 
-/* The commands: name, and how the words after it are taken (WORDS:
-   options passed as they are; EXPR: one gdb expression, evaluated by gdb
-   in C, whose value is passed as an address; ROOTS: as WORDS, and every
-   thread's registers after them, the roots of the reachability scan).  A name is at most 15
-   characters (the plugin's request keeps 15). */
-#define HI_GDB_COMMANDS(X) \
-  X (leaks, WORDS) X (bins, WORDS) X (direct, WORDS) X (graph, WORDS) \
-  X (stat, WORDS) X (block, EXPR) X (export, WORDS) X (peak, WORDS) \
-  X (timeline, WORDS) X (diff, WORDS) X (errors, WORDS) X (lost, ROOTS) \
-  X (types, WORDS)
+/* The commands: `heap NAME` for each table of the reader's registry
+   (HI_TABLES in hi-reader.h), whose words are options, and these others,
+   X (NAME, KIND), KIND how the words after the name are taken: WORDS,
+   options passed as they are; EXPR, one gdb expression, evaluated by gdb
+   in C, whose value is passed as an address; ROOTS, as WORDS, and every
+   thread's registers after them, the roots of the reachability scan.  A
+   name is at most 15 characters (the plugin's request keeps 15). */
+#define HI_GDB_OTHER_COMMANDS(X) \
+  X (block, EXPR) X (export, WORDS) X (diff, WORDS) X (lost, ROOTS)
 
 /* The registers of a "# regs" line, in its order, as gdb names them
    (x86-64), and the index of each in struct hi_thread_regs' regs[]

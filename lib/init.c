@@ -9,7 +9,7 @@
 #include "timeline.h"
 #include "tools.h"
 #include "heapinspect/heapinspect.h"
-#include "output-name.h"
+#include "common/output-name.h"
 
 #include <errno.h>
 #include <signal.h>

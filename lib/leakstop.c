@@ -2,7 +2,7 @@
    stop at the end of the exit handlers (see leak-stop.h). */
 #define _GNU_SOURCE
 #include "tools.h"
-#include "leak-stop.h"
+#include "heapinspect/leak-stop.h"
 
 #include <dlfcn.h>
 #include <link.h>

@@ -11,8 +11,8 @@ monitor_sources = \
 	%reldir%/timeline.h %reldir%/timeline.c \
 	%reldir%/client.h %reldir%/types.c %reldir%/pools.c \
 	%reldir%/tools.h %reldir%/process.c %reldir%/snapshot.c %reldir%/jit.c \
-	%reldir%/leak-stop.h %reldir%/leakstop.c \
-	%reldir%/output-name.h %reldir%/output-name.c \
+	%reldir%/leakstop.c \
+	common/output-name.h common/output-name.c common/clock.h \
 	%reldir%/chain.h %reldir%/chain.c \
 	%reldir%/account.h %reldir%/account.c \
 	%reldir%/guard.h %reldir%/guard.c %reldir%/quarantine.c \

@@ -1,5 +1,6 @@
 /* prim-linux.c - Linux/glibc implementation of prim.h. */
 #define _GNU_SOURCE
+#include "common/clock.h"
 #include "prim.h"
 #include "heapinspect/format.h"
 
@@ -205,21 +206,12 @@ hi_prim_tid (void)
   return (uint64_t) syscall (SYS_gettid);
 }
 
-static uint64_t
-clock_ns (clockid_t id)
-{
-  struct timespec ts;
-  if (clock_gettime (id, &ts) != 0 || ts.tv_sec < 0)
-    return 0;
-  return (uint64_t) ts.tv_sec * 1000000000u + (uint64_t) ts.tv_nsec;
-}
-
 void
 hi_prim_clocks (uint64_t *realtime_ns, uint64_t *monotonic_ns)
 {
   int saved = errno;
-  *realtime_ns = clock_ns (CLOCK_REALTIME);
-  *monotonic_ns = clock_ns (CLOCK_MONOTONIC);
+  *realtime_ns = hi_clock_ns (CLOCK_REALTIME);
+  *monotonic_ns = hi_clock_ns (CLOCK_MONOTONIC);
   errno = saved;
 }
 
@@ -227,7 +219,7 @@ uint64_t
 hi_prim_monotonic_ns (void)
 {
   int saved = errno;
-  uint64_t ns = clock_ns (CLOCK_MONOTONIC);
+  uint64_t ns = hi_clock_ns (CLOCK_MONOTONIC);
   errno = saved;
   return ns;
 }
@@ -474,7 +466,7 @@ uint64_t
 hi_prim_monotonic_coarse_ns (void)
 {
   int saved = errno;
-  uint64_t ns = clock_ns (CLOCK_MONOTONIC_COARSE);
+  uint64_t ns = hi_clock_ns (CLOCK_MONOTONIC_COARSE);
   errno = saved;
   return ns;
 }

@@ -3,7 +3,7 @@
    primitives, nothing of the monitor's state: callers refresh what must
    be fresh (the module list) first. */
 #include "tools.h"
-#include "output-name.h"
+#include "common/output-name.h"
 
 #include <errno.h>
 

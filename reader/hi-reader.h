@@ -1,6 +1,7 @@
-/* hi-reader.h - the reader library: targets, the validated model of the
-   monitor's data, and the tables computed from it.  Shared by
-   heapinspect(1) and the gdb plugin; not installed.
+/* hi-reader.h - the reader library's one public header, for its hosts
+   (heapinspect(1) and the gdb plugin): targets, the model as an opaque
+   handle, the report options, the table and format registry, and the
+   reports.  Everything else of the reader is internal, in its folders.
 
    Functions return hi_status (HI_OK = 0 or a named error); they never
    print, exit or abort.  Nothing here is thread-safe unless said so. */
@@ -27,7 +28,7 @@
   X (HI_E_NOMEM, "out of memory") \
   X (HI_E_NOT_CORE, "an ELF file, but not a core file") \
   X (HI_E_PROCESS, "cannot read the process (ptrace)") \
-  X (HI_E_USAGE, "unknown table: use leaks, bins, direct, graph, stat, peak, temporary, lifetimes, timeline or errors") \
+  X (HI_E_USAGE, "unknown table") /* hi_strerror names the tables */ \
   X (HI_E_NOT_BLOCK, "not in a block allocated through heapinspect") \
   X (HI_E_NO_MEMORY, "holds no memory to scan for leaks: a snapshot file has only the monitor's data; use a core file or the live process") \
   X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)") \
@@ -44,18 +45,6 @@ typedef enum { HI_ERRORS (HI_ERROR_ENUM) HI_NSTATUS } hi_status;
    "...: Operation not permitted") or how much of a file is missing.  The
    string stays valid until the next call in this thread. */
 const char *hi_strerror (hi_status s);
-
-/* For the reader's own files: return S, recording ERR (an errno value,
-   or 0) as its detail; hi_fail_missing records MISSING bytes instead;
-   hi_error_reset forgets the detail (at the start of each public entry
-   point, so no detail outlives its call). */
-hi_status hi_fail (hi_status s, int err);
-hi_status hi_fail_missing (hi_status s, uint64_t missing);
-/* Return S, recording the text of FMT as its detail ("FILE:3: not a
-   leak:PATTERN line"): hi_strerror gives "message: text". */
-hi_status hi_fail_text (hi_status s, const char *fmt, ...)
-  __attribute__ ((format (printf, 2, 3)));
-void hi_error_reset (void);
 
 /* IN with control characters (C0, DEL, and C1 in UTF-8) written as \xHH,
    into OUT of SIZE bytes (cut if too long): names and paths from an
@@ -164,15 +153,6 @@ hi_status hi_target_open_raw (const char *const *paths, const uint64_t *bases,
                               size_t n, const char *elf,
                               struct hi_target *out);
 
-/* For a core file opened by hi_target_open_core: the LEN bytes of
-   memory at ADDR as they lie in the file (libelf's read-only mapping of
-   it), if one segment holds them all; NULL otherwise, and for other
-   targets.  Valid until T is closed.  For scans that read most of a
-   core (the reachability scan): no copy.  The file must not shrink
-   while it is read this way (a SIGBUS). */
-const void *hi_target_core_view (const struct hi_target *t, uint64_t addr,
-                                 size_t len);
-
 /* Bytes a core file opened by hi_target_open_core claims but does not
    hold (it was cut short); 0 for whole files and other targets. */
 uint64_t hi_target_missing (const struct hi_target *t);
@@ -199,193 +179,42 @@ int hi_target_process_time (const struct hi_target *t, uint64_t *realtime_ns,
                             uint64_t *monotonic_ns);
 int hi_target_core_time (const struct hi_target *t, uint64_t *realtime_ns);
 
+/* What a file holds, from its first bytes (hi_target_open_file). */
+#define HI_FILE_SNAPSHOT 1u    /* a heapinspect snapshot */
+#define HI_FILE_ELF 2u         /* an ELF file: a core (or a program) */
+/* Open the file PATH as a target, its kind told once from its first
+   bytes: a snapshot (hi_target_open_snapshot) or an ELF core
+   (hi_target_open_core, with EXE), each only if ACCEPT (HI_FILE_* bits)
+   takes it.  *KIND, if not NULL, gets the kind found (0: neither).
+   HI_E_IO if it cannot be read or is no regular file; HI_E_NOT_SNAPSHOT
+   for a kind not accepted; else as the opener of its kind. */
+hi_status hi_target_open_file (const char *path, const char *exe,
+                               unsigned accept, struct hi_target *out,
+                               unsigned *kind);
+
 /* Finish reading T (resume a stopped process); a status to report. */
 hi_status hi_target_finish (struct hi_target *t);
 void hi_target_close (struct hi_target *t);
 
-/* A file mapped into a process: where, from which offset, which file. */
-struct hi_mapping
-{
-  uint64_t start, end, offset;
-  const char *path;
-};
-
-/* Find data symbol NAME in the ELF files of MAPS (the executable EXE
-   too, if given, at its link-time address) and compute its address in
-   the process.  0 on success, -1 if no file defines it. */
-int hi_find_symbol_in_mappings (const struct hi_mapping *maps, size_t n,
-                                const char *exe, const char *name,
-                                uint64_t *addr);
-
 /* The monitor's data, copied out of a target and validated: every index
    is in range and every parent link points to an older node, so walks
-   terminate.  Entries that fail validation are counted, not used. */
-struct hi_model
-{
-  struct hi_root root;
-  struct hi_node *nodes;
-  uint64_t n_nodes;
-  struct hi_site *sites;
-  uint64_t n_sites;
-  struct hi_bin *bins;       /* HI_NBINS entries: the threads' sums */
-  struct hi_thread *threads;
-  uint64_t n_threads;
-  struct hi_module *modules;
-  uint64_t n_modules;
-  uint64_t damaged;          /* the sum of damage's counts */
-  struct
-  {
-    uint64_t root;           /* root fields out of range (ignored) */
-    uint64_t nodes;          /* call pairs whose links were dropped */
-    uint64_t sites;          /* sites dropped whole */
-    uint64_t threads;        /* thread records (or their parts) left out */
-    uint64_t counters;       /* impossible counters corrected */
-    uint64_t process;        /* process record fields out of range */
-    uint64_t time;           /* time arenas or timeline points unusable */
-    uint64_t guards;         /* heap error records or quarantine entries
-                                out of range (format 5) */
-    uint64_t types;          /* client API type records left out */
-  } damage;
-  /* The process, as the monitor recorded it (format 3 on).  NULL or 0:
-     not recorded (format 2, a raw dump, fields out of range: the last
-     counted in damage.process). */
-  const char *command;       /* the command line: arguments joined by
-                                spaces, shell-quoted where needed, control
-                                characters and bytes that are not UTF-8
-                                as \xHH inside $'...': valid UTF-8, safe
-                                to print; " ..." at the end when cut.
-                                Owned by the model */
-  int command_cut;           /* the command line was longer than the
-                                monitor keeps (HI_CMDLINE_MAX) */
-  uint64_t start_realtime_ns; /* when the monitor started in the process
-                                (its fork, for a child): CLOCK_REALTIME,
-                                ns since 1970 */
-  uint64_t read_ns;          /* when the data is from, CLOCK_REALTIME ns:
-                                see read_source */
-  int read_source;           /* enum hi_read_source */
-  uint64_t run_ns;           /* how long the process had run then: the
-                                monotonic clocks' difference where both
-                                ends have one (snapshot, live process),
-                                else read_ns - start_realtime_ns */
-  /* Time (format 4 on; see format.h).  has_time 0: the input has none
-     (an older format, or its time arenas could not be used: damage), and
-     chain_time, timeline are NULL. */
-  int has_time;
-  int lifetimes;             /* the process recorded lifetimes
-                                (HEAPINSPECT_LIFETIMES=1) */
-  struct hi_chain_time *chain_time; /* n_sites entries, or NULL */
-  struct hi_tpoint *points;  /* the timeline's points, oldest first: time
-                                and clock never go back (points after one
-                                that does are left out, as damage) */
-  uint64_t n_points;
-  struct hi_tdetail *detailed; /* detailed points, oldest first, checked
-                                like the points; chains naming a site out
-                                of range are left out */
-  uint64_t n_detailed;
-  int peak_is_live;          /* the peak read was below the live figures
-                                (the threads' batches lag): the live
-                                figures stand for the peak's */
-  uint64_t peak_chain_blocks; /* blocks live at the peak of bytes: the
-                                chains' sum (root.totals.peak_blocks is
-                                the most blocks ever live, which may be
-                                another moment) */
-  /* The client API's types (format 5 on; format.h): HI_ARENA_TYPES's
-     records, those out of range (a pair of no type or site, a type
-     beyond HI_TYPES_MAX) with kind HI_TREC_NONE, counted in damage.types;
-     NULL, 0: none recorded. */
-  struct hi_type_rec *type_recs;
-  uint64_t n_type_recs;
-  /* The client API's pools (format 5 on), names NUL-ended; NULL, 0:
-     none. */
-  struct hi_pool *pools;
-  uint64_t n_pools;
-  uint64_t peak_time_ns;     /* when the peak was reached, ns since the
-                                monitor started: the time of the point at
-                                or after the peak's clock (the points'
-                                last, or run time, if none is) */
-  /* Heap errors and guards (format 5 on; see format.h), read by
-     model-guard.c.  Older formats: all 0 and NULL. */
-  struct hi_error *errors;   /* the errors the monitor recorded, in the
-                                order found: kind and when known (an
-                                entry of another kind is left out), every
-                                site in range (else HI_SITE_UNKNOWN) */
-  uint64_t n_errors;
-  uint64_t errors_total;     /* errors found, n_errors or more: the rest
-                                were not recorded (the arena was full) */
-  struct hi_freed *quarantine; /* the quarantine's entries held when read
-                                (ring positions [head, tail)), oldest
-                                first, none with user 0, sites in range;
-                                whether each is current (its header still
-                                quarantined) only the target can tell */
-  uint64_t n_quarantine;
-  uint64_t *quarantine_by_user; /* indexes into quarantine sorted by user
-                                (equal users: the newest last) */
-  uint32_t guard_flags;      /* root.guard_flags (HI_GUARD_*) */
-  uint32_t redzone;          /* root.redzone: guard bytes after blocks */
-  uint64_t quarantine_limit, quarantine_bytes;
-};
-
-/* The newest entry of M's quarantine for the block whose user pointer is
-   USER, or NULL. */
-const struct hi_freed *hi_model_quarantined (const struct hi_model *m,
-                                             uint64_t user);
-/* model-guard.c: read M's error and quarantine arenas and the root's
-   guard fields (format 5) into M, after the rest is validated; what
-   cannot be used is damage.guards.  HI_E_NOMEM, else HI_OK. */
-hi_status hi_model_guard_load (const struct hi_target *t, struct hi_model *m);
-
-/* Each chain's time figures (format 4 on), summed over its records. */
-struct hi_chain_time
-{
-  uint64_t peak_bytes;       /* live at the process's peak (the latest
-                                time live bytes were highest) */
-  uint64_t peak_blocks;
-  uint64_t temporaries;      /* heaptrack's temporary allocations */
-  /* With lifetimes (m->lifetimes), else 0: */
-  uint64_t life[HI_LIFE_BUCKETS]; /* freed blocks per lifetime bucket */
-  uint64_t freed;            /* freed blocks with a birth stamp */
-  uint64_t freed_ns;         /* the sum of their lifetimes, ns */
-  uint64_t live;             /* live blocks with a birth stamp */
-  uint64_t live_clock_sum;   /* the sum of their birth clocks */
-  uint64_t live_ns_sum;      /* the sum of their birth times */
-};
+   terminate.  Entries that fail validation are counted, not used.
+   Opaque to the hosts. */
+struct hi_model;
 
 /* Read and validate the model from T into *OUT (free with hi_model_free). */
 hi_status hi_model_load (const struct hi_target *t, struct hi_model **out);
 void hi_model_free (struct hi_model *m);
-
-/* For the model's loaders: copy the arena of KIND of root R (entries of
-   ENTRY_SIZE bytes; 0: the kind's own size) out of T into a new array
-   *OUT of *COUNT entries (none: NULL, 0).  HI_E_CORRUPT for an arena of
-   another entry size or a count beyond its capacity; HI_E_UNREADABLE,
-   HI_E_NOMEM.  hi_model_arena_entry_size: the entry size the arena of
-   KIND states, 0 if R lists none. */
-hi_status hi_model_read_arena (const struct hi_target *t,
-                               const struct hi_root *r, uint32_t kind,
-                               uint32_t entry_size, void **out,
-                               uint64_t *count);
-uint32_t hi_model_arena_entry_size (const struct hi_root *r, uint32_t kind);
-/* model-time.c: read M's time arenas (format 4) into its time fields,
-   after the rest is validated; what cannot be used is damage.time.
-   HI_E_NOMEM, else HI_OK. */
-hi_status hi_model_time_load (const struct hi_target *t, struct hi_model *m);
-
-/* For the model's loader (procinfo.c): set M's command and times from
-   the process record P (NULL: none) and target T.  HI_E_NOMEM, or HI_OK
-   (fields out of range are damage). */
-hi_status hi_procinfo_set (struct hi_model *m, const struct hi_process *p,
-                           const struct hi_target *t);
-
-/* The command line CMDLINE of LEN bytes (NUL-separated arguments, the
-   last one's NUL left out) as struct hi_model's command shows it; CUT
-   adds " ...".  A new string (free it), or NULL for LEN 0, LEN over
-   HI_CMDLINE_MAX, or no memory. */
-char *hi_command_text (const char *cmdline, size_t len, int cut);
-
+/* How much validation dropped or corrected in M: 0 when M is whole. */
+uint64_t hi_model_damaged (const struct hi_model *m);
 /* What validation dropped or corrected in M, as one phrase for a message
    ("2 of 3400 sites unreadable, 1 impossible counter corrected"), into
    BUF of SIZE bytes; "" when M is whole. */
 void hi_model_damage_text (const struct hi_model *m, char *buf, size_t size);
+/* The modules the monitor recorded in M: *N of them (format.h's
+   struct hi_module), owned by M. */
+const struct hi_module *hi_model_modules (const struct hi_model *m,
+                                          uint64_t *n);
 
 /* The `stat` table: totals and table sizes, as key: value lines. */
 struct hi_stat
@@ -407,5 +236,328 @@ struct hi_stat
   uint64_t chains_instrumented;
 };
 void hi_stat_compute (const struct hi_model *m, struct hi_stat *out);
+
+/* --weight: the figure of each chain the folded stacks and the SVG
+   flame graph show (pprof's sample types). */
+enum hi_weight
+{
+  HI_WEIGHT_INUSE_SPACE,     /* the default, as pprof's */
+  HI_WEIGHT_INUSE_OBJECTS,
+  HI_WEIGHT_ALLOC_SPACE,
+  HI_WEIGHT_ALLOC_OBJECTS,
+  HI_WEIGHT_PEAK_SPACE,      /* live at the peak (time data; else 0) */
+  HI_WEIGHT_PEAK_OBJECTS,
+};
+#define HI_WEIGHT_LAST HI_WEIGHT_PEAK_OBJECTS
+
+enum hi_verbosity { HI_TERSE, HI_NORMAL, HI_VERBOSE };
+/* --format, one list: X (ID, NAME, EMIT), HI_ID, the name --format takes
+   and the emitter (hi_emit_EMIT, internal).  The tables as text or JSON, or the chains as a profile
+   (pprof's protobuf, gperftools' heap text, collapsed stacks, an SVG
+   flame graph), which ignore -t; or the timeline as valgrind massif's
+   massif.out, which ignores -t too.  An SVG of -t timeline alone is the
+   stacked timeline, not the flame graph. */
+#define HI_FORMATS(X) \
+  X (TEXT, "text", text) X (JSON, "json", json) X (PPROF, "pprof", pprof) \
+  X (PPROF_TEXT, "pprof-text", pprof_text) X (FOLDED, "folded", folded) \
+  X (SVG, "svg", svg) X (MASSIF, "massif", massif)
+enum hi_format
+{
+#define HI_X_ENUM(id, name, emit) HI_##id,
+  HI_FORMATS (HI_X_ENUM)
+#undef HI_X_ENUM
+  HI_NFORMATS
+};
+
+/* Whether format F writes the chains (samples), not tables. */
+static inline int
+hi_format_samples (enum hi_format f)
+{
+  return f >= HI_PPROF && f <= HI_SVG;
+}
+
+struct hi_options
+{
+  int depth;                 /* functions in a leak path; default 5 */
+  int offsets;               /* leak paths tell call sites apart */
+  enum hi_verbosity verbosity;
+  enum hi_format format;
+  /* Rows under this share of their table's whole are hidden, in
+     thousandths of a percent (500 = 0.5%); -1: by verbosity (terse 1%,
+     normal 0.5%, verbose none). */
+  int32_t threshold;
+  uint32_t limit;            /* rows per table; 0: no limit */
+  int exact_bytes;           /* --bytes: exact figures, not 1.2M */
+  int long_names;            /* --long-names: C++ names in full */
+  int lines;                 /* file:line in frames (0: --no-lines) */
+  const char *focus;         /* --focus=RE: only chains with a frame matching */
+  const char *ignore;        /* --ignore=RE: no chain with a frame matching */
+  const char *module;        /* --module=NAME: only chains through it */
+  const char *suppressions;  /* --suppressions=FILE (LSan's leak:PATTERN) */
+  int default_suppressions;  /* the built-in list (0: --no-default-suppressions) */
+  enum hi_weight weight;     /* --weight: folded and SVG's figure */
+  int tables_given;          /* -t was given: the default tables are not
+                                led by the errors table (hi_report) */
+  int gdb;                   /* the report is for gdb's heap commands: its
+                                hints name them (`heap errors`), not
+                                heapinspect(1)'s options */
+};
+
+
+/* Functions shown in a leak path (--depth, `heap leaks N`). */
+#define HI_OPT_DEPTH_DEFAULT 5
+#define HI_OPT_DEPTH_MAX 10000
+
+/* The tables printed when none are named (-t). */
+#define HI_OPT_TABLES_DEFAULT "leaks,bins,direct,graph"
+
+/* The threshold when none is given and the verbosity is normal, in
+   thousandths of a percent. */
+#define HI_OPT_THRESHOLD_DEFAULT 500
+
+/* opt.limit when no --limit was given: each table's own default (the
+   call graph's top entries by verbosity; the others none).  --limit=0 is
+   no limit. */
+#define HI_OPT_LIMIT_AUTO UINT32_MAX
+
+/* A struct hi_options initializer with every default: depth, no
+   offsets, normal verbosity (threshold by verbosity), text, human units,
+   short names, file:line, no filters, the built-in suppressions. */
+#define HI_OPTIONS_DEFAULT \
+  { .depth = HI_OPT_DEPTH_DEFAULT, .offsets = 0, .verbosity = HI_NORMAL, \
+    .format = HI_TEXT, .threshold = -1, .limit = HI_OPT_LIMIT_AUTO, .exact_bytes = 0, \
+    .long_names = 0, .lines = 1, .focus = NULL, .ignore = NULL, \
+    .module = NULL, .suppressions = NULL, .default_suppressions = 1, \
+    .weight = HI_WEIGHT_INUSE_SPACE }
+
+/* The report options of heapinspect(1) and of the heap commands in gdb,
+   one list for both: X (ID, NAME, TAKES_VALUE) per option, NAME without
+   its "--".  The CLI makes its getopt_long table of it; the plugin looks
+   its words up in it. */
+#define HI_REPORT_OPTIONS(X) \
+  X (DEPTH, "depth", 1) X (OFFSETS, "offsets", 0) X (TERSE, "terse", 0) \
+  X (VERBOSE, "verbose", 0) X (FORMAT, "format", 1) \
+  X (THRESHOLD, "threshold", 1) X (LIMIT, "limit", 1) X (BYTES, "bytes", 0) \
+  X (LONG_NAMES, "long-names", 0) X (NO_LINES, "no-lines", 0) \
+  X (FOCUS, "focus", 1) X (IGNORE, "ignore", 1) X (MODULE, "module", 1) \
+  X (SUPPRESSIONS, "suppressions", 1) \
+  X (NO_DEFAULT_SUPPRESSIONS, "no-default-suppressions", 0) \
+  X (WEIGHT, "weight", 1)
+
+enum hi_report_option
+{
+#define HI_X_ENUM(id, name, value) HI_ROPT_##id,
+  HI_REPORT_OPTIONS (HI_X_ENUM)
+#undef HI_X_ENUM
+  HI_N_REPORT_OPTIONS
+};
+
+/* Name (without "--") of report option ID, or NULL if ID is none. */
+const char *hi_option_name (int id);
+
+/* The report option named by the LEN bytes at NAME (without "--"): its
+   id, spelt in full or as a prefix of one option only (getopt_long's
+   rule); -1 if it names none, -2 if several.  *TAKES_VALUE, if not NULL,
+   gets 1 for an option that takes a value.  Thread-safe. */
+int hi_option_find (const char *name, size_t len, int *takes_value);
+
+/* Set report option NAME (its full name, without "--") of O to VALUE
+   (NULL for an option that takes none).  The one parser of the report
+   options: heapinspect(1) and the gdb plugin give it the same words, so
+   they accept and refuse the same values.  Numbers are decimal digits
+   only (no sign, no 0x); --threshold is a percentage with at most 3
+   decimals, stored in thousandths of a percent.  VALUE is kept, not
+   copied, by --focus, --ignore, --module and --suppressions: it must
+   outlive O.  Whether a regular expression compiles or a file can be
+   read is not checked here.  Returns 0, or -1 with one line saying what
+   to give instead in ERR (ERRSIZE bytes, without the program's name and
+   without a newline), O unchanged.  Thread-safe. */
+int hi_option_set (struct hi_options *o, const char *name, const char *value,
+                   char *err, size_t errsize);
+
+/* Remove the shell's quoting from WORD, in place: 'x' keeps x as it is,
+   "x" keeps x but for \ before one of \ " $ `, and outside quotes \c is
+   c.  gdb hands a user command its words with their quotes, so `heap
+   leaks --focus='a b'` gives the regular expression `a b`, as the shell
+   gives it to heapinspect(1).  0; -1 if a quote is not closed, -2 if the
+   word ends with a lone \ (WORD is then undefined).  Thread-safe. */
+int hi_unquote (char *word);
+
+/* The registry of tables and formats: the one list each, from which the
+   report's dispatch, the option parser, the usage and error texts, the
+   gdb protocol and `help heap` are made.  X (ID, NAME, BUILD, NAMES):
+   HI_TABLE_ID, the name -t and `heap` take, the builder (hi_table_BUILD,
+   internal), and whether it needs the chains' names (a symbolizer). */
+#define HI_TABLES(X) \
+  X (LEAKS, "leaks", leaks, 1) X (BINS, "bins", bins, 1) \
+  X (DIRECT, "direct", direct, 1) X (GRAPH, "graph", graph, 1) \
+  X (STAT, "stat", stat, 0) X (PEAK, "peak", peak, 1) \
+  X (TEMPORARY, "temporary", temporary, 1) \
+  X (LIFETIMES, "lifetimes", lifetimes, 1) \
+  X (TIMELINE, "timeline", timeline, 1) X (ERRORS, "errors", errors, 1) \
+  X (TYPES, "types", types, 1)
+enum hi_table_id
+{
+#define HI_X_ENUM(id, name, build, names) HI_TABLE_##id,
+  HI_TABLES (HI_X_ENUM)
+#undef HI_X_ENUM
+  HI_NTABLES
+};
+
+/* The names of HI_TABLES, ", " between them, for messages: a static
+   string.  Thread-safe. */
+const char *hi_table_names (void);
+/* 1 if LIST (comma-separated) names only known tables (HI_TABLES). */
+int hi_tables_valid (const char *list);
+/* Print the tables of LIST (comma-separated) of M to OUT, or its chains
+   or timeline in a profile format; NAME names the source in JSON; EXE
+   overrides the main executable's path.  *MISSING, if not NULL, gets how
+   many modules could not be used. */
+hi_status hi_report (const struct hi_model *m, const char *exe,
+                     const char *name, const char *list,
+                     const struct hi_options *opt, FILE *out,
+                     unsigned *missing);
+
+/* Check OPT's filters and suppressions file without reading any target:
+   for a host to refuse bad options at once.  HI_OK, or the status and
+   detail hi_filters_new gives.  *IGNORED, if not NULL, gets the lines of
+   other sanitizers' kinds the file holds. */
+hi_status hi_filters_check (const struct hi_options *opt, uint32_t *ignored);
+
+/* `heapinspect diff OLD NEW` and gdb's `heap diff FILE`: what changed
+   from model OLD (its executable OLD_EXE, may be NULL; named OLD_NAME) to
+   model NEW, per chain and per function, matched by their symbolized
+   frames (so ASLR and a rebuilt binary do not break it), in OPT's format
+   (text or JSON) to OUT.  The one implementation both use (diff.c).
+   The report is three tables: diff_totals (key: value), diff_chains and
+   diff_functions (rows that changed, the largest change of live bytes
+   first; OPT's depth, threshold, limit, focus, ignore and module apply;
+   offsets and suppressions do not).  A chain is matched by the names of
+   the frames its row shows and, with OPT->lines, the allocating call's
+   file (base name) and line.  Models, names and executables are only
+   read.  HI_OK; HI_E_NOMEM; HI_E_REGEX or HI_E_SUPPRESSIONS for bad
+   filters (as hi_report); or HI_E_USAGE, nothing written, for a format
+   other than HI_TEXT and HI_JSON (a host checks it first: the message
+   of HI_E_USAGE is about tables). */
+hi_status hi_diff_report (const struct hi_model *old, const char *old_exe,
+                          const char *old_name, const struct hi_model *new_m,
+                          const char *new_exe, const char *new_name,
+                          const struct hi_options *opt, FILE *out);
+
+/* The `block ADDR` report, the one path heapinspect(1) and gdb share:
+   what ADDR is in model M (read from T), symbolized with EXE (may be
+   NULL), in OPT's format (JSON, else text) to OUT.  HI_OK if ADDR is in
+   a block's bytes (live, quarantined or freed), HI_E_NOT_BLOCK if not
+   (both printed), else an error (nothing printed). */
+hi_status hi_block_report (const struct hi_target *t, const struct hi_model *m,
+                           const char *exe, uint64_t addr,
+                           const struct hi_options *opt, FILE *out);
+
+/* Why a recorded module cannot be symbolized. */
+enum hi_module_problem
+{
+  HI_MOD_OK,
+  HI_MOD_NO_FILE,     /* no file to read (the vdso): not a problem */
+  HI_MOD_PATH_CUT,    /* its path was too long to record */
+  HI_MOD_UNREADABLE,  /* cannot be opened (errno), or not a regular file */
+  HI_MOD_BUILD_ID,    /* the file's build-id differs from the run's */
+};
+
+/* Call SAY (CTX, PATH, PROBLEM, ERRNO) for each loaded module of M that
+   hi_symbolizer_new (M, EXE) could not use, with the path it tried. */
+void hi_modules_check (const struct hi_model *m, const char *exe,
+                       void (*say) (void *ctx, const char *path,
+                                    enum hi_module_problem p, int err),
+                       void *ctx);
+
+/* The classes, in the order the summary and the table show them. */
+enum hi_reach_class
+{
+  HI_REACH_DEFINITE,   /* no pointer reaches it: definitely lost (a
+                          clique leader, or a block in a cycle's leader's
+                          clique that nothing else points to) */
+  HI_REACH_INDIRECT,   /* reached only from definitely lost blocks */
+  HI_REACH_POSSIBLE,   /* reached only by interior pointers, or from
+                          possibly lost blocks */
+  HI_REACH_REACHABLE,  /* reached by a start pointer from a root or from
+                          a reachable block */
+  HI_REACH_NCLASSES
+};
+
+/* "definitely lost", "indirectly lost", "possibly lost", "still
+   reachable": memcheck's words; NULL for a value out of range. */
+const char *hi_reach_class_name (int cls);
+/* "definite", "indirect", "possible", "reachable": memcheck's
+   --show-leak-kinds words (JSON keys). */
+const char *hi_reach_class_key (int cls);
+
+struct hi_reach_figure
+{
+  uint64_t bytes;            /* requested bytes of the blocks */
+  uint64_t blocks;
+};
+
+/* The totals per class, what `run --leak-check --error-exitcode` and
+   the summary lines use. */
+struct hi_reach_totals
+{
+  struct hi_reach_figure cls[HI_REACH_NCLASSES];
+};
+
+/* The --leak-check report, the one path heapinspect(1), `run
+   --leak-check` and gdb's `heap lost` share: scan T (model M, read from
+   T; symbolized with EXE, may be NULL; NAME names the source), then
+   write OPT's format, text or JSON, to OUT: memcheck's summary lines
+   (definitely lost: B bytes in N blocks, ...), what was searched and
+   skipped, then the chains of each class (definitely lost first, most
+   bytes first; OPT's depth, offsets, threshold (of the class's bytes),
+   limit (per class) and filters apply to the rows, never to the
+   summary; blocks the suppressions hide are in no class of the summary
+   but in its "suppressed" line, as memcheck's).  *TOTALS, if not NULL,
+   gets the four classes' totals without the suppressed blocks (for an
+   exit status).  *MISSING as hi_report's.  HI_E_USAGE for
+   another format, HI_E_NO_MEMORY (both with nothing written: the host
+   says it in one line), HI_E_NOMEM, HI_E_REGEX, HI_E_SUPPRESSIONS,
+   HI_E_WRITE. */
+hi_status hi_reach_report (const struct hi_target *t,
+                           const struct hi_model *m, const char *exe,
+                           const char *name, const struct hi_options *opt,
+                           FILE *out, struct hi_reach_totals *totals,
+                           unsigned *missing);
+
+/* One file being written.  F is where the output goes; the rest is the
+   helper's own.  F's stream refers to O: O must stay where it is (not
+   be copied) until it is committed or aborted.  Not thread-safe: one
+   thread writes one hi_outfile. */
+struct hi_outfile
+{
+  FILE *f;                   /* write the output here */
+  char *path;                /* what the output becomes (malloc'd) */
+  char *tmp;                 /* the temporary file, or NULL when PATH is
+                                written in place (malloc'd) */
+  int fd;                    /* F's descriptor */
+  int err;                   /* errno of F's first failed write, or 0 */
+};
+
+/* Start writing PATH.  A regular file (new, or replacing one; through a
+   symbolic link, the file it names) is written to a new temporary file
+   ".NAME.XXXXXX" beside it (O_EXCL, O_NOFOLLOW; mode 0666 less the umask,
+   or the mode of the file it replaces), PATH itself untouched until
+   hi_outfile_commit.  Something
+   that is not a regular file (a terminal, a pipe, /dev/null) is written
+   in place: there is nothing to replace.  Returns HI_OK with O->F open,
+   or HI_E_WRITE with errno's detail (hi_strerror says why: "Is a
+   directory", "Permission denied", ...) and O cleared. */
+hi_status hi_outfile_open (struct hi_outfile *o, const char *path);
+
+/* Finish: flush, check that every write succeeded, sync, close and
+   rename the temporary file over PATH.  On any failure the temporary
+   file is removed and PATH left as it was; returns HI_E_WRITE with
+   errno's detail.  O is finished either way. */
+hi_status hi_outfile_commit (struct hi_outfile *o);
+
+/* Give up: close and remove the temporary file; PATH is left as it was.
+   Does nothing to a cleared O (after a failed open, or twice). */
+void hi_outfile_abort (struct hi_outfile *o);
 
 #endif

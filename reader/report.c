@@ -1,8 +1,9 @@
 /* report.c - the tables a user asked for, printed in order: the one
    entry point heapinspect(1) and the gdb plugin share. */
 #define _GNU_SOURCE
-#include "analysis.h"
-#include "options.h"
+#include "hi-reader.h"
+#include "tables/tables.h"
+#include "symbols/symbolize.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -13,18 +14,11 @@ static const struct
   hi_status (*build) (struct hi_analysis *, struct hi_rmodel *);
   int names;                 /* it needs the chains' names */
 } tables[] = {
-  { "leaks", hi_table_leaks, 1 }, { "bins", hi_table_bins, 1 },
-  { "direct", hi_table_direct, 1 }, { "graph", hi_table_graph, 1 },
-  { "stat", hi_table_stat, 0 },
-  { "peak", hi_table_peak, 1 },
-  { "temporary", hi_table_temporary, 1 },
-  { "lifetimes", hi_table_lifetimes, 1 },
-  { "timeline", hi_table_timeline, 1 },
-  { "errors", hi_table_errors, 1 },
-  { "types", hi_table_types, 1 },
+#define HI_X_TABLE(id, name, build, names) { name, hi_table_##build, names },
+  HI_TABLES (HI_X_TABLE)
+#undef HI_X_TABLE
 };
 #define NTABLES (sizeof tables / sizeof tables[0])
-#define STAT 4                /* tables[STAT] is `stat` */
 
 /* Indexes into tables[] named by LIST, in its order; -1 if unknown. */
 static int
@@ -80,7 +74,7 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
   int samples = hi_format_samples (opt->format);
   int timeline = opt->format == HI_MASSIF
                  || (opt->format == HI_SVG && n == 1
-                     && tables[which[0]].build == hi_table_timeline);
+                     && which[0] == HI_TABLE_TIMELINE);
   if (timeline)
     samples = 0;
   if (samples || timeline)
@@ -118,41 +112,13 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
     s = hi_timeline_build (&a, &r);
   unsigned nmissing = sym ? hi_symbolizer_missing (sym) : 0;
   /* `stat` alone in text: its key: value lines, for scripts. */
-  if (!json && n == 1 && which[0] == STAT && r.n_tables == 1)
+  if (!json && n == 1 && which[0] == HI_TABLE_STAT && r.n_tables == 1)
     r.tables[0].title = NULL;
   else if (s == HI_OK)
     s = hi_summary_build (m, names ? &a : NULL, nmissing, &r);
   r.summary.gdb = opt->gdb;
   if (s == HI_OK)
-    {
-      struct hi_emit_options eo = { opt->exact_bytes, opt->lines,
-                                    opt->weight };
-      switch (opt->format)
-        {
-        case HI_TEXT:
-          hi_emit_text (&r, &eo, out);
-          break;
-        case HI_JSON:
-          hi_emit_json (&r, &eo, out);
-          break;
-        case HI_PPROF:
-          s = hi_emit_pprof (&r, &eo, out);
-          break;
-        case HI_PPROF_TEXT:
-          s = hi_emit_pprof_text (&r, &eo, out);
-          break;
-        case HI_FOLDED:
-          s = hi_emit_folded (&r, &eo, out);
-          break;
-        case HI_SVG:
-          s = timeline ? hi_emit_svg_timeline (&r, &eo, out)
-                       : hi_emit_svg (&r, &eo, out);
-          break;
-        case HI_MASSIF:
-          s = hi_emit_massif (&r, &eo, out);
-          break;
-        }
-    }
+    s = hi_emit (&r, opt, timeline, out);
   if (missing)
     *missing = nmissing;
   hi_rmodel_free (&r);
@@ -160,15 +126,4 @@ hi_report (const struct hi_model *m, const char *exe, const char *name,
     hi_analysis_free (&a);
   hi_symbolizer_free (sym);
   return s;
-}
-
-void
-hi_emit_text_or_json (const struct hi_rmodel *r, const struct hi_options *opt,
-                      FILE *out)
-{
-  struct hi_emit_options eo = { opt->exact_bytes, opt->lines, opt->weight };
-  if (opt->format == HI_JSON)
-    hi_emit_json (r, &eo, out);
-  else
-    hi_emit_text (r, &eo, out);
 }

@@ -32,7 +32,7 @@ check_PROGRAMS += %reldir%/progs/gdb-time
 %canon_reldir%_progs_gdb_time_CFLAGS = $(progs_cflags)
 check_PROGRAMS += %reldir%/progs/output-name
 %canon_reldir%_progs_output_name_SOURCES = %reldir%/progs/output-name.c \
-	lib/output-name.c lib/output-name.h
+	common/output-name.c common/output-name.h
 %canon_reldir%_progs_output_name_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_entry_points_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_threads_CFLAGS = $(progs_cflags)
@@ -98,10 +98,106 @@ nodist_%canon_reldir%_libhireader_asan_a_SOURCES = $(nodist_reader_libhireader_l
 # damaged input run it as well as the normal build.
 check_PROGRAMS += %reldir%/progs/heapinspect-asan
 %canon_reldir%_progs_heapinspect_asan_SOURCES = $(cli_heapinspect_SOURCES)
-%canon_reldir%_progs_heapinspect_asan_CPPFLAGS = $(cli_heapinspect_CPPFLAGS)
+%canon_reldir%_progs_heapinspect_asan_CPPFLAGS = $(AM_CPPFLAGS)
 %canon_reldir%_progs_heapinspect_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_progs_heapinspect_asan_CFLAGS = $(asan_cflags)
 %canon_reldir%_progs_heapinspect_asan_LDFLAGS = $(asan_ldflags)
+
+# Unit tests in C of the reader's pure functions, each built twice: NAME
+# against the reader library, NAME-asan against the ASan one.
+# heapinspect.reader/NAME.exp runs both (hi_unit_test); options.exp and
+# svg.exp in heapinspect.cli and procinfo.exp in heapinspect.monitor run
+# options-unit, svg-unit and procinfo-unit.  Automake wants each
+# program's variables spelt out: NAME takes its default source, NAME.c,
+# and what every pair shares is said once, here.
+unit_ldadd = reader/libhireader.la
+EXTRA_DIST += %reldir%/unit/unit-check.h %reldir%/unit/unit-rows.h
+check_PROGRAMS += %reldir%/unit/diff-unit %reldir%/unit/diff-unit-asan
+%canon_reldir%_unit_diff_unit_LDADD = $(unit_ldadd)
+%canon_reldir%_unit_diff_unit_asan_SOURCES = %reldir%/unit/diff-unit.c
+%canon_reldir%_unit_diff_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_diff_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_diff_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/unit/filters-unit %reldir%/unit/filters-unit-asan
+%canon_reldir%_unit_filters_unit_LDADD = $(unit_ldadd)
+%canon_reldir%_unit_filters_unit_asan_SOURCES = %reldir%/unit/filters-unit.c
+%canon_reldir%_unit_filters_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_filters_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_filters_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/unit/guard-unit %reldir%/unit/guard-unit-asan
+%canon_reldir%_unit_guard_unit_LDADD = $(unit_ldadd)
+%canon_reldir%_unit_guard_unit_asan_SOURCES = %reldir%/unit/guard-unit.c
+%canon_reldir%_unit_guard_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_guard_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_guard_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/unit/options-unit %reldir%/unit/options-unit-asan
+%canon_reldir%_unit_options_unit_LDADD = $(unit_ldadd)
+# (options-unit-asan compiles the parser's files, not the ASan reader.)
+%canon_reldir%_unit_options_unit_asan_SOURCES = %reldir%/unit/options-unit.c \
+	reader/report/options.c reader/util/escape.c reader/util/text.c
+%canon_reldir%_unit_options_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_options_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/unit/outfile-unit %reldir%/unit/outfile-unit-asan
+%canon_reldir%_unit_outfile_unit_LDADD = $(unit_ldadd)
+%canon_reldir%_unit_outfile_unit_asan_SOURCES = %reldir%/unit/outfile-unit.c
+%canon_reldir%_unit_outfile_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_outfile_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_outfile_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/unit/procinfo-unit %reldir%/unit/procinfo-unit-asan
+%canon_reldir%_unit_procinfo_unit_LDADD = $(unit_ldadd)
+%canon_reldir%_unit_procinfo_unit_asan_SOURCES = %reldir%/unit/procinfo-unit.c
+%canon_reldir%_unit_procinfo_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_procinfo_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_procinfo_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/unit/reach-unit %reldir%/unit/reach-unit-asan
+%canon_reldir%_unit_reach_unit_LDADD = $(unit_ldadd)
+%canon_reldir%_unit_reach_unit_asan_SOURCES = %reldir%/unit/reach-unit.c
+%canon_reldir%_unit_reach_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_reach_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_reach_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
+%canon_reldir%_unit_reader_unit_LDADD = $(unit_ldadd)
+%canon_reldir%_unit_reader_unit_asan_SOURCES = %reldir%/unit/reader-unit.c
+%canon_reldir%_unit_reader_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_reader_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_reader_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/unit/svg-unit %reldir%/unit/svg-unit-asan
+%canon_reldir%_unit_svg_unit_LDADD = $(unit_ldadd)
+%canon_reldir%_unit_svg_unit_asan_SOURCES = %reldir%/unit/svg-unit.c
+%canon_reldir%_unit_svg_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_svg_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_svg_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/unit/symindex-unit %reldir%/unit/symindex-unit-asan
+%canon_reldir%_unit_symindex_unit_LDADD = $(unit_ldadd)
+%canon_reldir%_unit_symindex_unit_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS)
+%canon_reldir%_unit_symindex_unit_asan_SOURCES = %reldir%/unit/symindex-unit.c
+%canon_reldir%_unit_symindex_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_symindex_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_symindex_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/unit/tables-unit %reldir%/unit/tables-unit-asan
+%canon_reldir%_unit_tables_unit_LDADD = $(unit_ldadd)
+%canon_reldir%_unit_tables_unit_asan_SOURCES = %reldir%/unit/tables-unit.c
+%canon_reldir%_unit_tables_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_tables_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_tables_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/unit/time-tables-unit %reldir%/unit/time-tables-unit-asan
+%canon_reldir%_unit_time_tables_unit_LDADD = $(unit_ldadd)
+%canon_reldir%_unit_time_tables_unit_asan_SOURCES = %reldir%/unit/time-tables-unit.c
+%canon_reldir%_unit_time_tables_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_time_tables_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_time_tables_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/unit/time-unit %reldir%/unit/time-unit-asan
+%canon_reldir%_unit_time_unit_LDADD = $(unit_ldadd)
+%canon_reldir%_unit_time_unit_asan_SOURCES = %reldir%/unit/time-unit.c
+%canon_reldir%_unit_time_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_time_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_time_unit_asan_LDFLAGS = $(asan_ldflags)
+check_PROGRAMS += %reldir%/unit/timeline-unit %reldir%/unit/timeline-unit-asan
+%canon_reldir%_unit_timeline_unit_LDADD = $(unit_ldadd)
+%canon_reldir%_unit_timeline_unit_asan_SOURCES = %reldir%/unit/timeline-unit.c
+%canon_reldir%_unit_timeline_unit_asan_LDADD = $(asan_ldadd)
+%canon_reldir%_unit_timeline_unit_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_unit_timeline_unit_asan_LDFLAGS = $(asan_ldflags)
 
 # exit-order.exp: frees made by exit handlers and a library's destructor.
 check_PROGRAMS += %reldir%/progs/exit-order
@@ -133,16 +229,6 @@ check_PROGRAMS += %reldir%/progs/alloc-on-input
 %canon_reldir%_progs_alloc_on_input_CFLAGS = $(progs_cflags)
 check_PROGRAMS += %reldir%/progs/shadow-root
 %canon_reldir%_progs_shadow_root_CFLAGS = $(progs_cflags)
-# Unit tests of the reader's pure functions (reader-unit.exp runs both).
-check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
-%canon_reldir%_unit_reader_unit_SOURCES = %reldir%/unit/reader-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_reader_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_reader_unit_asan_SOURCES = %reldir%/unit/reader-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_reader_unit_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_unit_reader_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_reader_unit_asan_LDFLAGS = $(asan_ldflags)
 # Leak rows and size-0 blocks (heapinspect.cli/leakrows.exp, zerosize.exp).
 %canon_reldir%_progs_zero_size_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_leak_rows_CFLAGS = $(progs_cflags)
@@ -150,40 +236,6 @@ check_PROGRAMS += %reldir%/unit/reader-unit %reldir%/unit/reader-unit-asan
 # stack-use.exp: the stack malloc needs on the libgcc unwinding path.
 check_PROGRAMS += %reldir%/progs/stack-use
 %canon_reldir%_progs_stack_use_CFLAGS = $(progs_cflags)
-
-# Unit tests of the tables (tables-unit.exp runs both builds).
-check_PROGRAMS += %reldir%/unit/tables-unit %reldir%/unit/tables-unit-asan
-%canon_reldir%_unit_tables_unit_SOURCES = %reldir%/unit/tables-unit.c \
-	%reldir%/unit/unit-check.h %reldir%/unit/unit-rows.h
-%canon_reldir%_unit_tables_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_tables_unit_asan_SOURCES = %reldir%/unit/tables-unit.c \
-	%reldir%/unit/unit-check.h %reldir%/unit/unit-rows.h
-%canon_reldir%_unit_tables_unit_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_unit_tables_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_tables_unit_asan_LDFLAGS = $(asan_ldflags)
-
-# Unit tests of the time tables (time-tables-unit.exp runs both builds).
-check_PROGRAMS += %reldir%/unit/time-tables-unit %reldir%/unit/time-tables-unit-asan
-%canon_reldir%_unit_time_tables_unit_SOURCES = %reldir%/unit/time-tables-unit.c \
-	%reldir%/unit/unit-check.h %reldir%/unit/unit-rows.h
-%canon_reldir%_unit_time_tables_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_time_tables_unit_asan_SOURCES = %reldir%/unit/time-tables-unit.c \
-	%reldir%/unit/unit-check.h %reldir%/unit/unit-rows.h
-%canon_reldir%_unit_time_tables_unit_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_unit_time_tables_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_time_tables_unit_asan_LDFLAGS = $(asan_ldflags)
-
-# Unit tests of the filters, suppressions and short C++ names
-# (filters-unit.exp runs both builds).
-check_PROGRAMS += %reldir%/unit/filters-unit %reldir%/unit/filters-unit-asan
-%canon_reldir%_unit_filters_unit_SOURCES = %reldir%/unit/filters-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_filters_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_filters_unit_asan_SOURCES = %reldir%/unit/filters-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_filters_unit_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_unit_filters_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_filters_unit_asan_LDFLAGS = $(asan_ldflags)
 
 # filters.exp, suppress.exp: known chains through a program and a
 # library; cxx-names.exp: C++ names under std::map<std::string, ...>.
@@ -199,42 +251,11 @@ check_PROGRAMS += %reldir%/progs/cxx-names
 %canon_reldir%_progs_cxx_names_SOURCES = %reldir%/progs/cxx-names.cc
 %canon_reldir%_progs_cxx_names_CXXFLAGS = $(AM_CXXFLAGS) -g -fno-inline -fno-optimize-sibling-calls
 
-# Unit tests of the report options' parser (heapinspect.cli/options.exp
-# runs both builds).
-check_PROGRAMS += %reldir%/unit/options-unit %reldir%/unit/options-unit-asan
-%canon_reldir%_unit_options_unit_SOURCES = %reldir%/unit/options-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_options_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_options_unit_asan_SOURCES = %reldir%/unit/options-unit.c \
-	reader/options.c reader/escape.c
-%canon_reldir%_unit_options_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_options_unit_asan_LDFLAGS = $(asan_ldflags)
-
-# Unit tests of the atomic output file (outfile-unit.exp runs both builds).
-check_PROGRAMS += %reldir%/unit/outfile-unit %reldir%/unit/outfile-unit-asan
-%canon_reldir%_unit_outfile_unit_SOURCES = %reldir%/unit/outfile-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_outfile_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_outfile_unit_asan_SOURCES = %reldir%/unit/outfile-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_outfile_unit_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_unit_outfile_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_outfile_unit_asan_LDFLAGS = $(asan_ldflags)
-
 # procinfo.exp: the command line and run time the monitor records.
 check_PROGRAMS += %reldir%/progs/procinfo-wait %reldir%/progs/hip-procinfo
 %canon_reldir%_progs_procinfo_wait_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_hip_procinfo_LDADD = reader/libhireader.la
 EXTRA_DIST += %reldir%/heapinspect.monitor/procinfo-v2.hip.gz
-check_PROGRAMS += %reldir%/unit/procinfo-unit %reldir%/unit/procinfo-unit-asan
-%canon_reldir%_unit_procinfo_unit_SOURCES = %reldir%/unit/procinfo-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_procinfo_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_procinfo_unit_asan_SOURCES = %reldir%/unit/procinfo-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_procinfo_unit_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_unit_procinfo_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_procinfo_unit_asan_LDFLAGS = $(asan_ldflags)
 
 # names.exp, lines.exp: GCC's copies and aliases of functions, a name two
 # libraries share, a stripped program, file:line and an inlined helper.
@@ -261,17 +282,6 @@ check_PROGRAMS += %reldir%/progs/names-cxx
 check_PROGRAMS += %reldir%/progs/sample-chains
 %canon_reldir%_progs_sample_chains_CFLAGS = $(progs_cflags) -O2
 
-# Unit tests of the SVG flame graph emitter (heapinspect.cli/svg.exp runs
-# both builds).
-check_PROGRAMS += %reldir%/unit/svg-unit %reldir%/unit/svg-unit-asan
-%canon_reldir%_unit_svg_unit_SOURCES = %reldir%/unit/svg-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_svg_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_svg_unit_asan_SOURCES = %reldir%/unit/svg-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_svg_unit_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_unit_svg_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_svg_unit_asan_LDFLAGS = $(asan_ldflags)
 # svg.exp: a function whose symbol holds <&"'>.
 check_PROGRAMS += %reldir%/progs/svg-names
 %canon_reldir%_progs_svg_names_CFLAGS = $(progs_cflags) -O1
@@ -280,30 +290,8 @@ check_PROGRAMS += %reldir%/progs/svg-names
 check_PROGRAMS += %reldir%/progs/mktimeline
 %canon_reldir%_progs_mktimeline_CFLAGS = $(progs_cflags)
 
-# Unit tests of the reader's time data, format 4 (time-unit.exp runs both).
-check_PROGRAMS += %reldir%/unit/time-unit %reldir%/unit/time-unit-asan
-%canon_reldir%_unit_time_unit_SOURCES = %reldir%/unit/time-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_time_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_time_unit_asan_SOURCES = %reldir%/unit/time-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_time_unit_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_unit_time_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_time_unit_asan_LDFLAGS = $(asan_ldflags)
 check_PROGRAMS += %reldir%/progs/time-series
 %canon_reldir%_progs_time_series_CFLAGS = $(progs_cflags)
-
-# Unit tests of the timeline, massif.out and the stacked SVG on hand-built
-# models (heapinspect.cli/timeline-unit.exp runs both builds).
-check_PROGRAMS += %reldir%/unit/timeline-unit %reldir%/unit/timeline-unit-asan
-%canon_reldir%_unit_timeline_unit_SOURCES = %reldir%/unit/timeline-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_timeline_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_timeline_unit_asan_SOURCES = %reldir%/unit/timeline-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_timeline_unit_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_unit_timeline_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_timeline_unit_asan_LDFLAGS = $(asan_ldflags)
 
 # time.exp: the monitor's time data (format 4, issue 13).
 check_PROGRAMS += %reldir%/progs/time-phases %reldir%/progs/hip-time
@@ -319,28 +307,6 @@ check_PROGRAMS += %reldir%/progs/diff-points %reldir%/progs/diff-points-pad
 %canon_reldir%_progs_diff_points_pad_SOURCES = %reldir%/progs/diff-points.c
 %canon_reldir%_progs_diff_points_pad_CFLAGS = $(progs_cflags) -DDIFF_PAD \
 	-fno-toplevel-reorder
-# Unit tests of diff on hand-built models (diff-unit.exp runs both).
-check_PROGRAMS += %reldir%/unit/diff-unit %reldir%/unit/diff-unit-asan
-%canon_reldir%_unit_diff_unit_SOURCES = %reldir%/unit/diff-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_diff_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_diff_unit_asan_SOURCES = %reldir%/unit/diff-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_diff_unit_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_unit_diff_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_diff_unit_asan_LDFLAGS = $(asan_ldflags)
-# Unit tests of the symbolizer's address indexes against libdw and
-# libdwfl (symindex-unit.exp runs both builds).
-check_PROGRAMS += %reldir%/unit/symindex-unit %reldir%/unit/symindex-unit-asan
-%canon_reldir%_unit_symindex_unit_SOURCES = %reldir%/unit/symindex-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_symindex_unit_CFLAGS = $(AM_CFLAGS) $(DW_CFLAGS)
-%canon_reldir%_unit_symindex_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_symindex_unit_asan_SOURCES = %reldir%/unit/symindex-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_symindex_unit_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_unit_symindex_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_symindex_unit_asan_LDFLAGS = $(asan_ldflags)
 
 # guard.exp: heap bugs under the monitor's checks, quarantine and redzones
 # (issue 14), and a checker of the errors arena in a snapshot.
@@ -349,16 +315,6 @@ check_PROGRAMS += %reldir%/progs/guard-bugs
 %canon_reldir%_progs_guard_bugs_LDADD = -lpthread
 check_PROGRAMS += %reldir%/progs/hip-errors
 %canon_reldir%_progs_hip_errors_CFLAGS = $(progs_cflags)
-# Unit tests of the reader's heap errors and guards, format 5 (guard-unit.exp runs both).
-check_PROGRAMS += %reldir%/unit/guard-unit %reldir%/unit/guard-unit-asan
-%canon_reldir%_unit_guard_unit_SOURCES = %reldir%/unit/guard-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_guard_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_guard_unit_asan_SOURCES = %reldir%/unit/guard-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_guard_unit_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_unit_guard_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_guard_unit_asan_LDFLAGS = $(asan_ldflags)
 # freed.exp builds freed-bugs.c itself (plain and with ASan).
 EXTRA_DIST += %reldir%/progs/freed-bugs.c %reldir%/progs/setuid-keep.c
 # heapinspect.cli/leakcheck.exp: blocks in each of memcheck's classes.
@@ -389,20 +345,12 @@ check_PROGRAMS += %reldir%/progs/typed-c
 EXTRA_DIST += %reldir%/progs/typed.cc
 check_PROGRAMS += %reldir%/progs/pools
 %canon_reldir%_progs_pools_CFLAGS = $(progs_cflags)
+check_PROGRAMS += %reldir%/progs/hostile-names
+%canon_reldir%_progs_hostile_names_CFLAGS = $(progs_cflags)
 EXTRA_DIST += %reldir%/progs/instrument.cc
 check_PROGRAMS += %reldir%/progs/client-threads
 %canon_reldir%_progs_client_threads_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_client_threads_LDADD = -lpthread
-# The reachability scan on a made-up process (reach-unit.exp runs both).
-check_PROGRAMS += %reldir%/unit/reach-unit %reldir%/unit/reach-unit-asan
-%canon_reldir%_unit_reach_unit_SOURCES = %reldir%/unit/reach-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_reach_unit_LDADD = reader/libhireader.la
-%canon_reldir%_unit_reach_unit_asan_SOURCES = %reldir%/unit/reach-unit.c \
-	%reldir%/unit/unit-check.h
-%canon_reldir%_unit_reach_unit_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_unit_reach_unit_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_unit_reach_unit_asan_LDFLAGS = $(asan_ldflags)
 EXTRA_DIST += %reldir%/progs/nocfi.c
 
 # leak-live.exp: leaks whose only pointers are stale words of popped

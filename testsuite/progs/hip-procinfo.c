@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "hi-reader.h"
+#include "model/model.h"
 
 int
 main (int argc, char **argv)

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "tables/tables.h"
 
 /* NAME of the function that called the allocator in site S's chain
    (the innermost frame), or "site-S". */

@@ -172,6 +172,10 @@ main (int argc, char **argv)
     nodes[3].parent = 5;        /* not older: a possible cycle */
   else if (strcmp (mut, "site-frees") == 0)
     sites[1].frees[HI_SC_S] = 20, sites[1].bytes_freed[HI_SC_S] = 300;
+  else if (strcmp (mut, "root-node-sites") == 0)
+    nodes[0].site = 3, nodes[1].site = 2;   /* no call pair links a site */
+  else if (strcmp (mut, "site0-overflow") == 0)
+    sites[0].allocs[HI_SC_S] = UINT64_MAX, sites[0].allocs[HI_SC_M] = 5;
   else if (strcmp (mut, "site-overflow") == 0)
     sites[2].allocs[HI_SC_M] = UINT64_MAX, sites[2].bytes[HI_SC_M] = UINT64_MAX;
   else if (strcmp (mut, "thread-frees") == 0)

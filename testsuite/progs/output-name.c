@@ -1,11 +1,11 @@
-/* output-name.c - runs hi_expand_output (lib/output-name.c) on its
+/* output-name.c - runs hi_expand_output (common/output-name.c) on its
    arguments, for output-name.exp: "output-name CAP PID PATTERN" prints
    "RC [DST]" with DST between brackets. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../lib/output-name.h"
+#include "common/output-name.h"
 
 int
 main (int argc, char **argv)

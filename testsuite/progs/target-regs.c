@@ -12,6 +12,7 @@
    ADDRESS=VALUE; then "end". */
 #define _GNU_SOURCE
 #include "hi-reader.h"
+#include "model/model.h"
 
 #include <inttypes.h>
 #include <signal.h>

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "options.h"
-#include "rmodel.h"
+#include "tables/tables.h"
+#include "report/rmodel.h"
 #include "unit-check.h"
+#include "util/num.h"
 
 /* The delta cells as the emitters write them. */
 static void

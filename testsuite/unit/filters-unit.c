@@ -12,11 +12,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cxxname.h"
-#include "filter.h"
-#include "options.h"
-#include "symbolize.h"
+#include "symbols/cxxname.h"
+#include "analysis/filter.h"
+#include "symbols/symbolize.h"
 #include "unit-check.h"
+#include "util/strtab.h"
 
 /* ---- short C++ names ---- */
 

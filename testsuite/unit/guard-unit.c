@@ -15,8 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "options.h"
+#include "tables/tables.h"
 #include "unit-check.h"
 
 #define ROOT_AT    0x100000u

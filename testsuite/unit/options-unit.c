@@ -2,7 +2,7 @@
    (reader/options.c): each option sets exactly its field, each bad value
    is refused with its line and leaves the options alone, prefixes resolve
    as getopt_long's do, and words are unquoted as the shell would. */
-#include "options.h"
+#include "hi-reader.h"
 #include "unit-check.h"
 
 #include <stdint.h>

@@ -3,7 +3,7 @@
    temporary file never stays behind; symbolic links and devices are
    kept. */
 #define _GNU_SOURCE
-#include "outfile.h"
+#include "hi-reader.h"
 #include "unit-check.h"
 
 #include <dirent.h>

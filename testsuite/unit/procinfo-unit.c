@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "hi-reader.h"
+#include "model/model.h"
 #include "unit-check.h"
 
 /* --- The command line as shown ----------------------------------------- */

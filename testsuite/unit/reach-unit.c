@@ -2,7 +2,7 @@
    blocks with the monitor's headers, a data mapping, a stack and one
    thread, each case's class known (memcheck's rules), and what the scan
    must skip. */
-#include "reach.h"
+#include "reach/reach.h"
 #include "unit-check.h"
 
 #include <stdlib.h>

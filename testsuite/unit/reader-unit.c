@@ -11,11 +11,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "hash.h"
-#include "modsyms.h"
-#include "strtab.h"
+#include "tables/tables.h"
+#include "util/hash.h"
+#include "symbols/modsyms.h"
+#include "util/strtab.h"
 #include "unit-check.h"
+#include "util/text.h"
 
 
 /* Keys 2^44 apart: a multiplicative hash that keeps high bits only after

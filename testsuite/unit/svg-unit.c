@@ -5,8 +5,8 @@
    usage: svg-unit DIR  (writes DIR/hostile.svg and DIR/empty.svg, which
    svg.exp gives to xmllint) */
 #define _GNU_SOURCE
-#include "analysis.h"
-#include "hash.h"
+#include "tables/tables.h"
+#include "util/hash.h"
 #include "unit-check.h"
 
 #include <stdlib.h>

@@ -23,8 +23,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dwscopes.h"
-#include "modsyms.h"
+#include "symbols/dwscopes.h"
+#include "symbols/modsyms.h"
 #include "unit-check.h"
 
 static char *debuginfo_path;

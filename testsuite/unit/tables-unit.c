@@ -12,11 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "options.h"
-#include "rmodel.h"
+#include "tables/tables.h"
+#include "report/rmodel.h"
 #include "unit-check.h"
 #include "unit-rows.h"
+#include "util/num.h"
+#include "util/text.h"
 
 
 static void

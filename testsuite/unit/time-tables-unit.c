@@ -13,11 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "rmodel.h"
-#include "timetab.h"
+#include "tables/tables.h"
+#include "report/rmodel.h"
+#include "report/timetab.h"
 #include "unit-check.h"
 #include "unit-rows.h"
+#include "util/text.h"
 
 /* A model built by hand: nodes 0 and 1 are the root and the cut node;
    version 4 with time data, every chain's time figures 0. */

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "hi-reader.h"
+#include "model/model.h"
 #include "unit-check.h"
 
 #define ROOT_AT     0x100000u
@@ -414,6 +415,23 @@ test_lifetimes (void)
   l->freed = 5;                   /* the buckets hold 4 */
   expect ("time: lifetime buckets that do not sum to the frees: damage",
           1, 1);
+
+  /* A running process's records drift from its counters (site 1: 10
+     allocations, 4 frees): within the drift, no damage, live clamped. */
+  l->life[0] = 3;
+  l->freed = 6;
+  l->live = 8;
+  if (load (&m) == HI_OK)
+    {
+      c = &m->chain_time[1];
+      check (m->damaged == 0 && c->freed == 6 && c->live == 6,
+             "time: lifetimes drifting from the counters: no damage",
+             "damaged %" PRIu64 " freed %" PRIu64 " live %" PRIu64,
+             m->damaged, c->freed, c->live);
+      hi_model_free (m);
+    }
+  l->live = 6 + 10000;            /* far beyond any drift */
+  expect ("time: lifetimes far beyond the counters: damage", 1, 1);
 }
 
 int

@@ -15,9 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "options.h"
-#include "rmodel.h"
+#include "tables/tables.h"
+#include "report/rmodel.h"
 #include "unit-check.h"
 
 static const char *outdir;

@@ -1,0 +1,56 @@
+/* cmd-report.c - the report of one source: its tables (the default
+   command, stat, peak, timeline) or its chains as a flame graph. */
+#include "commands.h"
+
+#include <stdio.h>
+
+/* No word: ARGV starts at the source. */
+int
+hi_parse_report (int argc, char **argv, struct hi_settings *st)
+{
+  return hi_source_operands (argc, argv, 0, st);
+}
+
+/* The report as an SVG flame graph; --format may only agree. */
+int
+hi_parse_flamegraph (int argc, char **argv, struct hi_settings *st)
+{
+  if (st->opt.format != HI_TEXT && st->opt.format != HI_SVG)
+    return hi_usage_line ("flamegraph writes an SVG: --format does not go "
+                          "with it");
+  st->opt.format = HI_SVG;
+  /* The flame graph, whatever -t says (an SVG of -t timeline alone
+     would be the timeline). */
+  st->tables = HI_OPT_TABLES_DEFAULT;
+  return hi_source_operands (argc - 1, argv + 1, 1, st);
+}
+
+/* stat and the time tables have commands of their own, named as the
+   table. */
+int
+hi_parse_table (int argc, char **argv, struct hi_settings *st)
+{
+  st->tables = argv[0];
+  return hi_source_operands (argc - 1, argv + 1, 1, st);
+}
+
+/* The peak as collapsed stacks or a flame graph is the chains' bytes at
+   the peak, unless --weight says otherwise. */
+int
+hi_parse_peak (int argc, char **argv, struct hi_settings *st)
+{
+  if (!st->weight_given)
+    st->opt.weight = HI_WEIGHT_PEAK_SPACE;
+  return hi_parse_table (argc, argv, st);
+}
+
+int
+hi_cmd_report (const struct hi_settings *st, int *written)
+{
+  struct hi_model *m = hi_cli_load (&st->src, NULL);
+  int status = 1;
+  if (m)
+    status = hi_cli_report (&st->src, m, st->tables, &st->opt, written);
+  hi_model_free (m);
+  return status;
+}

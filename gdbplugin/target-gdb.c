@@ -1,0 +1,205 @@
+/* target-gdb.c - gdb's inferior as a reader target: its memory through
+   the JIT reader's target_read, and for heap lost and heap block its
+   memory map (and the bulk of its memory) from the core file gdb reads
+   or the live process, with the threads' registers heap.gdb passed. */
+#define _GNU_SOURCE
+#include <gdb/jit-reader.h>
+
+#include "plugin.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int
+gdb_read (void *ctx, uint64_t addr, void *buf, size_t len)
+{
+  struct hi_gdb_inferior *g = ctx;
+  while (len > 0)
+    {
+      int n = len > (1u << 30) ? 1 << 30 : (int) len;
+      if (g->cb->target_read ((GDB_CORE_ADDR) addr, buf, n) != GDB_SUCCESS)
+        return -1;
+      buf = (char *) buf + n;
+      addr += (uint64_t) n;
+      len -= (size_t) n;
+    }
+  return 0;
+}
+
+static int
+gdb_symbol (void *ctx, const char *name, uint64_t *addr)
+{
+  struct hi_gdb_inferior *g = ctx;
+  if (strcmp (name, "heapinspect_root") != 0)
+    return -1;
+  *addr = g->root;
+  return 0;
+}
+
+static const struct hi_target_ops gdb_ops = {
+  gdb_read, gdb_symbol, NULL, NULL, NULL, NULL, NULL
+};
+
+void
+hi_gdb_target (struct hi_gdb_inferior *g, struct hi_target *out)
+{
+  out->ops = &gdb_ops;
+  out->ctx = g;
+}
+
+static int
+lost_read (void *ctx, uint64_t addr, void *buf, size_t len)
+{
+  struct hi_gdb_mapped *l = ctx;
+  /* The scan reads all the writable memory: from the core file or the
+     process directly when they hold it (the same bytes: find_side
+     checked), far faster than gdb's reads; else through gdb. */
+  if (l->have_side
+      && l->side.ops->read_memory (l->side.ctx, addr, buf, len) == 0)
+    return 0;
+  return l->inner.ops->read_memory (l->inner.ctx, addr, buf, len);
+}
+
+static int
+lost_symbol (void *ctx, const char *name, uint64_t *addr)
+{
+  struct hi_gdb_mapped *l = ctx;
+  return l->inner.ops->lookup_symbol (l->inner.ctx, name, addr);
+}
+
+static int
+lost_mapping (void *ctx, size_t i, struct hi_map_entry *out)
+{
+  struct hi_gdb_mapped *l = ctx;
+  return l->side.ops->mapping ? l->side.ops->mapping (l->side.ctx, i, out)
+                              : -1;
+}
+
+static int
+lost_regs (void *ctx, size_t i, struct hi_thread_regs *out)
+{
+  struct hi_gdb_mapped *l = ctx;
+  if (i >= l->n_regs)
+    return -1;
+  *out = l->regs[i];
+  return 0;
+}
+
+static const struct hi_target_ops lost_ops = {
+  lost_read, lost_symbol, NULL, NULL, NULL, lost_mapping, lost_regs
+};
+static const struct hi_target_ops lost_ops_no_map = {
+  lost_read, lost_symbol, NULL, NULL, NULL, NULL, lost_regs
+};
+
+/* heap block's threads: the side's (a core's NT_PRSTATUS; a live
+   process opened for its map has none: its stack is named by the map). */
+static int
+block_regs (void *ctx, size_t i, struct hi_thread_regs *out)
+{
+  struct hi_gdb_mapped *l = ctx;
+  return l->side.ops->thread_regs ? l->side.ops->thread_regs (l->side.ctx, i,
+                                                              out) : -1;
+}
+
+static const struct hi_target_ops block_ops = {
+  lost_read, lost_symbol, NULL, NULL, NULL, lost_mapping, block_regs
+};
+
+/* 1 if SIDE holds the same monitor root at ROOT as the inferior: the
+   same process (the salt and the totals make it unique). */
+static int
+same_root (const struct hi_target *inner, const struct hi_target *side,
+           uint64_t root)
+{
+  struct hi_root a, b;
+  return inner->ops->read_memory (inner->ctx, root, &a, sizeof a) == 0
+         && side->ops->read_memory (side->ctx, root, &b, sizeof b) == 0
+         && memcmp (&a, &b, sizeof a) == 0;
+}
+
+/* Where the inferior's memory map is: the core file gdb has open (found
+   among gdb's descriptors), else the live process the root names (its
+   /proc/PID/maps); either only if it holds the inferior's root.  0 with
+   *SIDE open, or -1. */
+static int
+find_side (const struct hi_target *inner, uint64_t root,
+           struct hi_target *side)
+{
+  DIR *d = opendir ("/proc/self/fd");
+  struct dirent *e;
+  while (d && (e = readdir (d)) != NULL)
+    {
+      int fd = atoi (e->d_name);
+      struct stat st;
+      unsigned char h[EI_NIDENT + 2];
+      if (e->d_name[0] < '0' || e->d_name[0] > '9' || fd == dirfd (d)
+          || fstat (fd, &st) != 0 || !S_ISREG (st.st_mode)
+          || pread (fd, h, sizeof h, 0) != (ssize_t) sizeof h
+          || memcmp (h, ELFMAG, SELFMAG) != 0
+          || h[EI_NIDENT] + 256 * h[EI_NIDENT + 1] != ET_CORE)
+        continue;
+      char path[64];
+      snprintf (path, sizeof path, "/proc/self/fd/%d", fd);
+      if (hi_target_open_core (path, NULL, side) != HI_OK)
+        continue;
+      if (same_root (inner, side, root))
+        {
+          closedir (d);
+          return 0;
+        }
+      hi_target_close (side);
+    }
+  if (d)
+    closedir (d);
+  struct hi_root r;
+  if (inner->ops->read_memory (inner->ctx, root, &r, sizeof r) == 0
+      && r.pid > 0 && r.pid < 0x7fffffff
+      && hi_target_open_maps ((int) r.pid, side) == HI_OK)
+    {
+      if (same_root (inner, side, root))
+        return 0;
+      hi_target_close (side);
+    }
+  return -1;
+}
+
+void
+hi_gdb_mapped_open (struct hi_gdb_mapped *m, const struct hi_target *inner,
+                    uint64_t root, const struct hi_thread_regs *regs,
+                    size_t n_regs)
+{
+  *m = (struct hi_gdb_mapped) { *inner, { NULL, NULL }, 0, regs, n_regs };
+  m->have_side = find_side (inner, root, &m->side) == 0;
+}
+
+void
+hi_gdb_mapped_lost (struct hi_gdb_mapped *m, struct hi_target *out)
+{
+  out->ops = m->have_side ? &lost_ops : &lost_ops_no_map;
+  out->ctx = m;
+}
+
+void
+hi_gdb_mapped_block (struct hi_gdb_mapped *m, struct hi_target *out)
+{
+  if (m->have_side)
+    {
+      out->ops = &block_ops;
+      out->ctx = m;
+    }
+  else
+    *out = m->inner;
+}
+
+void
+hi_gdb_mapped_close (struct hi_gdb_mapped *m)
+{
+  if (m->have_side)
+    hi_target_close (&m->side);
+  m->have_side = 0;
+}

@@ -1,0 +1,142 @@
+/* reach-int.h - what the reachability scan's files share (reach.c,
+   reach-map.c, reach-blocks.c, reach-mark.c); not for other callers. */
+#ifndef HI_REACH_INT_H
+#define HI_REACH_INT_H
+
+#include "reach/reach.h"
+
+/* An address range [start, end). */
+struct hi_range
+{
+  uint64_t start, end;
+};
+
+/* A growing array of ranges. */
+struct hi_ranges
+{
+  struct hi_range *v;
+  size_t n, cap;
+};
+int hi_ranges_add (struct hi_ranges *r, uint64_t start, uint64_t end);
+/* Sort R and merge ranges that overlap or touch. */
+void hi_ranges_normalize (struct hi_ranges *r);
+void hi_ranges_free (struct hi_ranges *r);
+
+#define HI_SCAN_SLOT ((uint64_t) 1 << 16)
+#define HI_SCAN_SLOTS 64u
+
+/* The cache slot holding ADDR. */
+static inline size_t
+hi_scan_slot (uint64_t addr)
+{
+  return (size_t) (addr / HI_SCAN_SLOT) % HI_SCAN_SLOTS;
+}
+
+/* A heap span: a stretch of memory holding blocks (a heap mapping's
+   part from its first block to its last block's end), with an index of
+   its pages: page[i] is the first block ending after the page's start. */
+struct hi_span
+{
+  uint64_t start, end;
+  uint32_t first, last;        /* blocks [first, last) lie here */
+  uint32_t *page;              /* (end - start + 4095) / 4096 entries */
+};
+
+/* A live block: its user pointer and size (0 stays 0; the pointer
+   search takes it as 1 byte, as memcheck does), its site, and memcheck's
+   marking state; one record, so a pointer's lookup and marking touch one
+   cache line. */
+struct hi_sblock
+{
+  uint64_t start, size;
+  uint32_t site;
+  uint8_t state;               /* HI_ST_* */
+  uint8_t pending;             /* on the mark stack */
+};
+
+/* The scan's state. */
+struct hi_scan
+{
+  const struct hi_target *t;
+  const struct hi_model *m;
+  struct hi_reach *r;          /* the result being filled */
+  /* The target's mappings, in address order. */
+  struct hi_map_entry *maps;
+  size_t n_maps;
+  /* Its threads. */
+  struct hi_thread_regs *threads;
+  size_t n_threads;
+  /* The monitor's exit stop record (leak-stop.h), when the target is
+     held there: thread exit_thread's stack is a root from exit_cfa up,
+     and exit_regs[0, n_exit_regs) are roots.  exit_thread is
+     SIZE_MAX when there is no such record. */
+  size_t exit_thread;
+  uint64_t exit_cfa;
+  uint64_t exit_regs[6];
+  unsigned n_exit_regs;
+  /* Memory that is neither root nor searched for blocks: the monitor's
+     arenas (normalized). */
+  struct hi_ranges monitor;
+  /* Malloc's heap memory found by the block search (normalized): not
+     roots. */
+  struct hi_ranges heap;
+  /* The live blocks, by address. */
+  struct hi_sblock *b;
+  uint32_t n_blocks, cap_blocks;
+  /* Where blocks are, for the pointer search. */
+  struct hi_span *spans;
+  size_t n_spans;
+  uint64_t lo, hi;             /* all blocks lie in [lo, hi) */
+  /* Marking. */
+  uint32_t *stack;             /* the mark stack */
+  uint32_t top;
+  uint32_t *batch;              /* the mark stack's blocks being scanned */
+  /* A cache of target memory in HI_SCAN_SLOT-byte pieces (aligned),
+     direct-mapped, to read blocks and roots in large pieces. */
+  unsigned char *cache;        /* HI_SCAN_SLOTS pieces */
+  uint64_t slot_lo[HI_SCAN_SLOTS], slot_hi[HI_SCAN_SLOTS]; /* held bytes */
+  uint64_t slot_gen[HI_SCAN_SLOTS]; /* raised each time a slot is read */
+  unsigned char scratch[16];
+};
+
+/* memcheck's Reachedness (the order matters: an upgrade raises it). */
+enum { HI_ST_UNREACHED, HI_ST_INDIRECT, HI_ST_POSSIBLE, HI_ST_REACHABLE };
+
+/* reach-map.c: read T's mappings and threads into S, and the monitor's
+   arenas from S->m.  HI_E_NO_MEMORY if T has no mapping op, HI_E_NOMEM. */
+hi_status hi_scan_map (struct hi_scan *s);
+/* The mapping holding ADDR, or NULL (binary search). */
+const struct hi_map_entry *hi_scan_mapping_of (const struct hi_scan *s,
+                                               uint64_t addr);
+/* Whether [START, END) is one a root scan may read: a readable and
+   writable mapping, not a device's. */
+int hi_scan_map_is_root (const struct hi_map_entry *e);
+/* Bytes of S's target at [ADDR, ADDR + LEN), not crossing a boundary of
+   HI_SCAN_SLOT bytes (else LEN at most 16), read through the cache; NULL
+   if any is missing.  Reads never pass the held mapping holding ADDR. */
+const unsigned char *hi_scan_read (struct hi_scan *s, uint64_t addr,
+                                   size_t len);
+
+/* reach-blocks.c: find every live block in S's mappings (their held
+   parts, the monitor's arenas left out), the heap memory holding them,
+   and index them.  HI_E_NOMEM. */
+hi_status hi_scan_blocks (struct hi_scan *s);
+/* The block ADDR points into (its start or inside, a 0-byte block
+   covering its start), or -1. */
+int64_t hi_scan_find (const struct hi_scan *s, uint64_t addr);
+
+/* reach-glibc.c: add the main arena's malloc_state (found in a file's
+   data mapping by its bins) to EXCLUDE: glibc's pointers into the heap
+   are not roots.  HI_E_NOMEM. */
+hi_status hi_scan_glibc (struct hi_scan *s, struct hi_ranges *exclude);
+
+/* Prefetch what hi_scan_find (S, ADDR) reads: STAGE 0 its page entry,
+   1 (once that is in) its first block record.  Lookups of pointers
+   found together are made in stages, so their cache misses overlap. */
+void hi_scan_prefetch (const struct hi_scan *s, uint64_t addr, int stage);
+
+/* reach-mark.c: memcheck's marking, from the roots, then the cliques;
+   sets S->state.  HI_E_NOMEM. */
+hi_status hi_scan_mark (struct hi_scan *s, unsigned flags);
+
+#endif

@@ -1,0 +1,223 @@
+/* reach.c - the reachability scan's entry points (issue 15). */
+#include "model/model.h"
+#include "reach/reach-int.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+static const char *const class_names[HI_REACH_NCLASSES] = {
+  "definitely lost", "indirectly lost", "possibly lost", "still reachable"
+};
+static const char *const class_keys[HI_REACH_NCLASSES] = {
+  "definite", "indirect", "possible", "reachable"
+};
+
+const char *
+hi_reach_class_name (int cls)
+{
+  return cls >= 0 && cls < HI_REACH_NCLASSES ? class_names[cls] : NULL;
+}
+
+const char *
+hi_reach_class_key (int cls)
+{
+  return cls >= 0 && cls < HI_REACH_NCLASSES ? class_keys[cls] : NULL;
+}
+
+static void
+scan_free (struct hi_scan *s)
+{
+  free (s->maps);
+  free (s->threads);
+  hi_ranges_free (&s->monitor);
+  hi_ranges_free (&s->heap);
+  free (s->b);
+  for (size_t i = 0; i < s->n_spans; i++)
+    free (s->spans[i].page);
+  free (s->spans);
+  free (s->stack);
+  free (s->batch);
+  free (s->cache);
+}
+
+static int
+site_cmp (const void *x, const void *y)
+{
+  const struct hi_reach_site *a = x, *b = y;
+  if (a->cls != b->cls)
+    return a->cls < b->cls ? -1 : 1;
+  if (a->fig.bytes != b->fig.bytes)
+    return a->fig.bytes > b->fig.bytes ? -1 : 1;
+  return a->site < b->site ? -1 : a->site > b->site;
+}
+
+static const int class_of_state[] = {
+  [HI_ST_UNREACHED] = HI_REACH_DEFINITE, [HI_ST_INDIRECT] = HI_REACH_INDIRECT,
+  [HI_ST_POSSIBLE] = HI_REACH_POSSIBLE, [HI_ST_REACHABLE] = HI_REACH_REACHABLE
+};
+
+/* Fill R's blocks, totals and per-site figures from S's states, and the
+   blocks the monitor counts that were not found. */
+static hi_status
+tally (struct hi_scan *s, struct hi_reach *r)
+{
+  const struct hi_model *m = s->m;
+  r->blocks = malloc ((s->n_blocks + 1) * sizeof *r->blocks);
+  struct hi_reach_figure *fig = calloc (m->n_sites * HI_REACH_NCLASSES + 1,
+                                        sizeof *fig);
+  if (!r->blocks || !fig)
+    {
+      free (fig);
+      return HI_E_NOMEM;
+    }
+  for (uint32_t i = 0; i < s->n_blocks; i++)
+    {
+      int cls = class_of_state[s->b[i].state];
+      r->blocks[i] = (struct hi_reach_block) { s->b[i].start, s->b[i].size,
+                                               s->b[i].site, (uint32_t) cls };
+      r->totals.cls[cls].bytes += s->b[i].size;
+      r->totals.cls[cls].blocks++;
+      struct hi_reach_figure *f = &fig[s->b[i].site * HI_REACH_NCLASSES + cls];
+      f->bytes += s->b[i].size;
+      f->blocks++;
+    }
+  r->n_blocks = s->n_blocks;
+  uint64_t pairs = 0;
+  for (uint64_t k = 0; k < m->n_sites * HI_REACH_NCLASSES; k++)
+    pairs += fig[k].blocks != 0;
+  r->sites = malloc ((pairs + 1) * sizeof *r->sites);
+  if (!r->sites)
+    {
+      free (fig);
+      return HI_E_NOMEM;
+    }
+  for (uint64_t site = 0; site < m->n_sites; site++)
+    {
+      uint64_t found_blocks = 0, found_bytes = 0;
+      for (int c = 0; c < HI_REACH_NCLASSES; c++)
+        {
+          const struct hi_reach_figure *f = &fig[site * HI_REACH_NCLASSES + c];
+          if (f->blocks)
+            r->sites[r->n_sites++] = (struct hi_reach_site) {
+              (uint32_t) site, (uint32_t) c, *f };
+          found_blocks += f->blocks;
+          found_bytes += f->bytes;
+        }
+      /* What the monitor counts live there. */
+      const struct hi_site *st = &m->sites[site];
+      uint64_t allocs = 0, frees = 0, bytes = 0, freed = 0;
+      for (int c = 0; c < HI_NSIZE_CLASSES; c++)
+        {
+          allocs += st->allocs[c];
+          frees += st->frees[c];
+          bytes += st->bytes[c];
+          freed += st->bytes_freed[c];
+        }
+      uint64_t live = allocs > frees ? allocs - frees : 0;
+      uint64_t live_bytes = bytes > freed ? bytes - freed : 0;
+      if (live > found_blocks)
+        {
+          r->skipped.missing_blocks += live - found_blocks;
+          r->skipped.missing_bytes += live_bytes > found_bytes
+                                      ? live_bytes - found_bytes : 0;
+        }
+    }
+  free (fig);
+  qsort (r->sites, r->n_sites, sizeof *r->sites, site_cmp);
+  return HI_OK;
+}
+
+/* The live blocks of S whose redzone is not all HI_REDZONE_BYTE, into
+   R->redzones.  A redzone the target does not hold is not checked. */
+static hi_status
+check_redzones (struct hi_scan *s, struct hi_reach *r)
+{
+  const struct hi_root *root = &s->m->root;
+  if (root->version < 5 || !root->redzone)
+    return HI_OK;
+  r->redzone = root->redzone;
+  size_t cap = 0;
+  for (uint32_t i = 0; i < s->n_blocks; i++)
+    {
+      uint64_t at = s->b[i].start + s->b[i].size, end = at + root->redzone;
+      if (end < at)
+        continue;
+      uint64_t changed = UINT64_MAX;
+      while (at < end && changed == UINT64_MAX)
+        {
+          /* Up to the end of the cache piece (hi_scan_read's limit). */
+          uint64_t piece = HI_SCAN_SLOT - (at & (HI_SCAN_SLOT - 1));
+          size_t n = end - at < piece ? (size_t) (end - at) : (size_t) piece;
+          const unsigned char *p = hi_scan_read (s, at, n);
+          if (!p)
+            break;
+          for (size_t k = 0; k < n; k++)
+            if (p[k] != HI_REDZONE_BYTE)
+              {
+                changed = at + k;
+                break;
+              }
+          at += n;
+        }
+      if (changed == UINT64_MAX)
+        continue;
+      if (r->n_redzones == cap)
+        {
+          cap = cap ? 2 * cap : 16;
+          struct hi_reach_redzone *v = realloc (r->redzones,
+                                                cap * sizeof *v);
+          if (!v)
+            return HI_E_NOMEM;
+          r->redzones = v;
+        }
+      r->redzones[r->n_redzones++] = (struct hi_reach_redzone) {
+        s->b[i].start, s->b[i].size, changed - s->b[i].start, s->b[i].site,
+        0 };
+    }
+  return HI_OK;
+}
+
+hi_status
+hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
+               unsigned flags, struct hi_reach **out)
+{
+  *out = NULL;
+  if (!t->ops->mapping)
+    return HI_E_NO_MEMORY;
+  struct hi_reach *r = calloc (1, sizeof *r);
+  if (!r)
+    return HI_E_NOMEM;
+  struct hi_scan s = { .t = t, .m = m, .r = r, .exit_thread = SIZE_MAX };
+  s.cache = malloc (HI_SCAN_SLOTS * HI_SCAN_SLOT);
+  hi_status st = s.cache ? hi_scan_map (&s) : HI_E_NOMEM;
+  if (st == HI_OK)
+    st = hi_scan_blocks (&s);
+  if (st == HI_OK)
+    st = check_redzones (&s, r);
+  if (st == HI_OK)
+    st = hi_scan_mark (&s, flags);
+  if (st == HI_OK)
+    st = tally (&s, r);
+  for (size_t i = 0; i < s.heap.n; i++)
+    r->heap_bytes += s.heap.v[i].end - s.heap.v[i].start;
+  scan_free (&s);
+  if (st != HI_OK)
+    {
+      hi_reach_free (r);
+      return st;
+    }
+  *out = r;
+  return HI_OK;
+}
+
+void
+hi_reach_free (struct hi_reach *r)
+{
+  if (!r)
+    return;
+  free (r->blocks);
+  free (r->sites);
+  free (r->redzones);
+  free (r);
+}
+

@@ -1,0 +1,151 @@
+/* reach.h - the reachability scan (issue 15): which live blocks of ours
+   can still be reached from the target's roots, in valgrind memcheck's
+   four classes, and the --leak-check report built from it.  Shared by
+   heapinspect(1) (cores, raw dumps, live processes, `run --leak-check`)
+   and the gdb plugin (`heap lost`).
+
+   What counts as a root (memcheck's root set, as a core or a stopped
+   process shows it):
+   - every thread's general registers (hi_target_ops.thread_regs);
+   - each thread's stack, from its stack pointer minus the 128-byte red
+     zone up to the end of the mapping that holds the stack pointer; at
+     `run --leak-check`'s exit stop, the exiting thread's from exit()'s
+     caller's frame, with that caller's callee-saved registers as roots
+     (exit()'s own frames hold none of the program's pointers, only
+     stale words of its popped frames);
+   - every other readable and writable mapping (the loaded objects'
+     .data and .bss, TLS blocks, the program's own anonymous mappings,
+     shared memory; not devices but /dev/zero), except malloc's own heap
+     memory (the brk heap, the used part of each non-main arena's heap,
+     each mmapped chunk: free chunks keep stale pointers), the monitor's
+     arenas, and glibc's main arena state in libc's data.  Read-only
+     memory (relro once protected) is not a root, as in memcheck.
+   A word is a pointer if it is 8-aligned.  A word equal to a block's
+   user pointer is a start pointer; one inside its user bytes (not at its
+   start) an interior pointer.  Blocks reached are scanned in turn, their
+   user bytes only.  The classes follow memcheck's mc_leakcheck.c
+   exactly (see reach.c). */
+#ifndef HI_REACH_H
+#define HI_REACH_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "hi-reader.h"
+#include "model/model.h"
+
+/* One chain's blocks of one class: the rows of the leak-check table. */
+struct hi_reach_site
+{
+  uint32_t site;             /* the allocating chain (model's site id) */
+  uint32_t cls;              /* enum hi_reach_class */
+  struct hi_reach_figure fig;
+};
+
+/* One live block, as the scan classified it. */
+struct hi_reach_block
+{
+  uint64_t user;             /* the user pointer */
+  uint64_t size;             /* requested bytes */
+  uint32_t site;
+  uint32_t cls;              /* enum hi_reach_class */
+};
+
+/* A live block whose redzone (format.h: root.redzone bytes of
+   HI_REDZONE_BYTE right after its user bytes) was written: an overflow
+   the monitor sees only when the block is freed, and this one never
+   was. */
+struct hi_reach_redzone
+{
+  uint64_t user;             /* the user pointer */
+  uint64_t size;             /* requested bytes */
+  uint64_t offset;           /* of the first changed byte, from USER
+                                (SIZE or more) */
+  uint32_t site;
+  uint32_t unused;
+};
+
+/* What the scan could not use; the report says each that is not 0. */
+struct hi_reach_skipped
+{
+  uint64_t mappings;         /* writable mappings the target does not
+                                hold (left out of the core, torn) ... */
+  uint64_t mapping_bytes;    /* ... and their bytes: not scanned as roots,
+                                no blocks found there */
+  uint64_t bad_headers;      /* headers that look like ours but name a
+                                chain out of range or a size past the
+                                end of their mapping: not blocks */
+  uint64_t unreadable_bytes; /* bytes of roots or reached blocks the
+                                target could not give (a torn core, a
+                                block running past a mapping's end) */
+  uint64_t missing_blocks;   /* live blocks the monitor's counters have
+                                that the search did not find (a header
+                                overwritten, a mapping not in the core)
+                                ... */
+  uint64_t missing_bytes;    /* ... and their bytes: in no class */
+  uint64_t threads;          /* threads whose stack pointer is in no
+                                mapping the target holds: their stack
+                                not scanned (registers still are) */
+  int no_threads;            /* the target gives no threads (a raw dump,
+                                a process read with --no-stop): no
+                                registers and no stacks as roots, so
+                                blocks only they reach show as lost */
+  int no_mappings;           /* the target gives no memory map (a raw
+                                dump without one): nothing was scanned */
+};
+
+/* The result of a scan; owned by the caller, freed with hi_reach_free. */
+struct hi_reach
+{
+  struct hi_reach_totals totals;
+  /* Every live block found, in address order; site HI_SITE_INTERNAL
+     blocks (the monitor's own) are neither here nor counted. */
+  struct hi_reach_block *blocks;
+  uint64_t n_blocks;
+  /* Per (class, site), every pair that has blocks: by class (definitely
+     lost first), then most bytes first, then site id. */
+  struct hi_reach_site *sites;
+  uint64_t n_sites;
+  struct hi_reach_skipped skipped;
+  /* The root set scanned, for the summary and for tests. */
+  uint64_t threads;          /* threads whose registers were used */
+  uint64_t root_bytes;       /* bytes of memory scanned as roots (stacks
+                                and mappings) */
+  uint64_t scanned_bytes;    /* bytes of reached blocks scanned */
+  uint64_t heap_bytes;       /* bytes of the mappings found to be
+                                malloc's heap memory (not roots) */
+  /* Held at `run --leak-check`'s exit stop (the monitor's record, see
+     heapinspect/leak-stop.h): the thread that called exit(), whose stack is a
+     root from exit()'s caller's frame up, and the bytes of exit()'s own
+     frames below it left out.  0 and 0 otherwise. */
+  uint64_t exit_tid;
+  uint64_t exit_frames_bytes;
+  /* With guard redzones (root.redzone > 0): the live blocks whose
+     redzone was written, in address order. */
+  uint32_t redzone;          /* root.redzone: bytes checked per block */
+  struct hi_reach_redzone *redzones;
+  uint64_t n_redzones;
+};
+
+/* Scan flags. */
+#define HI_REACH_NO_REGISTERS 1u  /* ignore the threads' registers (not
+                                     memcheck's; for experiments) */
+
+/* Scan target T, whose monitor data is model M (read from T), with
+   FLAGS (HI_REACH_*, 0 for memcheck's rules): find every live block of
+   ours, the roots, and classify each block.  T must stay as it is during
+   the scan (a live process stopped: scan before hi_target_finish).
+   HI_OK with *OUT set (free it with hi_reach_free), even when parts were
+   skipped (*OUT's skipped says what); HI_E_NO_MEMORY for a target without
+   a memory map (T->ops->mapping NULL: a snapshot file); HI_E_NOMEM.
+   Never prints. */
+hi_status hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
+                         unsigned flags, struct hi_reach **out);
+void hi_reach_free (struct hi_reach *r);
+
+/* What R skipped, as one phrase ("2 mappings (8.0K) not in the core, 1
+   damaged header"), into BUF of SIZE bytes; "" when nothing was. */
+void hi_reach_skipped_text (const struct hi_reach *r, char *buf,
+                            size_t size);
+
+#endif

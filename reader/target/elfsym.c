@@ -1,0 +1,111 @@
+/* elfsym.c - finding a data symbol of a process in the ELF files it has
+   mapped (from a core's NT_FILE note or /proc/PID/maps). */
+#define _GNU_SOURCE
+#include "target/target.h"
+#include "hi-reader.h"
+
+#include <fcntl.h>
+#include <gelf.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Value of symbol NAME in ELF (.dynsym, then .symtab); 0 if found. */
+static int
+elf_symbol (Elf *elf, const char *name, uint64_t *value)
+{
+  Elf_Scn *scn = NULL;
+  for (int pass = 0; pass < 2; pass++)
+    while ((scn = elf_nextscn (elf, scn)) != NULL)
+      {
+        GElf_Shdr sh;
+        if (!gelf_getshdr (scn, &sh)
+            || sh.sh_type != (pass == 0 ? SHT_DYNSYM : SHT_SYMTAB)
+            || sh.sh_entsize == 0)
+          continue;
+        Elf_Data *data = elf_getdata (scn, NULL);
+        size_t count = sh.sh_size / sh.sh_entsize;
+        for (size_t i = 0; data && i < count; i++)
+          {
+            GElf_Sym sym;
+            if (!gelf_getsym (data, (int) i, &sym) || sym.st_shndx == SHN_UNDEF)
+              continue;
+            const char *s = elf_strptr (elf, sh.sh_link, sym.st_name);
+            if (s && strcmp (s, name) == 0)
+              {
+                *value = sym.st_value;
+                return 0;
+              }
+          }
+      }
+  return -1;
+}
+
+/* The lowest p_vaddr of PT_LOAD segments, page-aligned down. */
+static int
+first_load (Elf *elf, uint64_t *vaddr, int *is_dyn)
+{
+  GElf_Ehdr eh;
+  size_t n;
+  if (!gelf_getehdr (elf, &eh) || elf_getphdrnum (elf, &n) != 0)
+    return -1;
+  *is_dyn = eh.e_type == ET_DYN;
+  for (size_t i = 0; i < n; i++)
+    {
+      GElf_Phdr ph;
+      if (gelf_getphdr (elf, (int) i, &ph) && ph.p_type == PT_LOAD)
+        {
+          *vaddr = ph.p_vaddr & ~(uint64_t) 0xfff;
+          return 0;
+        }
+    }
+  return -1;
+}
+
+static int
+lookup_in_file (const char *path, const char *name, uint64_t *value,
+                uint64_t *vaddr, int *is_dyn)
+{
+  int fd = hi_open_regular (path);
+  if (fd < 0)
+    return -1;
+  elf_version (EV_CURRENT);
+  Elf *elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  int r = elf && elf_kind (elf) == ELF_K_ELF
+          && first_load (elf, vaddr, is_dyn) == 0
+          && elf_symbol (elf, name, value) == 0 ? 0 : -1;
+  if (elf)
+    elf_end (elf);
+  close (fd);
+  return r;
+}
+
+int
+hi_find_symbol_in_mappings (const struct hi_mapping *maps, size_t n,
+                            const char *exe, const char *name,
+                            uint64_t *addr)
+{
+  uint64_t value, vaddr;
+  int is_dyn;
+  for (size_t i = 0; i < n; i++)
+    {
+      /* The mapping of each file's start gives its load bias. */
+      if (maps[i].offset != 0 || !maps[i].path || maps[i].path[0] != '/')
+        continue;
+      int seen = 0;
+      for (size_t k = 0; k < i && !seen; k++)
+        seen = maps[k].offset == 0 && maps[k].path
+               && strcmp (maps[k].path, maps[i].path) == 0;
+      if (seen || lookup_in_file (maps[i].path, name, &value, &vaddr,
+                                  &is_dyn) != 0)
+        continue;
+      *addr = is_dyn ? maps[i].start - vaddr + value : value;
+      return 0;
+    }
+  if (exe && lookup_in_file (exe, name, &value, &vaddr, &is_dyn) == 0
+      && !is_dyn)
+    {
+      *addr = value;
+      return 0;
+    }
+  return -1;
+}
