@@ -75,15 +75,6 @@ hi_account_end_sole (void)
   hi_lock_release (&hi_state.sole_lock);
 }
 
-
-uint64_t
-hi_time_now (void)
-{
-  uint64_t now = hi_prim_monotonic_ns ();
-  return now > hi_state.start_ns ? now - hi_state.start_ns : 0;
-}
-
-
 void
 hi_account_call_slow (int call)
 {

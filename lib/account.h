@@ -9,6 +9,23 @@
 #define HI_ACCOUNT_H
 
 #include "monitor.h"
+#include "timeline.h"
+
+/* Count a call of entry point CALL (enum hi_call); account.c's for a
+   thread without a record of its own. */
+HI_HIDDEN void hi_account_call_slow (int call);
+static inline void
+hi_account_call (int call)
+{
+  /* A thread with a record has seen the monitor ready. */
+  if (HI_LIKELY (hi_tls.thread_slot != 0 && !hi_tls.shared_slot))
+    {
+      struct hi_thread *t = &hi_state.threads[hi_tls.thread_slot - 1];
+      HI_OWN_ADD (t->calls[call], 1);
+    }
+  else
+    hi_account_call_slow (call);
+}
 
 /* account.c: the flush of a thread once several may flush (atomic
    additions; the clock after it), and the end of the first thread's

@@ -1,20 +1,13 @@
 /* chain-cache.h - the chain cache: whole chains a thread unwound lately,
-   looked up inline in the entry points (unwind.c fills it and hands a
-   thread's on when it exits), and hi_chain_site, the common case of
-   finding an allocation's site.  Include it after defining _GNU_SOURCE
-   (<link.h> says whether the fast unwinder, and so the cache, exists). */
+   looked up inline in the entry points, filled (chain-cache.c) from the
+   memo of the unwind that missed.  Include it after defining
+   _GNU_SOURCE (unwind.h). */
 #ifndef HI_CHAIN_CACHE_H
 #define HI_CHAIN_CACHE_H
 
-#ifndef _GNU_SOURCE
-# error "chain-cache.h: define _GNU_SOURCE before any #include"
-#endif
-#include "monitor.h"
+#include "unwind.h"
 
-#include <link.h>
-
-#if defined(__x86_64__) && defined(DLFO_STRUCT_HAS_EH_DBASE)
-# define HI_CHAIN_CACHE 1
+#ifdef HI_FAST_UNWIND
 
 /* Whole chains this thread unwound lately, each kept as what its unwind
    depended on: the starting frame (ip, sp), the return addresses it read
@@ -30,14 +23,13 @@
    caller finds a different return address in its frame: a miss.)
    Eight ways per set, replaced by a clock (a way hit since the hand last
    passed is kept): a call site reached from several callers at the same
-   depth keeps their chains side by side.  (With four, sqlite3 under a
-   quarantine missed a million times in one run in two: five chains or
-   more taking turns in a set, as the address layout decides.)  The records live in a ring:
-   an entry whose records were written over is empty.  The ring holds
-   about 32 records for each entry: a ring much smaller than the
-   entries' records feeds on itself (an entry written over misses, and
-   its miss writes over another), and a replaced chain leaves its place
-   to the next one of the set that fits in it. */
+   depth keeps their chains side by side, also when the address layout
+   puts five chains or more that take turns in one set.  The records
+   live in a ring: an entry whose records were written over is empty.
+   The ring holds about 32 records for each entry: a ring much smaller
+   than the entries' records feeds on itself (an entry written over
+   misses, and its miss writes over another), and a replaced chain
+   leaves its place to the next one of the set that fits in it. */
 #define CC_SETS_BITS 6
 #define CC_SETS (1 << CC_SETS_BITS)
 #define CC_WAYS 8
@@ -71,11 +63,11 @@ struct cc_entry
   uint8_t cap;                   /* records its place in the ring holds */
 };
 /* A thread's chain cache: 216 KiB (touched as it fills), in memory of
-   the monitor's own rather
-   than in thread-local storage, which glibc takes out of every thread's
-   stack (a thread made with a 32 KiB stack must still fit).  Given back
-   to a free list when its thread exits, for the next thread. */
-struct cc
+   the monitor's own rather than in thread-local storage, which glibc
+   takes out of every thread's stack (a thread made with a 32 KiB stack
+   must still fit).  Given back to a free list when its thread exits,
+   for the next thread. */
+struct hi_cc
 {
   struct cc_entry sets[CC_SETS][CC_WAYS];
   uint8_t hand[CC_SETS];         /* the way to replace next */
@@ -87,16 +79,13 @@ struct cc
      side: a hit reads one run of memory. */
   struct cc_rec rec[CC_POOL];
   uint64_t head;                 /* records ever written */
-  struct cc *next_free;
+  struct hi_cc *next_free;
 };
 /* This thread's, NULL before its first chain, CC_NONE if it has none
    (no memory, or exiting). */
-#define CC_NONE ((struct cc *) 1)
-extern __thread struct cc *hi_cc_mine
+#define CC_NONE ((struct hi_cc *) 1)
+extern __thread struct hi_cc *hi_cc_mine
   __attribute__ ((tls_model ("initial-exec"))) HI_HIDDEN;
-/* Bumped by hi_unwind_forget: a memo or cached chain of an older
-   generation is unused. */
-extern HI_HIDDEN _Atomic uint32_t hi_unwind_generation;
 
 static inline uint32_t
 cc_set_of (uint64_t ip, uint64_t sp)
@@ -112,7 +101,7 @@ _Static_assert (CC_REC_MAX <= 255 && CC_REC_MAX < CC_POOL, "record counts");
    their values (the first frames differ first when another caller made
    the frame). */
 static inline int
-cc_holds (const struct cc *c, const struct cc_entry *e,
+cc_holds (const struct hi_cc *c, const struct cc_entry *e,
           const struct hi_frame *start, uint32_t gen)
 {
   if (e->ip != start->ip || e->sp != start->sp || e->gen != gen
@@ -144,14 +133,15 @@ cc_holds (const struct cc *c, const struct cc_entry *e,
    the same addresses), with the number of frames hi_unwind would return
    in *N_OUT and, when OUT is not NULL, the frames in OUT; 0 if not. */
 static inline uint32_t
-hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
+hi_chain_cache_lookup (const struct hi_frame *start, uint64_t *out, int *n_out)
 {
-  struct cc *c = hi_cc_mine;
+  struct hi_cc *c = hi_cc_mine;
   if (HI_UNLIKELY (c == NULL || c == CC_NONE))
     return 0;
   uint32_t set = cc_set_of (start->ip, start->sp);
   struct cc_entry *e = c->sets[set];
-  uint32_t gen = atomic_load_explicit (&hi_unwind_generation, memory_order_relaxed);
+  uint32_t gen = atomic_load_explicit (&hi_state.unwind.generation,
+                                      memory_order_relaxed);
   /* The way this set hit last first: the same chain again, mostly. */
   int way = c->last[set];
   if (!cc_holds (c, &e[way], start, gen))
@@ -182,7 +172,7 @@ hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
 #else  /* no fast unwinder here: always libgcc's */
 
 static inline uint32_t
-hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
+hi_chain_cache_lookup (const struct hi_frame *start, uint64_t *out, int *n_out)
 {
   (void) start;
   (void) out;
@@ -192,30 +182,10 @@ hi_unwind_cached (const struct hi_frame *start, uint64_t *out, int *n_out)
 
 #endif
 
-/* The site of the calling context of the allocation whose entry point
-   was called from frame CALLER.  The common case inline (a chain in the
-   chain cache, no shadow stack, no check against libgcc); else
-   chain.c's. */
-static inline uint32_t
-hi_chain_site (const struct hi_frame *caller)
-{
-  if (HI_LIKELY (!hi_shadow_on && !hi_state.check_unwind))
-    {
-      int n;
-      uint32_t site = hi_unwind_cached (caller, NULL, &n);
-      if (HI_LIKELY (site))
-        {
-          if (HI_UNLIKELY (n > hi_state.depth))
-            {
-              n = hi_state.depth;
-              HI_ADD (heapinspect_root.totals.chains_truncated, 1);
-            }
-          hi_count_chain (hi_this_thread (), n, n);
-          return site;
-        }
-      return hi_chain_site_slow (caller, 1);
-    }
-  return hi_chain_site_slow (caller, 0);
-}
+/* The N frames the last hi_unwind of this thread returned, from START,
+   are the chain of SITE: into this thread's chain cache (where there is
+   one). */
+HI_HIDDEN void hi_chain_cache_fill (const struct hi_frame *start, int n,
+                                    uint32_t site);
 
 #endif

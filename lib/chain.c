@@ -1,7 +1,8 @@
 /* chain.c - call chains: capture, and interning into the calling-context
    tree of caller/callee pairs with mprof's chain-prefix caching. */
 #define _GNU_SOURCE
-#include "chain-cache.h"
+#include "chain.h"
+#include "modules.h"
 
 #include <string.h>
 
@@ -164,53 +165,6 @@ site_of (uint32_t node, uint32_t depth)
   return site;
 }
 
-/* Raise arena INDEX's count to N if it is below. */
-static void
-raise_count (int index, uint64_t n)
-{
-  _Atomic uint64_t *count = (_Atomic uint64_t *) &hi_arena_at (index)->count;
-  uint64_t c = atomic_load (count);
-  while (c < n && !atomic_compare_exchange_weak (count, &c, n))
-    ;
-}
-
-struct hi_thread *
-hi_thread_claim (void)
-{
-  /* Claim a slot without ever letting count pass the capacity, which
-     a reader would take for damage.  When none is left, later threads
-     share the last one (counters stay exact, only not per thread). */
-  _Atomic uint64_t *count = (_Atomic uint64_t *)
-    &heapinspect_root.arenas[HI_A_THREADS].count;
-  uint64_t i = atomic_load (count);
-  do
-    {
-      if (i >= HI_CAP_THREADS)
-        break;
-      /* The record and its time entry are readable before count
-         covers them; the time arena's count never lags behind. */
-      if (hi_arena_commit (HI_A_THREADS, i + 1) != 0
-          || hi_arena_commit (HI_A_THREAD_TIME, i + 1) != 0)
-        {
-          /* No memory for it: counted nowhere, but never a crash. */
-          static struct hi_thread lost;
-          hi_tls.shared_slot = 1;
-          return &lost;
-        }
-    }
-  while ((raise_count (HI_A_THREAD_TIME, i + 1),
-          !atomic_compare_exchange_weak (count, &i, i + 1)));
-  if (i >= HI_CAP_THREADS)
-    {
-      i = HI_CAP_THREADS - 1;
-      hi_tls.shared_slot = 1;
-    }
-  else
-    hi_state.threads[i].tid = hi_prim_tid ();
-  hi_tls.thread_slot = (uint32_t) i + 1;
-  return &hi_state.threads[hi_tls.thread_slot - 1];
-}
-
 /* libgcc's chain for the allocation called from CALLER: the frames from
    the caller outward, the monitor's own frames skipped.  How many. */
 static int
@@ -250,7 +204,7 @@ hi_chain_site_slow (const struct hi_frame *caller, int cache_tried)
   int n = -1, unwound = -1;             /* unwound: frames of our own unwind */
   uint32_t site;
   int shadow = 0;
-  if (HI_UNLIKELY (hi_shadow_on))
+  if (HI_UNLIKELY (hi_state.shadow.on))
     {
       n = hi_shadow_chain (caller, chain, depth + 1);
       shadow = n >= 0;
@@ -260,8 +214,9 @@ hi_chain_site_slow (const struct hi_frame *caller, int cache_tried)
       /* A chain this thread met lately, still on the stack: its site
          (hi_chain_site looked already unless the chain is checked). */
       site = cache_tried ? 0
-             : hi_unwind_cached (caller, HI_UNLIKELY (hi_state.check_unwind)
-                                         ? chain : NULL, &n);
+             : hi_chain_cache_lookup (caller,
+                                      HI_UNLIKELY (hi_state.check_unwind)
+                                      ? chain : NULL, &n);
       if (site)
         {
           if (HI_UNLIKELY (hi_state.check_unwind))
@@ -334,7 +289,7 @@ hi_chain_site_slow (const struct hi_frame *caller, int cache_tried)
   if (!site)
     HI_ADD (heapinspect_root.totals.chains_dropped, 1);
   else if (unwound > 0)
-    hi_unwind_remember (caller, unwound, site);
+    hi_chain_cache_fill (caller, unwound, site);
   return site;
 }
 

@@ -6,15 +6,14 @@
    read with hi_prim_read_safe, never directly, and no bad pointer is
    ever handed to glibc. */
 #define _GNU_SOURCE
-#include "chain-cache.h"
 #include "guard.h"
+#include "chain.h"
+#include "modules.h"
 
 #include <dlfcn.h>
 #include <link.h>
 #include <stdio.h>
 #include <string.h>
-
-HI_HIDDEN struct hi_guard hi_guard;
 
 extern void *__libc_malloc (size_t);
 extern void __libc_free (void *);
@@ -69,12 +68,14 @@ void
 hi_guard_configure (void)
 {
   struct hi_root *r = &heapinspect_root;
-  hi_guard.on_error = HI_GUARD_ON_ERROR_ABORT;
+  struct hi_guard *g = &hi_state.guard;
+  struct hi_quarantine *qs = &hi_state.quarantine;
+  g->on_error = HI_GUARD_ON_ERROR_ABORT;
   const char *on = hi_prim_getenv ("HEAPINSPECT_ON_ERROR");
   if (on && strcmp (on, "report") == 0)
-    hi_guard.on_error = HI_GUARD_ON_ERROR_REPORT;
+    g->on_error = HI_GUARD_ON_ERROR_REPORT;
   else if (on && strcmp (on, "ignore") == 0)
-    hi_guard.on_error = HI_GUARD_ON_ERROR_IGNORE;
+    g->on_error = HI_GUARD_ON_ERROR_IGNORE;
   else if (on && *on && strcmp (on, "abort") != 0)
     warn_value ("HEAPINSPECT_ON_ERROR", on, "the values are abort, report "
                 "and ignore; using abort");
@@ -87,8 +88,8 @@ hi_guard_configure (void)
                     "with K, M or G, up to 16T); no quarantine");
       else if (v > 0)
         {
-          hi_guard.limit = (uint64_t) v;
-          hi_guard.quarantine = 1;
+          qs->limit = (uint64_t) v;
+          g->quarantine = 1;
         }
     }
   const char *z = hi_prim_getenv ("HEAPINSPECT_REDZONE");
@@ -99,12 +100,12 @@ hi_guard_configure (void)
         warn_value ("HEAPINSPECT_REDZONE", z, "not a number of bytes from 0 "
                     "to 4096; no redzone");
       else
-        hi_guard.redzone = (uint64_t) v;
+        g->redzone = (uint64_t) v;
     }
-  r->guard_flags = (uint32_t) hi_guard.on_error
-                   | (hi_guard.quarantine ? HI_GUARD_QUARANTINE : 0u);
-  r->redzone = (uint32_t) hi_guard.redzone;
-  r->quarantine_limit = hi_guard.limit;
+  r->guard_flags = (uint32_t) g->on_error
+                   | (g->quarantine ? HI_GUARD_QUARANTINE : 0u);
+  r->redzone = (uint32_t) g->redzone;
+  r->quarantine_limit = qs->limit;
 }
 
 /* glibc's tcache writes a per-process key 8 bytes into every chunk it
@@ -128,38 +129,39 @@ learn_tcache_key (void)
   uint64_t ka = 0, kb = 0;
   if (hi_prim_read_safe (ua + 8, &ka, 8) == 0
       && hi_prim_read_safe (ub + 8, &kb, 8) == 0 && ka == kb && ka != 0)
-    hi_guard.tcache_key = ka;
+    hi_state.guard.tcache_key = ka;
 }
 
 int
 hi_guard_arenas (void)
 {
   struct hi_root *r = &heapinspect_root;
+  struct hi_guard *g = &hi_state.guard;
+  struct hi_quarantine *q = &hi_state.quarantine;
   if (r->n_arenas + 2 > HI_MAX_ARENAS + HI_MAX_MORE_ARENAS)
     return -1;
   /* The errors arena is small and committed whole: an error found while
      a snapshot is written from a signal handler takes no lock. */
-  hi_guard.errors_index = (int) r->n_arenas;
-  hi_guard.errors = hi_arena_add (hi_guard.errors_index, HI_ARENA_ERRORS,
-                                  HI_ERRORS_MAX, sizeof (struct hi_error));
-  if (!hi_guard.errors)
+  g->errors_index = (int) r->n_arenas;
+  g->errors = hi_arena_add (g->errors_index, HI_ARENA_ERRORS, HI_ERRORS_MAX,
+                            sizeof (struct hi_error));
+  if (!g->errors)
     return -1;
   r->n_arenas++;
-  if (hi_arena_commit (hi_guard.errors_index, HI_ERRORS_MAX) != 0)
+  if (hi_arena_commit (g->errors_index, HI_ERRORS_MAX) != 0)
     return -1;
-  if (hi_guard.quarantine)
+  if (g->quarantine)
     {
-      hi_guard.ring_index = (int) r->n_arenas;
-      hi_guard.ring = hi_arena_add (hi_guard.ring_index, HI_ARENA_QUARANTINE,
-                                    HI_QUARANTINE_SLOTS,
-                                    sizeof (struct hi_freed));
-      if (hi_guard.ring)
+      q->ring_index = (int) r->n_arenas;
+      q->ring = hi_arena_add (q->ring_index, HI_ARENA_QUARANTINE,
+                              HI_QUARANTINE_SLOTS, sizeof (struct hi_freed));
+      if (q->ring)
         r->n_arenas++;
       else
         {
           hi_prim_warn ("cannot reserve memory for the quarantine; "
                         "no quarantine");
-          hi_guard.quarantine = 0;
+          g->quarantine = 0;
           r->guard_flags &= ~HI_GUARD_QUARANTINE;
           r->quarantine_limit = 0;
         }
@@ -170,42 +172,47 @@ hi_guard_arenas (void)
 void
 hi_guard_fork_prepare (void)
 {
-  hi_lock_acquire (&hi_guard.report_lock);
-  hi_lock_acquire (&hi_guard.ring_lock);
+  hi_lock_acquire (&hi_state.guard.report_lock);
+  hi_lock_acquire (&hi_state.quarantine.ring_lock);
 }
 
 void
 hi_guard_fork_parent (void)
 {
-  hi_lock_release (&hi_guard.ring_lock);
-  hi_lock_release (&hi_guard.report_lock);
+  hi_lock_release (&hi_state.quarantine.ring_lock);
+  hi_lock_release (&hi_state.guard.report_lock);
 }
 
-/* The thread id, cached per thread; a forked child's only thread has
-   a new one (fork_gen changes in the child). */
-static _Atomic uint64_t fork_gen = 1;
-static __thread struct { uint64_t tid, gen; } tid_cache
-  __attribute__ ((tls_model ("initial-exec")));
+/* This thread's: its id, cached (a forked child's only thread has a
+   new one: hi_state.guard.fork_gen changes in the child), and whether
+   it runs the exit handler (hi_guard_exit_check on): errors found then
+   are found at exit, not in a signal handler. */
+static __thread struct
+{
+  uint64_t tid, tid_gen;
+  int in_exit;
+} mine __attribute__ ((tls_model ("initial-exec")));
 
 uint64_t
 hi_guard_tid (void)
 {
-  uint64_t gen = atomic_load_explicit (&fork_gen, memory_order_relaxed);
-  if (HI_UNLIKELY (tid_cache.gen != gen))
+  uint64_t gen = atomic_load_explicit (&hi_state.guard.fork_gen,
+                                      memory_order_relaxed);
+  if (HI_UNLIKELY (mine.tid_gen != gen))
     {
-      tid_cache.tid = hi_prim_tid ();
-      tid_cache.gen = gen;
+      mine.tid = hi_prim_tid ();
+      mine.tid_gen = gen;
     }
-  return tid_cache.tid;
+  return mine.tid;
 }
 
 void
 hi_guard_fork_child (void)
 {
-  atomic_fetch_add (&fork_gen, 1);
-  atomic_store (&hi_guard.unacted, 0);   /* the parent's, not ours */
-  hi_guard.ring_lock.word = 0;
-  hi_guard.report_lock.word = 0;
+  atomic_fetch_add (&hi_state.guard.fork_gen, 1);
+  atomic_store (&hi_state.guard.unacted, 0);   /* the parent's, not ours */
+  hi_state.quarantine.ring_lock.word = 0;
+  hi_state.guard.report_lock.word = 0;
 }
 
 uint32_t
@@ -222,22 +229,15 @@ hi_guard_call_site (const struct hi_frame *caller)
 
 /* ---- the report: one block of text, written at once ---- */
 
-static char report[16384];
-static size_t report_len;
-/* The error being reported is a smashed chunk size word; the thread
-   that freed its block first (the quarantine's entry), 0 if not known
-   (both under the report lock). */
-static int report_chunk;
-static uint64_t report_free_tid;
-
 static void
 put (const char *s)
 {
+  struct hi_guard *g = &hi_state.guard;
   size_t n = strlen (s);
-  if (n > sizeof report - report_len)
-    n = sizeof report - report_len;
-  memcpy (report + report_len, s, n);
-  report_len += n;
+  if (n > sizeof g->report - g->report_len)
+    n = sizeof g->report - g->report_len;
+  memcpy (g->report + g->report_len, s, n);
+  g->report_len += n;
 }
 
 static void
@@ -352,11 +352,12 @@ put_chain (const char *title, uint32_t site, int symbolize)
     put ("    ... (the chain is cut at HEAPINSPECT_DEPTH)\n");
 }
 
-static const char *
-call_name (uint32_t when)
+/* The call an error was found in, as "free()". */
+static void
+put_call (uint32_t when)
 {
-  return when == HI_WHEN_REALLOC ? "realloc()"
-         : when == HI_WHEN_USABLE_SIZE ? "malloc_usable_size()" : "free()";
+  put (hi_error_call (when));
+  put ("()");
 }
 
 /* What the bad call did, for its chain's title. */
@@ -372,7 +373,7 @@ call_verb (uint32_t when)
 static const char *
 titled (const char *verb, uint64_t tid)
 {
-  static char t[96];
+  char *t = hi_state.guard.title;
   size_t n = strlen (verb);
   if (n > 48)
     n = 48;
@@ -393,19 +394,19 @@ titled (const char *verb, uint64_t tid)
   return t;
 }
 
-/* This thread runs the exit handler (hi_guard_exit_check on): errors
-   found now are found at exit, not in a signal handler. */
-static __thread int in_exit __attribute__ ((tls_model ("initial-exec")));
-
-static const char *
-found_where (uint32_t when)
+static void
+put_found (uint32_t when)
 {
-  return when == HI_WHEN_EVICT ? "found as it left the quarantine"
-         : when == HI_WHEN_SNAPSHOT && in_exit ? "found at exit"
-         : when == HI_WHEN_SNAPSHOT ? "found while a snapshot was written"
-         : when == HI_WHEN_REALLOC ? "found in realloc()"
-         : when == HI_WHEN_USABLE_SIZE ? "found in malloc_usable_size()"
-         : "found in free()";
+  if (when == HI_WHEN_EVICT)
+    put ("found as it left the quarantine");
+  else if (when == HI_WHEN_SNAPSHOT)
+    put (mine.in_exit ? "found at exit"
+         : "found while a snapshot was written");
+  else
+    {
+      put ("found in ");
+      put_call (when);
+    }
 }
 
 static void
@@ -423,7 +424,8 @@ static void
 compose (const struct hi_error *e, int lost, const char *where_path,
          int symbolize)
 {
-  report_len = 0;
+  struct hi_guard *g = &hi_state.guard;
+  g->report_len = 0;
   put_head ();
   put ("ERROR: ");
   switch (e->kind)
@@ -442,7 +444,7 @@ compose (const struct hi_error *e, int lost, const char *where_path,
           put (")");
         }
       put (" in ");
-      put (call_name (e->when));
+      put_call (e->when);
       put ("\n");
       if (lost)
         put ("the block was given back to malloc already: its size and "
@@ -450,13 +452,13 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       put_chain (titled (call_verb (e->when), e->tid), e->call_site,
                    symbolize);
       if (e->free_site != HI_SITE_UNKNOWN)
-        put_chain (titled ("previously freed", report_free_tid), e->free_site,
-                   symbolize);
+        put_chain (titled ("previously freed", g->report_free_tid),
+                   e->free_site, symbolize);
       if (!lost)
         put_chain ("allocated here:", e->alloc_site, symbolize);
       break;
     case HI_ERR_INTERIOR_FREE:
-      put (call_name (e->when));
+      put_call (e->when);
       put (" of ");
       put_hex (e->addr);
       put (", not the start of a block: it is ");
@@ -469,7 +471,7 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       put_chain ("the block was allocated here:", e->alloc_site, symbolize);
       break;
     case HI_ERR_NOT_HEAP:
-      put (call_name (e->when));
+      put_call (e->when);
       put (" of ");
       put_hex (e->addr);
       put (", not a heap block: ");
@@ -492,7 +494,7 @@ compose (const struct hi_error *e, int lost, const char *where_path,
                    symbolize);
       break;
     case HI_ERR_HEADER_CORRUPT:
-      if (report_chunk)
+      if (g->report_chunk)
         {
           /* Our header is whole, glibc's size word before it is not. */
           put ("heap corruption: the chunk size word of ");
@@ -505,7 +507,7 @@ compose (const struct hi_error *e, int lost, const char *where_path,
           put_hex (e->addr);
           put (" is overwritten, ");
         }
-      put (found_where (e->when));
+      put_found (e->when);
       put ("\n");
       if (e->other)
         {
@@ -518,7 +520,7 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       if (e->call_site != HI_SITE_UNKNOWN)
         put_chain (titled (call_verb (e->when), e->tid), e->call_site,
                    symbolize);
-      if (report_chunk)
+      if (g->report_chunk)
         put_chain ("the block was allocated here:", e->alloc_site,
                    symbolize);
       if (e->other)
@@ -536,9 +538,10 @@ compose (const struct hi_error *e, int lost, const char *where_path,
           put_dec (e->offset);
           put (e->offset == 1 ? " byte into it, " : " bytes into it, ");
         }
-      put (found_where (e->when));
+      put_found (e->when);
       put ("\n");
-      put_chain (titled ("freed", report_free_tid), e->free_site, symbolize);
+      put_chain (titled ("freed", g->report_free_tid), e->free_site,
+                 symbolize);
       put_chain ("allocated here:", e->alloc_site, symbolize);
       break;
     case HI_ERR_REDZONE:
@@ -550,13 +553,14 @@ compose (const struct hi_error *e, int lost, const char *where_path,
       put_dec (e->offset - e->block_size);
       put (e->offset - e->block_size == 1 ? " byte after the end), "
            : " bytes after the end), ");
-      put (found_where (e->when));
+      put_found (e->when);
       put ("\n");
       if (e->call_site != HI_SITE_UNKNOWN)
         put_chain (titled (call_verb (e->when), e->tid), e->call_site,
                    symbolize);
       if (e->free_site != HI_SITE_UNKNOWN)
-        put_chain (titled ("freed", report_free_tid), e->free_site, symbolize);
+        put_chain (titled ("freed", g->report_free_tid), e->free_site,
+                 symbolize);
       put_chain ("the block was allocated here:", e->alloc_site, symbolize);
       break;
     default:
@@ -571,9 +575,9 @@ record (const struct hi_error *e)
 {
   struct hi_root *r = &heapinspect_root;
   uint64_t slot = HI_ADD (r->errors_total, 1);
-  if (slot >= HI_ERRORS_MAX || !hi_guard.errors)
+  if (slot >= HI_ERRORS_MAX || !hi_state.guard.errors)
     return;
-  struct hi_error *to = &hi_guard.errors[slot];
+  struct hi_error *to = &hi_state.guard.errors[slot];
   struct hi_error copy = *e;
   uint32_t kind = copy.kind;
   copy.kind = 0;
@@ -583,10 +587,10 @@ record (const struct hi_error *e)
      entry written by a signal handler may complete before the one it
      interrupted). */
   HI_STORE_REL (to->kind, kind);
-  struct hi_arena_desc *a = hi_arena_at (hi_guard.errors_index);
+  struct hi_arena_desc *a = hi_arena_at (hi_state.guard.errors_index);
   _Atomic uint64_t *count = (_Atomic uint64_t *) &a->count;
   uint64_t c = atomic_load (count);
-  while (c < HI_ERRORS_MAX && HI_LOAD_ACQ (hi_guard.errors[c].kind) != 0)
+  while (c < HI_ERRORS_MAX && HI_LOAD_ACQ (hi_state.guard.errors[c].kind) != 0)
     if (atomic_compare_exchange_weak (count, &c, c + 1))
       c++;
 }
@@ -594,7 +598,7 @@ record (const struct hi_error *e)
 static void
 act (int may_abort)
 {
-  if (!may_abort || hi_guard.on_error != HI_GUARD_ON_ERROR_ABORT)
+  if (!may_abort || hi_state.guard.on_error != HI_GUARD_ON_ERROR_ABORT)
     return;
   hi_error_snapshot ();
   hi_prim_abort ();
@@ -604,29 +608,28 @@ static void
 error_locked (struct hi_error *e, int may_abort, int lost,
               const char *where_path, int have_lock)
 {
-  static int reports;
   e->tid = e->tid ? e->tid : hi_guard_tid ();
   e->time_ns = hi_time_now ();
   record (e);
-  if (!may_abort && hi_guard.on_error == HI_GUARD_ON_ERROR_ABORT)
-    atomic_fetch_add (&hi_guard.unacted, 1);
-  if (hi_guard.on_error == HI_GUARD_ON_ERROR_IGNORE || !have_lock)
+  if (!may_abort && hi_state.guard.on_error == HI_GUARD_ON_ERROR_ABORT)
+    atomic_fetch_add (&hi_state.guard.unacted, 1);
+  if (hi_state.guard.on_error == HI_GUARD_ON_ERROR_IGNORE || !have_lock)
     return;
-  if (reports >= REPORTS_MAX)
+  if (hi_state.guard.reports >= REPORTS_MAX)
     return;
   /* dladdr takes the loader's lock: not from a signal handler. */
-  compose (e, lost, where_path, may_abort || in_exit);
-  if (++reports == REPORTS_MAX)
+  compose (e, lost, where_path, may_abort || mine.in_exit);
+  if (++hi_state.guard.reports == REPORTS_MAX)
     {
       put_head ();
       put ("further heap errors are recorded, not reported\n");
     }
   put_head ();
-  if (may_abort && hi_guard.on_error == HI_GUARD_ON_ERROR_ABORT)
+  if (may_abort && hi_state.guard.on_error == HI_GUARD_ON_ERROR_ABORT)
     put ("aborting (HEAPINSPECT_ON_ERROR=abort)\n");
-  else if (hi_guard.on_error == HI_GUARD_ON_ERROR_ABORT && in_exit)
+  else if (hi_state.guard.on_error == HI_GUARD_ON_ERROR_ABORT && mine.in_exit)
     put ("aborting after the exit snapshot (HEAPINSPECT_ON_ERROR=abort)\n");
-  else if (hi_guard.on_error == HI_GUARD_ON_ERROR_ABORT)
+  else if (hi_state.guard.on_error == HI_GUARD_ON_ERROR_ABORT)
     put ("going on: found while a snapshot was written; aborting at exit "
          "(HEAPINSPECT_ON_ERROR=abort)\n");
   else
@@ -638,7 +641,7 @@ error_locked (struct hi_error *e, int may_abort, int lost,
   put ("names for these frames: heapinspect -t errors ");
   if (hi_auto_snapshot_path (path, sizeof path) == 0)
     put (path);
-  else if (hi_guard.on_error == HI_GUARD_ON_ERROR_ABORT)
+  else if (hi_state.guard.on_error == HI_GUARD_ON_ERROR_ABORT)
     put ("CORE (the core file of this process)");
   else
     {
@@ -647,7 +650,7 @@ error_locked (struct hi_error *e, int may_abort, int lost,
       put (" (while the process runs)");
     }
   put ("\n");
-  hi_prim_write_err (report, report_len);
+  hi_prim_write_err (hi_state.guard.report, hi_state.guard.report_len);
 }
 
 void
@@ -662,20 +665,20 @@ hi_guard_error_freed (struct hi_error *e, int may_abort, uint64_t free_tid)
   int locked;
   if (may_abort)
     {
-      hi_lock_acquire (&hi_guard.report_lock);
+      hi_lock_acquire (&hi_state.guard.report_lock);
       locked = 1;
     }
   else
-    locked = hi_lock_try (&hi_guard.report_lock);
+    locked = hi_lock_try (&hi_state.guard.report_lock);
   if (may_abort)
     hi_modules_refresh ();
   if (locked)
-    report_free_tid = free_tid;
+    hi_state.guard.report_free_tid = free_tid;
   error_locked (e, may_abort, 0, NULL, locked);
   if (locked)
     {
-      report_free_tid = 0;
-      hi_lock_release (&hi_guard.report_lock);
+      hi_state.guard.report_free_tid = 0;
+      hi_lock_release (&hi_state.guard.report_lock);
     }
   act (may_abort);
 }
@@ -683,15 +686,15 @@ hi_guard_error_freed (struct hi_error *e, int may_abort, uint64_t free_tid)
 void
 hi_guard_exit_check (void)
 {
-  in_exit = 1;
+  mine.in_exit = 1;
   hi_quarantine_check ();
 }
 
 void
 hi_guard_exit_act (void)
 {
-  if (atomic_load (&hi_guard.unacted) == 0
-      || hi_guard.on_error != HI_GUARD_ON_ERROR_ABORT)
+  if (atomic_load (&hi_state.guard.unacted) == 0
+      || hi_state.guard.on_error != HI_GUARD_ON_ERROR_ABORT)
     return;
   /* exit() would flush stdio after this, its last handler. */
   fflush (NULL);
@@ -730,8 +733,6 @@ struct found
   int aligned;
 };
 
-static unsigned char page_buf[4096];
-
 /* Consider the header at HADDR (its bytes at H): a live or quarantined
    block.  Returns 1 if it holds P (*IN set), 2 if it is a block not
    holding P (*NEAR set if it is the first), else 0. */
@@ -767,12 +768,14 @@ search_back (uint64_t p, struct found *in, struct found *near, int far)
   uint64_t h = (p - 17) & ~UINT64_C(15);   /* below P's own header */
   uint64_t floor = p > SEARCH_FINE + 4096 ? p - SEARCH_FINE : 4096;
   uint64_t page = UINT64_MAX;
+  unsigned char *page_buf = hi_state.guard.page;
   for (; h >= floor && p > 32; h -= 16)
     {
       uint64_t pg = h & ~UINT64_C(4095);
       if (pg != page)
         {
-          if (hi_prim_read_safe (pg, page_buf, sizeof page_buf) != 0)
+          if (hi_prim_read_safe (pg, page_buf, sizeof hi_state.guard.page)
+              != 0)
             return;
           page = pg;
         }
@@ -829,7 +832,8 @@ static int
 chunk_freed (uint64_t m)
 {
   uint64_t w, next, key;
-  if (hi_guard.tcache_key && read64 (m + 8, &key) && key == hi_guard.tcache_key)
+  uint64_t tkey = hi_state.guard.tcache_key;
+  if (tkey && read64 (m + 8, &key) && key == tkey)
     return 1;
   if (!read64 (m - 8, &w) || !plausible_size (w) || (w & 2))
     return 0;
@@ -859,13 +863,12 @@ hi_guard_bad_pointer (void *ptr, const struct hi_frame *caller, int when)
   e.addr = p;
   /* The bad call's chain first: interning takes the monitor's locks. */
   uint32_t call_site = hi_guard_call_site (caller);
-  hi_lock_acquire (&hi_guard.report_lock);
+  hi_lock_acquire (&hi_state.guard.report_lock);
   /* Learned at the first bad pointer, not at start: the monitor's own
      work allocates nothing (memcheck.exp). */
-  static int key_learned;
-  if (!key_learned)
+  if (!hi_state.guard.tcache_key_learned)
     {
-      key_learned = 1;
+      hi_state.guard.tcache_key_learned = 1;
       learn_tcache_key ();
     }
   hi_modules_refresh ();
@@ -888,8 +891,8 @@ hi_guard_bad_pointer (void *ptr, const struct hi_frame *caller, int when)
       if (st == H_QUARANTINED)
         e.free_site = hi_quarantine_free_site (p, &free_tid);
     }
-  else if (aligned && st == H_BAD && hi_guard.tcache_key
-           && read64 (p - PRE + 8, &lo) && lo == hi_guard.tcache_key)
+  else if (aligned && st == H_BAD && hi_state.guard.tcache_key
+           && read64 (p - PRE + 8, &lo) && lo == hi_state.guard.tcache_key)
     {
       /* glibc's tcache holds it: freed by the program before. */
       e.kind = HI_ERR_DOUBLE_FREE;
@@ -952,11 +955,11 @@ hi_guard_bad_pointer (void *ptr, const struct hi_frame *caller, int when)
     }
   if (!foreign)
     {
-      report_free_tid = free_tid;
+      hi_state.guard.report_free_tid = free_tid;
       error_locked (&e, 1, lost, where_path, 1);
-      report_free_tid = 0;
+      hi_state.guard.report_free_tid = 0;
     }
-  hi_lock_release (&hi_guard.report_lock);
+  hi_lock_release (&hi_state.guard.report_lock);
   if (!foreign)
     act (1);
   return foreign;
@@ -1029,7 +1032,7 @@ hi_guard_chunk_smashed (uint64_t user, uint64_t size, uint32_t site,
   e.alloc_site = site;
   e.free_site = free_site;
   e.call_site = hi_guard_call_site (caller);
-  hi_lock_acquire (&hi_guard.report_lock);
+  hi_lock_acquire (&hi_state.guard.report_lock);
   hi_modules_refresh ();
   struct found in, near;
   search_back (user, &in, &near, 1);
@@ -1041,10 +1044,10 @@ hi_guard_chunk_smashed (uint64_t user, uint64_t size, uint32_t site,
       e.other_size = near.size;
       e.other_site = near.site;
     }
-  report_chunk = 1;
+  hi_state.guard.report_chunk = 1;
   error_locked (&e, 1, 0, NULL, 1);
-  report_chunk = 0;
-  hi_lock_release (&hi_guard.report_lock);
+  hi_state.guard.report_chunk = 0;
+  hi_lock_release (&hi_state.guard.report_lock);
   act (1);
 }
 

@@ -7,42 +7,10 @@
 
 #include "monitor.h"
 
-/* What HEAPINSPECT_QUARANTINE, _REDZONE and _ON_ERROR set, fixed before
-   the first block is handed out (hi_guard_configure), and the state of
-   the errors arena and the quarantine's ring. */
-struct hi_guard
-{
-  int on_error;            /* HI_GUARD_ON_ERROR_* */
-  int quarantine;          /* 1: freed blocks go to the quarantine */
-  uint64_t redzone;        /* guard bytes after every block */
-  uint64_t limit;          /* the quarantine's limit in bytes */
-  uint64_t cost;           /* bytes held against the limit: each block's
-                              memory (its chunk, header, redzone) and its
-                              ring entry */
-  uint64_t shrink;         /* bytes the quarantine holds fewer than
-                              limit: glibc's free memory grown since the
-                              quarantine began (quarantine.c) */
-  uint64_t freed;          /* bytes of blocks put in the quarantine */
-  uint64_t next_look;      /* at this many, glibc's free memory is read */
-  uint64_t next_look_ns;   /* ... if the monotonic clock is past this */
-  int errors_index;        /* the arenas' indexes in the root's lists */
-  int ring_index;
-  struct hi_error *errors;
-  struct hi_freed *ring;
-  uint64_t tcache_key;     /* glibc's tcache key (what it writes 8 bytes
-                              into a chunk it holds), 0 if not known */
-  _Atomic int unacted;     /* errors found while a snapshot was written
-                              (never an abort then) with ON_ERROR=abort:
-                              the process aborts at exit instead */
-  hi_lock ring_lock;       /* the ring and the root's quarantine_* */
-  hi_lock report_lock;     /* one error examined and reported at a time */
-};
-extern HI_HIDDEN struct hi_guard hi_guard;
-
 /* Bytes after every block: its redzone. */
-#define HI_POST ((size_t) hi_guard.redzone)
+#define HI_POST ((size_t) hi_state.guard.redzone)
 
-/* state.c calls: read the variables (first thing at initialization, with
+/* init.c calls: read the variables (first thing at initialization, with
    HEAPINSPECT_LIFETIMES); make the errors arena and, with a quarantine,
    the ring (0, or -1); the fork hooks. */
 HI_HIDDEN void hi_guard_configure (void);
@@ -126,7 +94,7 @@ HI_HIDDEN void hi_guard_error (struct hi_error *e, int may_abort);
 HI_HIDDEN void hi_guard_error_freed (struct hi_error *e, int may_abort,
                                      uint64_t free_tid);
 
-/* The exit handler's part (state.c), before the leak stop of `run
+/* The exit handler's part (init.c), before the leak stop of `run
    --leak-check`: the quarantine's blocks are checked, so the errors are
    recorded when heapinspect reads the process. */
 HI_HIDDEN void hi_guard_exit_check (void);
@@ -134,11 +102,6 @@ HI_HIDDEN void hi_guard_exit_check (void);
    HEAPINSPECT_ON_ERROR=abort that did not abort when found (found while
    a snapshot was written, at exit too), as ASan ends such a run. */
 HI_HIDDEN void hi_guard_exit_act (void);
-
-/* state.c: the file the automatic snapshots of this process go to
-   (HEAPINSPECT_OUTPUT expanded) into BUF of CAP bytes; 0, or -1 if
-   there is none. */
-HI_HIDDEN int hi_auto_snapshot_path (char *buf, size_t cap);
 
 /* The site of the chain of a call from CALLER (a free's chain), interned
    like an allocation's; its counters stay 0. */

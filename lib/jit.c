@@ -10,7 +10,7 @@
    says nothing (a non-ELF payload made every gdb session print "JITed
    symbol file is not an object file"); with the plugin loaded, the plugin
    claims it by the magic at its end. */
-#include "monitor.h"
+#include "tools.h"
 
 #include <elf.h>
 #include <link.h>

@@ -1,9 +1,8 @@
 /* leakstop.c - the monitor's part of `heapinspect run --leak-check`: the
    stop at the end of the exit handlers (see leak-stop.h). */
 #define _GNU_SOURCE
+#include "tools.h"
 #include "heapinspect/leak-stop.h"
-#include "monitor.h"
-#include "prim.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -13,10 +12,6 @@
 /* The record heapinspect reads at the stop (leak-stop.h). */
 __attribute__ ((visibility ("default"))) volatile struct hi_exit_stop
   heapinspect_exit_stop;
-
-static int stop_fd = -1;
-static long stop_pid;
-static uint64_t stop_identity;   /* the pipe's, seen at start */
 
 void
 hi_leak_stop_configure (void)
@@ -33,11 +28,11 @@ hi_leak_stop_configure (void)
     pid = pid * 10 + (*v - '0');
   if (*v || pid <= 0)
     return;
-  stop_identity = hi_prim_fd_identity ((int) fd);
-  if (!stop_identity)
+  hi_state.leak_stop.identity = hi_prim_fd_identity ((int) fd);
+  if (!hi_state.leak_stop.identity)
     return;
-  stop_fd = (int) fd;
-  stop_pid = pid;
+  hi_state.leak_stop.fd = (int) fd;
+  hi_state.leak_stop.pid = pid;
 }
 
 #if defined(__x86_64__)
@@ -121,12 +116,13 @@ hi_leak_stop_at_exit (void)
 {
   /* Only the process heapinspect started: not a child of its fork,
      which inherits the variable and the descriptor. */
-  if (stop_fd < 0 || (uint64_t) stop_pid != hi_prim_pid ())
+  struct hi_leak_stop *ls = &hi_state.leak_stop;
+  if (ls->fd < 0 || (uint64_t) ls->pid != hi_prim_pid ())
     return;
-  int fd = stop_fd;
-  stop_fd = -1;
+  int fd = ls->fd;
+  ls->fd = -1;
   record_exit_frame ();
-  hi_prim_stop_for_tracer (fd, stop_identity, HI_LEAK_STOP_VALUE);
+  hi_prim_stop_for_tracer (fd, ls->identity, HI_LEAK_STOP_VALUE);
   /* The registers may be the program's pointers: the monitor's memory
      keeps none once the stop is over. */
   heapinspect_exit_stop.magic = 0;

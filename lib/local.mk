@@ -1,18 +1,22 @@
 # lib/local.mk - the monitor: libheapinspect.so, and libheapinspect.a for
 # static links with -Wl,--wrap=malloc,... (entry points named __wrap_*).
-monitor_sources = %reldir%/prim.h %reldir%/prim-linux.c %reldir%/monitor.h \
-	%reldir%/state.c %reldir%/chain.c %reldir%/account.h %reldir%/account.c \
-	%reldir%/malloc.c %reldir%/modules.c %reldir%/snapshot.c \
+# The monitor's files, by layer from the OS up (monitor.h draws them).
+monitor_sources = \
+	%reldir%/prim.h %reldir%/prim-linux.c \
+	%reldir%/monitor.h %reldir%/state.c %reldir%/init.c \
+	%reldir%/unwind.h %reldir%/unwind.c \
+	%reldir%/chain-cache.h %reldir%/chain-cache.c \
+	%reldir%/shadow.h %reldir%/shadow.c \
+	%reldir%/modules.h %reldir%/modules.c \
+	%reldir%/timeline.h %reldir%/timeline.c \
+	%reldir%/client.h %reldir%/types.c %reldir%/pools.c \
+	%reldir%/tools.h %reldir%/process.c %reldir%/snapshot.c %reldir%/jit.c \
+	%reldir%/leakstop.c \
 	common/output-name.h common/output-name.c common/clock.h \
-	%reldir%/jit.c %reldir%/chain-cache.h %reldir%/unwind.c %reldir%/process.c \
-	%reldir%/timeline.c
-# Heap errors and guards (issue 14).
-monitor_sources += %reldir%/guard.h %reldir%/guard.c
-monitor_sources += %reldir%/quarantine.c
-monitor_sources += %reldir%/leakstop.c
-monitor_sources += %reldir%/types.c
-monitor_sources += %reldir%/pools.c
-monitor_sources += %reldir%/shadow.c
+	%reldir%/chain.h %reldir%/chain.c \
+	%reldir%/account.h %reldir%/account.c \
+	%reldir%/guard.h %reldir%/guard.c %reldir%/quarantine.c \
+	%reldir%/malloc.c
 monitor_cflags = $(AM_CFLAGS) -fvisibility=hidden -ftls-model=initial-exec -fno-plt \
 	-fno-omit-frame-pointer \
 	-fno-builtin-malloc -fno-builtin-free -fno-builtin-calloc \

@@ -2,8 +2,9 @@
    allocator.  Built twice: as malloc/free/... for libheapinspect.so, and
    as __wrap_malloc/... (HI_WRAP) for static links with -Wl,--wrap. */
 #define _GNU_SOURCE
-#include "chain-cache.h"
 #include "account.h"
+#include "chain.h"
+#include "client.h"
 #include "guard.h"
 
 #include <dlfcn.h>
@@ -103,8 +104,8 @@ lookup (void *p, struct block *b)
      malloc_usable_size if it is not ours, and glibc reads the chunk's
      size at P - 8 first, on the same page (P is 16-aligned).  A P whose
      header page is not readable faults there without the monitor too.
-     (Asking the kernel with mincore(2), as before, cost a system call
-     for one block in 100 to 250, and did not see PROT_NONE pages.) */
+     (Asking the kernel, with mincore(2), would cost a system call and
+     not see PROT_NONE pages.) */
   if ((a & 15) != 0 || a < 4096)
     return 0;
   struct hi_block_header *h = (struct hi_block_header *) p - 1;
@@ -163,7 +164,7 @@ release (struct block *b, const struct hi_frame *caller, int when)
       b->h->check = ~b->h->check;   /* leaked: glibc would abort on it */
       return;
     }
-  if (HI_UNLIKELY (hi_guard.quarantine) && b->site != HI_SITE_INTERNAL)
+  if (HI_UNLIKELY (hi_state.guard.quarantine) && b->site != HI_SITE_INTERNAL)
     {
       hi_quarantine_put (b->h, b->base, b->size, b->site, caller);
       return;
@@ -264,7 +265,7 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
      a use of it after the realloc is then found too.  A block whose
      chunk size word is smashed is never handed to glibc's realloc:
      release reports it and leaks it. */
-  if (b.aligned || HI_UNLIKELY (hi_guard.quarantine)
+  if (b.aligned || HI_UNLIKELY (hi_state.guard.quarantine)
       || HI_UNLIKELY (!hi_guard_chunk_ok (b.base, p, b.size, 0)))
     {
       void *q = alloc_plain (n, caller);
@@ -434,8 +435,8 @@ typedef size_t usable_fn (void *);
 static size_t
 underlying_usable_size (void *p)
 {
-  static usable_fn *_Atomic fn;
-  usable_fn *f = atomic_load_explicit (&fn, memory_order_acquire);
+  usable_fn *f = atomic_load_explicit (&hi_state.libc_usable_size,
+                                       memory_order_acquire);
   if (!f)
     {
       hi_tls.busy++;   /* dlsym may allocate */
@@ -443,7 +444,8 @@ underlying_usable_size (void *p)
       hi_tls.busy--;
       if (!f)
         return 0;
-      atomic_store_explicit (&fn, f, memory_order_release);
+      atomic_store_explicit (&hi_state.libc_usable_size, f,
+                             memory_order_release);
     }
   return f (p);
 }

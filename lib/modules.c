@@ -1,7 +1,8 @@
 /* modules.c - the list of loaded objects (path, load bias, build-id), so
    that a snapshot can be symbolized on its own. */
 #define _GNU_SOURCE
-#include "monitor.h"
+#include "modules.h"
+#include "unwind.h"
 
 #include <elf.h>
 #include <link.h>

@@ -1,4 +1,19 @@
-/* monitor.h - internal declarations shared by the monitor's files. */
+/* monitor.h - the monitor's state: the root, the arenas, hi_state and the
+   per-thread hi_tls (state.c), and the monitor's life in the process
+   (init.c: initialization, the snapshots it writes by itself).  lib/'s
+   headers form layers, each including only those below it:
+     prim.h       the OS (prim-linux.c)
+     monitor.h    the state (state.c, init.c)
+     unwind.h     the CFI unwinder (unwind.c)
+     chain-cache.h  chains a thread unwound lately (chain-cache.c)
+     shadow.h, modules.h, timeline.h, client.h, tools.h
+                  the shadow stack, the module list, the timeline, the
+                  client API's types and pools, what tools see
+     chain.h      an allocation's chain and site (chain.c)
+     account.h    counting allocations and frees (account.c)
+     guard.h      heap errors, redzones, the quarantine (guard.c,
+                  quarantine.c)
+   and the entry points (malloc.c) include what they use. */
 #ifndef HI_MONITOR_H
 #define HI_MONITOR_H
 
@@ -79,6 +94,134 @@ struct hi_hash
   uint32_t slots[];
 };
 
+/* The state of each concern, gathered in hi_state below (musl
+   mallocng's ctx): a field of one global costs what a global of its own
+   does.  Per-thread state is hi_tls's, or one thread-local object in
+   the file that owns it. */
+
+/* The CFI unwinder (unwind.c). */
+struct hi_unwind_state
+{
+  struct hi_unwind_rule *rules;  /* per return address; made at the first
+                                    unwind */
+  _Atomic uint32_t generation;   /* bumped by hi_unwind_forget: a memo or
+                                    cached chain of an older one is
+                                    unused; starts at 1 */
+};
+
+/* The chain caches of exited threads (chain-cache.c), for the next
+   threads.  No lock (a fork could leave one held): pushed one at a
+   time, taken all at once. */
+struct hi_chain_caches
+{
+  struct hi_cc *_Atomic free;
+};
+
+/* Chains from the shadow stack (shadow.c). */
+struct hi_shadow_state
+{
+  _Atomic int mode;        /* 0 not asked yet, 1 off, 2 on
+                              (HEAPINSPECT_CHAINS=instrument) */
+  int on;                  /* mode 2: chains come from the shadow stack */
+};
+
+/* Heap errors and redzones (guard.c): what HEAPINSPECT_QUARANTINE,
+   _REDZONE and _ON_ERROR set, fixed before the first block is handed
+   out (the first fields, read by every free), the errors arena, and the
+   report being written (under report_lock). */
+struct hi_guard
+{
+  int on_error;            /* HI_GUARD_ON_ERROR_* */
+  int quarantine;          /* 1: freed blocks go to the quarantine */
+  uint64_t redzone;        /* guard bytes after every block */
+  int errors_index;        /* the errors arena's index in the root's lists */
+  struct hi_error *errors;
+  uint64_t tcache_key;     /* glibc's tcache key (what it writes 8 bytes
+                              into a chunk it holds), 0 if not known */
+  int tcache_key_learned;  /* at the first bad pointer */
+  _Atomic int unacted;     /* errors found while a snapshot was written
+                              (never an abort then) with ON_ERROR=abort:
+                              the process aborts at exit instead */
+  _Atomic uint64_t fork_gen; /* changes in a forked child, whose thread
+                              has a new id (hi_guard_tid); starts at 1 */
+  hi_lock report_lock;     /* one error examined and reported at a time */
+  int reports;             /* full reports written */
+  int report_chunk;        /* the error is a smashed chunk size word */
+  uint64_t report_free_tid; /* the thread that freed its block first (the
+                              quarantine's entry), 0 if not known */
+  size_t report_len;
+  char report[16384];      /* the report, written at once */
+  char title[96];          /* a chain's title (titled) */
+  unsigned char page[4096]; /* a page of memory near a bad pointer */
+};
+
+/* The quarantine (quarantine.c), on if hi_state.guard.quarantine:
+   HEAPINSPECT_QUARANTINE's limit, the ring of held blocks, and the looks
+   at glibc's free memory. */
+struct hi_quarantine
+{
+  uint64_t limit;          /* its limit in bytes */
+  uint64_t cost;           /* bytes held against the limit: each block's
+                              memory (its chunk, header, redzone) and its
+                              ring entry */
+  uint64_t shrink;         /* bytes it holds fewer than limit: glibc's
+                              free memory grown since it began */
+  uint64_t freed;          /* bytes of blocks put in it */
+  uint64_t next_look;      /* at this many, glibc's free memory is read */
+  uint64_t next_look_ns;   /* ... if the monotonic clock is past this */
+  int ring_index;          /* the ring's index in the root's lists */
+  struct hi_freed *ring;
+  hi_lock ring_lock;       /* the ring, the root's quarantine_* and the
+                              fields above */
+  uint64_t fetched;        /* ring position up to which the blocks were
+                              fetched ahead (under ring_lock) */
+  /* Of the looks at glibc's free memory (one at a time: busy). */
+  _Atomic int look_busy;
+  uint64_t look_base;      /* the least free memory seen; starts at
+                              UINT64_MAX */
+  uint64_t look_last;      /* free memory at the last look; starts at
+                              UINT64_MAX */
+  uint64_t look_last_heap; /* glibc's heap size then */
+  uint64_t look_last_live; /* live bytes and the heap's top at the last */
+  uint64_t look_last_top;  /* look or skipped look */
+  uint64_t look_took;      /* ns the last look took */
+  int look_calm;           /* looks in a row that found little change */
+};
+
+/* The client API's block types (types.c). */
+struct hi_types
+{
+  struct hi_type_rec *recs; /* the types arena; NULL: off */
+  uint32_t *_Atomic index; /* record ids, open addressing; made at the
+                              first type: none in the monitor's image or
+                              cores */
+  hi_lock lock;            /* insertions */
+};
+
+/* The client API's pools (pools.c).  All but the arena under `lock`:
+   one lock for all pools, taken for every call. */
+struct hi_pools
+{
+  struct hi_pool *arena;   /* the pools arena; NULL: off */
+  hi_lock lock;
+  struct hi_pool_rec *recs; /* live blocks, committed as touched */
+  uint32_t n_recs;         /* records used; record 0 is not: starts at 1 */
+  uint32_t free_recs;      /* the free records' list */
+  uint32_t *index_slots;   /* record ids by (pool, block), 0 = empty */
+  uint32_t index_mask;     /* slots - 1 */
+  uint32_t index_used;
+  struct hi_pool_index *index; /* live pools by key, and their blocks;
+                              made at the first pool */
+};
+
+/* The stop for `heapinspect run --leak-check` (leakstop.c). */
+struct hi_leak_stop
+{
+  int fd;                  /* the pipe; -1: no stop */
+  long pid;                /* the tracer's */
+  uint64_t identity;       /* the pipe's, seen at start */
+};
+
 struct hi_state
 {
   struct hi_node *nodes;
@@ -92,8 +235,6 @@ struct hi_state
   char *site_time;
   struct hi_thread_time *thread_time;
   struct hi_timeline *timeline;
-  struct hi_type_rec *types;    /* the client API's (types.c); NULL: off */
-  struct hi_pool *pools;        /* the client API's (pools.c); NULL: off */
   uint64_t site_time_size;
   uint64_t birth;          /* sizeof (struct hi_block_birth) with
                               lifetimes, else 0: set before the first
@@ -127,6 +268,22 @@ struct hi_state
   int on_signal;           /* HEAPINSPECT_ON_SIGNAL=snapshot */
   long root_pid;           /* HEAPINSPECT_ROOT_PID, 0 = any process */
   char output[512];        /* HEAPINSPECT_OUTPUT template; "" = none */
+  _Atomic int snapshot_warned; /* a failed snapshot was reported */
+  int exit_rewrites;       /* rewrites of the exit snapshot left; starts
+                              at 64 */
+  size_t (*_Atomic libc_usable_size) (void *); /* the next
+                              malloc_usable_size, found at its first use */
+  /* Each concern's.  What the entry points read (the generation, the
+     shadow flag, the guard's first fields) lies in few cache lines;
+     the guard's buffers come last. */
+  struct hi_unwind_state unwind;
+  struct hi_shadow_state shadow;
+  struct hi_chain_caches chain_caches;
+  struct hi_quarantine quarantine;
+  struct hi_types types;
+  struct hi_pools pools;
+  struct hi_leak_stop leak_stop;
+  struct hi_guard guard;
 };
 
 extern HI_HIDDEN struct hi_state hi_state;
@@ -135,20 +292,16 @@ extern HI_HIDDEN struct hi_state hi_state;
    ENTRY_SIZE bytes, nothing committed yet; its address or NULL. */
 HI_HIDDEN void *hi_arena_add (int index, uint32_t kind, uint64_t capacity,
                               uint32_t entry_size);
-/* state.c: the snapshot a fatal error writes before abort(): the exit
-   snapshot's file, if this process writes one (HEAPINSPECT_OUTPUT,
-   HEAPINSPECT_ROOT_PID). */
-HI_HIDDEN void hi_error_snapshot (void);
 /* state.c: make entries [0, N) of arena INDEX readable (its capacity in
    the root says how many are), before its count may cover them.  0, or
    -1 when N is beyond the reservation or the system refuses. */
 HI_HIDDEN int hi_arena_commit (int index, uint64_t n);
-/* state.c: the exiting thread allocated or freed after writing the exit
-   snapshot (exit() frees stdio's buffers after every handler): write it
-   again, so it holds the last word. */
-HI_HIDDEN void hi_exit_changed (void);
-/* state.c: 1 once the monitor is ready; initializes on first use. */
-#define HI_INIT_READY 2
+/* state.c: nanoseconds since the monitor started (CLOCK_MONOTONIC). */
+HI_HIDDEN uint64_t hi_time_now (void);
+
+/* The monitor's initialization (init.c), in hi_init_state: done on
+   first use (hi_ensure_init: 1 once the monitor is ready). */
+enum { HI_INIT_NONE, HI_INIT_BUSY, HI_INIT_READY, HI_INIT_FAILED };
 extern HI_HIDDEN _Atomic int hi_init_state;
 HI_HIDDEN int hi_ensure_init_slow (void);
 static inline int
@@ -159,10 +312,22 @@ hi_ensure_init (void)
     return 1;
   return hi_ensure_init_slow ();
 }
-/* state.c: 0 until the unwinder may run.  In static binaries libc
-   allocates before the unwinder can find its tables (it would abort);
-   their chains wait for the monitor's constructor. */
+/* 0 until the unwinder may run.  In static binaries libc allocates
+   before the unwinder can find its tables (it would abort); their
+   chains wait for the monitor's constructor (state.c). */
 extern HI_HIDDEN _Atomic int hi_unwind_ready;
+/* init.c: the snapshot a fatal error writes before abort(): the exit
+   snapshot's file, if this process writes one (HEAPINSPECT_OUTPUT,
+   HEAPINSPECT_ROOT_PID). */
+HI_HIDDEN void hi_error_snapshot (void);
+/* init.c: the exiting thread allocated or freed after writing the exit
+   snapshot (exit() frees stdio's buffers after every handler): write it
+   again, so it holds the last word. */
+HI_HIDDEN void hi_exit_changed (void);
+/* init.c: the file the automatic snapshots of this process go to
+   (HEAPINSPECT_OUTPUT expanded) into BUF of CAP bytes; 0, or -1 if
+   there is none. */
+HI_HIDDEN int hi_auto_snapshot_path (char *buf, size_t cap);
 
 /* Frames of the monitor's own that may precede the allocating caller in
    libgcc's backtrace. */
@@ -211,23 +376,7 @@ struct hi_frame
     (uint64_t) (uintptr_t) __builtin_frame_address (0) + 16, \
     *(const uint64_t *) __builtin_frame_address (0) }
 
-/* unwind.c: return addresses from START outward into OUT (at most MAX);
-   how many, or -1 if some frame needs libgcc's unwinder. */
-HI_HIDDEN int hi_unwind (const struct hi_frame *start, uint64_t *out, int max);
-/* Drop every cached rule (code was unloaded). */
-HI_HIDDEN void hi_unwind_forget (void);
-/* unwind.c: the N frames the last hi_unwind of this thread returned,
-   from START, are the chain of SITE: into the chain cache
-   (chain-cache.h looks chains up there). */
-HI_HIDDEN void hi_unwind_remember (const struct hi_frame *start, int n,
-                                   uint32_t site);
-
-/* chain.c: hi_chain_site (chain-cache.h) when the chain cache does not
-   have the chain, or chains come from elsewhere; CACHE_TRIED: the cache
-   was looked in already. */
-HI_HIDDEN uint32_t hi_chain_site_slow (const struct hi_frame *caller,
-                                       int cache_tried);
-/* chain.c: claim this thread's record in the threads arena (its first
+/* state.c: claim this thread's record in the threads arena (its first
    call).  hi_this_thread: this thread's record. */
 HI_HIDDEN struct hi_thread *hi_thread_claim (void);
 static inline struct hi_thread *
@@ -236,91 +385,6 @@ hi_this_thread (void)
   if (HI_LIKELY (hi_tls.thread_slot != 0))
     return &hi_state.threads[hi_tls.thread_slot - 1];
   return hi_thread_claim ();
-}
-
-/* account.c: count a call of entry point CALL (account.h counts an
-   allocation and a free). */
-HI_HIDDEN void hi_account_call_slow (int call);
-static inline void
-hi_account_call (int call)
-{
-  /* A thread with a record has seen the monitor ready. */
-  if (HI_LIKELY (hi_tls.thread_slot != 0 && !hi_tls.shared_slot))
-    {
-      struct hi_thread *t = &hi_state.threads[hi_tls.thread_slot - 1];
-      HI_OWN_ADD (t->calls[call], 1);
-    }
-  else
-    hi_account_call_slow (call);
-}
-/* timeline.c: take a point of the timeline if none is being taken (the
-   clock reached next_clock); reset it in a forked child. */
-HI_HIDDEN void hi_timeline_point (uint64_t clock);
-HI_HIDDEN void hi_timeline_forked (void);
-/* Nanoseconds since the monitor started (CLOCK_MONOTONIC). */
-HI_HIDDEN uint64_t hi_time_now (void);
-
-/* modules.c: refresh the module list (skipped if another refresh runs);
-   hi_modules_cover: 1 if ADDR lies in a known loaded module. */
-HI_HIDDEN void hi_modules_refresh (void);
-HI_HIDDEN int hi_modules_cover (uint64_t addr);
-
-/* process.c: record the command line and the start time in P (at the
-   monitor's start); restart P's clocks (in the child of a fork). */
-HI_HIDDEN void hi_process_record (struct hi_process *p);
-HI_HIDDEN void hi_process_forked (struct hi_process *p);
-
-/* types.c: a block of type SIZE_FLAGS's (HI_BLOCK_TYPE_MASK, not 0)
-   from SITE was freed; hi_types_moved: ... and realloc made TO (NULL if
-   it failed) of it, which takes its type. */
-HI_HIDDEN void hi_types_freed (uint64_t size_flags, uint32_t site);
-HI_HIDDEN void hi_types_moved (void *to, uint64_t size_flags, uint32_t site);
-
-/* pools.c: hold, release (the parent) or reset (the child) its lock
-   around fork: PHASE 0, 1, 2.  types.c: the same for its lock. */
-HI_HIDDEN void hi_pools_fork (int phase);
-HI_HIDDEN void hi_types_fork (int phase);
-/* chain.c: the site of the chain of SITE with RET as one more innermost
-   frame (a pool's node, format.h); HI_SITE_UNKNOWN if it cannot be. */
-HI_HIDDEN uint32_t hi_chain_site_under (uint32_t site, uint64_t ret);
-
-/* shadow.c: 1 when chains come from -finstrument-functions' shadow
-   stack (HEAPINSPECT_CHAINS=instrument); the chain of the allocation
-   called from CALLER from it (as hi_unwind), or -1: unwind instead. */
-extern HI_HIDDEN int hi_shadow_on;
-HI_HIDDEN int hi_shadow_chain (const struct hi_frame *caller, uint64_t *out,
-                               int max);
-
-/* jit.c: register the root with gdb's JIT interface. */
-HI_HIDDEN void hi_jit_register (void);
-
-/* snapshot.c: write a snapshot to the file PATH_TEMPLATE names (%p, %%);
-   0, or -1 with errno set.  With WARN, the first failure in the process
-   is reported on stderr (a snapshot nobody asked for by a call). */
-HI_HIDDEN int hi_snapshot_write (const char *path_template, int warn);
-
-/* leakstop.c: read HEAPINSPECT_LEAK_STOP (at start); stop for
-   `heapinspect run --leak-check` (in the last exit handler). */
-HI_HIDDEN void hi_leak_stop_configure (void);
-HI_HIDDEN void hi_leak_stop_at_exit (void);
-
-/* Count a chain of N frames, CACHED of them found without a pair lookup,
-   in thread T's record. */
-static inline void
-hi_count_chain (struct hi_thread *t, int n, int cached)
-{
-  if (HI_UNLIKELY (hi_tls.shared_slot))
-    {
-      HI_ADD (t->chains, 1);
-      HI_ADD (t->frames, (uint64_t) n);
-      HI_ADD (t->frames_cached, (uint64_t) cached);
-    }
-  else
-    {
-      HI_OWN_ADD (t->chains, 1);
-      HI_OWN_ADD (t->frames, (uint64_t) n);
-      HI_OWN_ADD (t->frames_cached, (uint64_t) cached);
-    }
 }
 
 #endif

@@ -2,7 +2,8 @@
    told by heapinspect_alloc/free, with chains and counters like
    malloc's but no header in the pool's memory (format.h, "Pools"). */
 #define _GNU_SOURCE
-#include "chain-cache.h"
+#include "chain.h"
+#include "client.h"
 
 #include "heapinspect/heapinspect.h"
 
@@ -11,7 +12,7 @@
 /* A live block of a pool, in the monitor's own memory (readers never
    need it): found by (pool, ptr) through the index, listed per pool for
    a reset.  Free records are chained through `next`. */
-struct rec
+struct hi_pool_rec
 {
   uint64_t ptr;
   uint64_t size;
@@ -23,32 +24,20 @@ struct rec
 #define RECS_MAX (UINT32_C(1) << 22)
 #define INDEX_FIRST (UINT32_C(1) << 12)
 
-/* Everything below under `lock`: one lock for all pools, taken for every
-   call (pools are the program's; their calls are as frequent as it
-   makes them). */
-static hi_lock lock;
-static struct rec *recs;          /* RECS_MAX, committed as touched */
-static uint32_t n_recs = 1;       /* record 0 is unused */
-static uint32_t free_recs;        /* the free records' list */
-static uint32_t *index_slots;     /* record ids, 0 = empty */
-static uint32_t index_mask;       /* slots - 1 */
-static uint32_t index_used;
-/* Live pools: pool key -> 1 + entry index, open addressing; and each
-   pool's list of live blocks.  Made at the first pool (none in the
-   monitor's image or cores). */
+/* Live pools (hi_state.pools.index): pool key -> 1 + entry index, open
+   addressing; and each pool's list of live blocks. */
 #define POOL_SLOTS (2u * HI_POOLS_MAX)
-struct pool_index
+struct hi_pool_index
 {
   uint64_t key[POOL_SLOTS];
   uint32_t id[POOL_SLOTS];   /* 1 + index; 0 empty */
   uint32_t head[HI_POOLS_MAX];
 };
-static struct pool_index *pidx;
 
 static struct hi_pool *
 pools (void)
 {
-  return hi_state.pools;
+  return hi_state.pools.arena;
 }
 
 /* The live pool KEY: 1 + its index, or 0; *SLOT its slot (or where it
@@ -56,11 +45,12 @@ pools (void)
 static uint32_t
 pool_find (uint64_t key, uint32_t *slot)
 {
+  struct hi_pools *ps = &hi_state.pools;
   uint32_t h = hi_mix (key, 7) % POOL_SLOTS;
-  while (pidx->id[h] && pidx->key[h] != key)
+  while (ps->index->id[h] && ps->index->key[h] != key)
     h = (h + 1) % POOL_SLOTS;
   *slot = h;
-  return pidx->id[h];
+  return ps->index->id[h];
 }
 
 /* Take the pool in SLOT out of the table (backward-shift deletion: no
@@ -68,88 +58,93 @@ pool_find (uint64_t key, uint32_t *slot)
 static void
 pool_unslot (uint32_t slot)
 {
+  struct hi_pools *ps = &hi_state.pools;
   uint32_t i = slot, j = slot;
   for (;;)
     {
       j = (j + 1) % POOL_SLOTS;
-      if (!pidx->id[j])
+      if (!ps->index->id[j])
         break;
-      uint32_t k = hi_mix (pidx->key[j], 7) % POOL_SLOTS;
+      uint32_t k = hi_mix (ps->index->key[j], 7) % POOL_SLOTS;
       /* Move j back to i unless its home k lies cyclically in (i, j]. */
       if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j))
         continue;
-      pidx->key[i] = pidx->key[j];
-      pidx->id[i] = pidx->id[j];
+      ps->index->key[i] = ps->index->key[j];
+      ps->index->id[i] = ps->index->id[j];
       i = j;
     }
-  pidx->id[i] = 0;
-  pidx->key[i] = 0;
+  ps->index->id[i] = 0;
+  ps->index->key[i] = 0;
 }
 
 static uint32_t
 rec_home (uint32_t pool, uint64_t ptr)
 {
-  return hi_mix (ptr, pool) & index_mask;
+  struct hi_pools *ps = &hi_state.pools;
+  return hi_mix (ptr, pool) & ps->index_mask;
 }
 
 /* The record of block PTR of pool POOL: its id, or 0; *SLOT its slot. */
 static uint32_t
 rec_find (uint32_t pool, uint64_t ptr, uint32_t *slot)
 {
+  struct hi_pools *ps = &hi_state.pools;
   uint32_t h = rec_home (pool, ptr);
   for (;;)
     {
-      uint32_t id = index_slots[h];
-      if (!id || (recs[id].ptr == ptr && recs[id].pool == pool))
+      uint32_t id = ps->index_slots[h];
+      if (!id || (ps->recs[id].ptr == ptr && ps->recs[id].pool == pool))
         {
           *slot = h;
           return id;
         }
-      h = (h + 1) & index_mask;
+      h = (h + 1) & ps->index_mask;
     }
 }
 
 static void
 rec_unslot (uint32_t slot)
 {
+  struct hi_pools *ps = &hi_state.pools;
   uint32_t i = slot, j = slot;
   for (;;)
     {
-      j = (j + 1) & index_mask;
-      uint32_t id = index_slots[j];
+      j = (j + 1) & ps->index_mask;
+      uint32_t id = ps->index_slots[j];
       if (!id)
         break;
-      uint32_t k = rec_home (recs[id].pool, recs[id].ptr);
+      uint32_t k = rec_home (ps->recs[id].pool, ps->recs[id].ptr);
       if ((i <= j) ? (i < k && k <= j) : (i < k || k <= j))
         continue;
-      index_slots[i] = id;
+      ps->index_slots[i] = id;
       i = j;
     }
-  index_slots[i] = 0;
-  index_used--;
+  ps->index_slots[i] = 0;
+  ps->index_used--;
 }
 
 /* Room in the index for one more record: 0, or -1. */
 static int
 index_room (void)
 {
-  if (index_slots && (index_used + 1) * 2 <= index_mask + 1)
+  struct hi_pools *ps = &hi_state.pools;
+  if (ps->index_slots && (ps->index_used + 1) * 2 <= ps->index_mask + 1)
     return 0;
-  uint32_t size = index_slots ? (index_mask + 1) * 2 : INDEX_FIRST;
+  uint32_t size = ps->index_slots ? (ps->index_mask + 1) * 2 : INDEX_FIRST;
   if (size > RECS_MAX * 2)
     return -1;
   uint32_t *t = hi_prim_alloc_nodump (size * sizeof *t);
   if (!t)
     return -1;
-  uint32_t *old = index_slots, old_size = old ? index_mask + 1 : 0;
-  index_slots = t;
-  index_mask = size - 1;
+  uint32_t *old = ps->index_slots, old_size = old ? ps->index_mask + 1 : 0;
+  ps->index_slots = t;
+  ps->index_mask = size - 1;
   for (uint32_t i = 0; i < old_size; i++)
     if (old[i])
       {
-        uint32_t h = rec_home (recs[old[i]].pool, recs[old[i]].ptr);
+        uint32_t h = rec_home (ps->recs[old[i]].pool, ps->recs[old[i]].ptr);
         while (t[h])
-          h = (h + 1) & index_mask;
+          h = (h + 1) & ps->index_mask;
         t[h] = old[i];
       }
   if (old)
@@ -188,28 +183,30 @@ count (struct hi_pool *p, uint32_t site, uint64_t bytes, int alloc)
 static void
 rec_release (uint32_t id, uint32_t slot)
 {
-  struct rec *r = &recs[id];
+  struct hi_pools *ps = &hi_state.pools;
+  struct hi_pool_rec *r = &ps->recs[id];
   count (&pools ()[r->pool], r->site, r->size, 0);
   if (r->prev)
-    recs[r->prev].next = r->next;
+    ps->recs[r->prev].next = r->next;
   else
-    pidx->head[r->pool] = r->next;
+    ps->index->head[r->pool] = r->next;
   if (r->next)
-    recs[r->next].prev = r->prev;
+    ps->recs[r->next].prev = r->prev;
   rec_unslot (slot);
   r->ptr = 0;
-  r->next = free_recs;
-  free_recs = id;
+  r->next = ps->free_recs;
+  ps->free_recs = id;
 }
 
 /* Every live block of pool index POOL given back. */
 static void
 release_all (uint32_t pool)
 {
-  while (pidx->head[pool])
+  struct hi_pools *ps = &hi_state.pools;
+  while (ps->index->head[pool])
     {
-      uint32_t id = pidx->head[pool], slot;
-      rec_find (pool, recs[id].ptr, &slot);
+      uint32_t id = ps->index->head[pool], slot;
+      rec_find (pool, ps->recs[id].ptr, &slot);
       rec_release (id, slot);
     }
 }
@@ -217,21 +214,23 @@ release_all (uint32_t pool)
 static int
 ready (void)
 {
-  if (hi_tls.busy || !hi_ensure_init () || !hi_state.pools)
+  struct hi_pools *ps = &hi_state.pools;
+  if (hi_tls.busy || !hi_ensure_init () || !hi_state.pools.arena)
     return 0;
-  if (HI_UNLIKELY (!HI_LOAD_ACQ (pidx)))
+  if (HI_UNLIKELY (!HI_LOAD_ACQ (ps->index)))
     {
       /* The records first, then the index that says they are there. */
-      hi_lock_acquire (&lock);
-      if (!pidx)
+      hi_lock_acquire (&ps->lock);
+      if (!ps->index)
         {
-          recs = hi_prim_alloc_nodump ((size_t) RECS_MAX * sizeof *recs);
-          if (recs)
-            HI_STORE_REL (pidx, hi_prim_alloc_nodump (sizeof *pidx));
+          ps->recs = hi_prim_alloc_nodump ((size_t) RECS_MAX
+                                           * sizeof *ps->recs);
+          if (ps->recs)
+            HI_STORE_REL (ps->index, hi_prim_alloc_nodump (sizeof *ps->index));
         }
-      hi_lock_release (&lock);
+      hi_lock_release (&ps->lock);
     }
-  return HI_LOAD_ACQ (pidx) != NULL;
+  return HI_LOAD_ACQ (ps->index) != NULL;
 }
 
 static void
@@ -243,10 +242,11 @@ missed (void)
 PUBLIC void
 heapinspect_pool_create_ (const void *pool, const char *name)
 {
+  struct hi_pools *ps = &hi_state.pools;
   if (!ready ())
     return;
   hi_tls.busy++;
-  hi_lock_acquire (&lock);
+  hi_lock_acquire (&ps->lock);
   uint64_t key = (uint64_t) (uintptr_t) pool;
   uint32_t slot, id = pool_find (key, &slot);
   struct hi_arena_desc *a = hi_arena_at (HI_A_POOLS);
@@ -268,23 +268,24 @@ heapinspect_pool_create_ (const void *pool, const char *name)
       p->flags = HI_POOL_LIVE
                  | (name && name[n] ? HI_POOL_NAME_CUT : 0u);
       HI_STORE_REL (a->count, (uint64_t) i + 1);
-      pidx->key[slot] = key;
-      pidx->id[slot] = i + 1;
-      pidx->head[i] = 0;
+      ps->index->key[slot] = key;
+      ps->index->id[slot] = i + 1;
+      ps->index->head[i] = 0;
     }
   else
     missed ();
-  hi_lock_release (&lock);
+  hi_lock_release (&ps->lock);
   hi_tls.busy--;
 }
 
 PUBLIC void
 heapinspect_pool_destroy_ (const void *pool)
 {
+  struct hi_pools *ps = &hi_state.pools;
   if (!ready ())
     return;
   hi_tls.busy++;
-  hi_lock_acquire (&lock);
+  hi_lock_acquire (&ps->lock);
   uint32_t slot, id = pool_find ((uint64_t) (uintptr_t) pool, &slot);
   if (id)
     {
@@ -295,17 +296,18 @@ heapinspect_pool_destroy_ (const void *pool)
     }
   else
     missed ();
-  hi_lock_release (&lock);
+  hi_lock_release (&ps->lock);
   hi_tls.busy--;
 }
 
 PUBLIC void
 heapinspect_pool_reset_ (const void *pool)
 {
+  struct hi_pools *ps = &hi_state.pools;
   if (!ready ())
     return;
   hi_tls.busy++;
-  hi_lock_acquire (&lock);
+  hi_lock_acquire (&ps->lock);
   uint32_t slot, id = pool_find ((uint64_t) (uintptr_t) pool, &slot);
   if (id)
     {
@@ -314,21 +316,22 @@ heapinspect_pool_reset_ (const void *pool)
     }
   else
     missed ();
-  hi_lock_release (&lock);
+  hi_lock_release (&ps->lock);
   hi_tls.busy--;
 }
 
 PUBLIC void
 heapinspect_alloc_ (const void *pool, const void *ptr, unsigned long size)
 {
+  struct hi_pools *ps = &hi_state.pools;
   HI_CALLER_FRAME (caller);
   if (!ready ())
     return;
   uint64_t key = (uint64_t) (uintptr_t) pool;
   uint32_t slot;
-  hi_lock_acquire (&lock);
+  hi_lock_acquire (&ps->lock);
   uint32_t id = pool_find (key, &slot);
-  hi_lock_release (&lock);
+  hi_lock_release (&ps->lock);
   if (!id)
     {
       missed ();
@@ -340,26 +343,26 @@ heapinspect_alloc_ (const void *pool, const void *ptr, unsigned long size)
   if (atomic_load_explicit (&hi_unwind_ready, memory_order_relaxed))
     site = hi_chain_site_under (hi_chain_site (&caller),
                                 HI_POOL_FRAME + (id - 1));
-  hi_lock_acquire (&lock);
+  hi_lock_acquire (&ps->lock);
   uint32_t pi = pool_find (key, &slot);
   uint32_t rslot, old;
-  if (pi != id || !recs)
+  if (pi != id || !ps->recs)
     missed ();               /* destroyed meanwhile */
-  else if (index_slots
+  else if (ps->index_slots
            && (old = rec_find (pi - 1, (uint64_t) (uintptr_t) ptr, &rslot)))
     {
       /* Handed out again without a free: the old block went. */
       rec_release (old, rslot);
     }
-  if (pi == id && recs)
+  if (pi == id && ps->recs)
     {
-      uint32_t r = free_recs;
-      if (!r && n_recs < RECS_MAX && index_room () == 0)
-        r = n_recs++;
+      uint32_t r = ps->free_recs;
+      if (!r && ps->n_recs < RECS_MAX && index_room () == 0)
+        r = ps->n_recs++;
       else if (r)
         {
           if (index_room () == 0)
-            free_recs = recs[r].next;
+            ps->free_recs = ps->recs[r].next;
           else
             r = 0;
         }
@@ -368,46 +371,49 @@ heapinspect_alloc_ (const void *pool, const void *ptr, unsigned long size)
       else
         {
           uint32_t p = id - 1;
-          recs[r] = (struct rec) { (uint64_t) (uintptr_t) ptr, size, site, p,
-                                   0, pidx->head[p] };
-          if (pidx->head[p])
-            recs[pidx->head[p]].prev = r;
-          pidx->head[p] = r;
-          rec_find (p, recs[r].ptr, &rslot);
-          index_slots[rslot] = r;
-          index_used++;
+          ps->recs[r] = (struct hi_pool_rec) { (uint64_t) (uintptr_t) ptr,
+                                               size, site, p, 0,
+                                               ps->index->head[p] };
+          if (ps->index->head[p])
+            ps->recs[ps->index->head[p]].prev = r;
+          ps->index->head[p] = r;
+          rec_find (p, ps->recs[r].ptr, &rslot);
+          ps->index_slots[rslot] = r;
+          ps->index_used++;
           count (&pools ()[p], site, size, 1);
         }
     }
-  hi_lock_release (&lock);
+  hi_lock_release (&ps->lock);
   hi_tls.busy--;
 }
 
 PUBLIC void
 heapinspect_free_ (const void *pool, const void *ptr)
 {
+  struct hi_pools *ps = &hi_state.pools;
   if (!ready () || !ptr)
     return;
   hi_tls.busy++;
-  hi_lock_acquire (&lock);
+  hi_lock_acquire (&ps->lock);
   uint32_t slot, rslot, id = pool_find ((uint64_t) (uintptr_t) pool, &slot);
-  uint32_t r = id && index_slots ? rec_find (id - 1, (uint64_t) (uintptr_t) ptr,
-                                      &rslot) : 0;
+  uint32_t r = id && ps->index_slots
+               ? rec_find (id - 1, (uint64_t) (uintptr_t) ptr, &rslot) : 0;
   if (r)
     rec_release (r, rslot);
   else
     missed ();
-  hi_lock_release (&lock);
+  hi_lock_release (&ps->lock);
   hi_tls.busy--;
 }
 
 void
 hi_pools_fork (int phase)
 {
+  struct hi_pools *ps = &hi_state.pools;
   if (phase == 0)
-    hi_lock_acquire (&lock);
+    hi_lock_acquire (&ps->lock);
   else if (phase == 1)
-    hi_lock_release (&lock);
+    hi_lock_release (&ps->lock);
   else
-    lock.word = 0;
+    ps->lock.word = 0;
 }

@@ -29,6 +29,23 @@
 
 extern char **environ;
 
+/* This file's state.  The monitor's is hi_state, in a layer above. */
+static struct
+{
+  /* The private region (format.h, HI_PRIVATE_BYTES): reserved at its
+     first use, handed out in whole pages from its start, never
+     reused. */
+  _Atomic uint64_t private_base, private_used;
+  _Atomic size_t page_size;      /* found at the first call */
+  _Atomic int warn_budget;       /* warnings left; starts at 8 */
+  /* Thread-exit hooks: one key for every registration; its value is
+     the one FN's argument (the monitor registers one function). */
+  pthread_key_t exit_key;
+  pthread_once_t exit_once;
+  void (*exit_fn) (void *);
+  int exit_ok;
+} prim = { .warn_budget = 8, .exit_once = PTHREAD_ONCE_INIT };
+
 void *
 hi_prim_alloc (size_t size)
 {
@@ -37,21 +54,18 @@ hi_prim_alloc (size_t size)
   return p == MAP_FAILED ? NULL : p;
 }
 
-/* The private region (format.h, HI_PRIVATE_BYTES): reserved at its
-   first use, handed out in whole pages from its start, never reused. */
-static _Atomic uint64_t private_base, private_used;
-
 uint64_t
 hi_prim_private_base (void)
 {
-  uint64_t base = atomic_load_explicit (&private_base, memory_order_acquire);
+  uint64_t base = atomic_load_explicit (&prim.private_base,
+                                       memory_order_acquire);
   if (base)
     return base;
   void *p = hi_prim_reserve ((size_t) HI_PRIVATE_BYTES);
   if (!p)
     return 0;
   uint64_t want = (uint64_t) (uintptr_t) p;
-  if (!atomic_compare_exchange_strong (&private_base, &base, want))
+  if (!atomic_compare_exchange_strong (&prim.private_base, &base, want))
     {
       munmap (p, (size_t) HI_PRIVATE_BYTES);   /* another thread's won */
       return base;
@@ -62,7 +76,8 @@ hi_prim_private_base (void)
 static int
 in_private (const void *p)
 {
-  uint64_t base = atomic_load_explicit (&private_base, memory_order_acquire);
+  uint64_t base = atomic_load_explicit (&prim.private_base,
+                                       memory_order_acquire);
   uint64_t a = (uint64_t) (uintptr_t) p;
   return base && a >= base && a - base < HI_PRIVATE_BYTES;
 }
@@ -75,7 +90,7 @@ hi_prim_alloc_nodump (size_t size)
   uint64_t base = hi_prim_private_base ();
   if (base && bytes <= HI_PRIVATE_BYTES)
     {
-      uint64_t off = atomic_fetch_add (&private_used, bytes);
+      uint64_t off = atomic_fetch_add (&prim.private_used, bytes);
       if (off <= HI_PRIVATE_BYTES - bytes)
         {
           void *p = (void *) (uintptr_t) (base + off);
@@ -252,8 +267,7 @@ hi_prim_getenv (const char *name)
 void
 hi_prim_warnv (const char *const *parts, int n)
 {
-  static _Atomic int budget = 8;
-  if (atomic_fetch_sub (&budget, 1) <= 0)
+  if (atomic_fetch_sub (&prim.warn_budget, 1) <= 0)
     return;
   int saved = errno;
   struct iovec iov[10];
@@ -395,13 +409,12 @@ hi_prim_exe_path (char *buf, size_t size)
 size_t
 hi_prim_page_size (void)
 {
-  static _Atomic size_t page;
-  size_t p = atomic_load_explicit (&page, memory_order_relaxed);
+  size_t p = atomic_load_explicit (&prim.page_size, memory_order_relaxed);
   if (!p)
     {
       long v = sysconf (_SC_PAGESIZE);
       p = v > 0 ? (size_t) v : 4096;
-      atomic_store_explicit (&page, p, memory_order_relaxed);
+      atomic_store_explicit (&prim.page_size, p, memory_order_relaxed);
     }
   return p;
 }
@@ -580,31 +593,24 @@ hi_prim_atfork (void (*prepare) (void), void (*parent) (void),
   pthread_atfork (prepare, parent, child);
 }
 
-/* One key for every registration: its value is the one FN's argument
-   (the monitor registers one function). */
-static pthread_key_t exit_key;
-static pthread_once_t exit_once = PTHREAD_ONCE_INIT;
-static void (*exit_fn) (void *);
-static int exit_ok;
-
 static void
 exit_call (void *arg)
 {
-  exit_fn (arg);
+  prim.exit_fn (arg);
 }
 
 static void
 exit_key_make (void)
 {
-  exit_ok = pthread_key_create (&exit_key, exit_call) == 0;
+  prim.exit_ok = pthread_key_create (&prim.exit_key, exit_call) == 0;
 }
 
 int
 hi_prim_at_thread_exit (void (*fn) (void *), void *arg)
 {
-  exit_fn = fn;
-  pthread_once (&exit_once, exit_key_make);
-  if (!exit_ok || pthread_setspecific (exit_key, arg) != 0)
+  prim.exit_fn = fn;
+  pthread_once (&prim.exit_once, exit_key_make);
+  if (!prim.exit_ok || pthread_setspecific (prim.exit_key, arg) != 0)
     return -1;
   return 0;
 }

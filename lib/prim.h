@@ -88,8 +88,8 @@ size_t hi_prim_page_size (void);
 /* glibc's allocator is asked for EXTRA bytes more than the program asks
    (the monitor's header): raise its fastbin limit by as much, up to its
    most, so that the program's sizes keep the bins they have without the
-   monitor (xmllint's 120-byte nodes: 128-byte chunks, fastbins; with the
-   header 144-byte chunks, small bins that coalesce).  Left alone when the
+   monitor (120-byte blocks: 128-byte chunks, fastbins; with the header
+   144-byte chunks, small bins that coalesce).  Left alone when the
    environment sets the limit (GLIBC_TUNABLES=glibc.malloc.mxfast=...). */
 void hi_prim_malloc_extra (size_t extra);
 

@@ -2,7 +2,7 @@
    the command line and the clocks, for the report's summary (command,
    run time).  Runs inside the first allocation or the constructor, and
    in fork's child handler: no malloc, no stdio, errno kept. */
-#include "monitor.h"
+#include "tools.h"
 
 void
 hi_process_record (struct hi_process *p)

@@ -17,8 +17,8 @@ extern void __libc_free (void *);
 #define SLOTS ((uint64_t) HI_QUARANTINE_SLOTS)
 #define PRE ((uint64_t) (sizeof (struct hi_block_header) + hi_state.birth))
 /* Blocks taken out of the ring under the lock, checked after it.  Only
-   as many leave as must: leaving 32 at once made sqlite3 7% faster but
-   python3 25% slower (glibc's reuse of the chunks changes). */
+   as many leave as must: more at once change how glibc reuses the
+   chunks, for better or worse as the program goes. */
 #define EVICT_BATCH 16
 /* Of each block that leaves, the bytes fetched ahead of its check. */
 #define PREFETCH_BYTES 1024
@@ -35,15 +35,15 @@ _Static_assert (HI_QUARANTINE_SLOTS * sizeof (struct hi_freed)
    __libc_single_threaded: only this thread can make another, and not
    while it holds the lock) the lock word is set and cleared with plain
    stores: an atomic exchange waits for every store before it (the fill
-   of the block, the ring entry) to reach the cache, a tenth of the time
-   of a free into the quarantine (xmllint).  A signal handler on this
-   thread still finds the word set (hi_lock_try fails); if it is already
-   set, the lock is taken as before.  1 if taken the plain way, for
+   of the block, the ring entry) to reach the cache, a large part of a
+   free into the quarantine.  A signal handler on this thread still
+   finds the word set (hi_lock_try fails); if it is already set, the
+   lock is taken the usual way.  1 if taken the plain way, for
    ring_unlock. */
 static inline int
 ring_lock (void)
 {
-  _Atomic int *w = (_Atomic int *) &hi_guard.ring_lock.word;
+  _Atomic int *w = (_Atomic int *) &hi_state.quarantine.ring_lock.word;
   if (__libc_single_threaded
       && atomic_load_explicit (w, memory_order_relaxed) == 0)
     {
@@ -51,21 +51,22 @@ ring_lock (void)
       atomic_signal_fence (memory_order_seq_cst);
       return 1;
     }
-  hi_lock_acquire (&hi_guard.ring_lock);
+  hi_lock_acquire (&hi_state.quarantine.ring_lock);
   return 0;
 }
 
 static inline void
 ring_unlock (int plain)
 {
+  hi_lock *l = &hi_state.quarantine.ring_lock;
   if (plain)
     {
       atomic_signal_fence (memory_order_seq_cst);
-      atomic_store_explicit ((_Atomic int *) &hi_guard.ring_lock.word, 0,
+      atomic_store_explicit ((_Atomic int *) &l->word, 0,
                              memory_order_relaxed);
     }
   else
-    hi_lock_release (&hi_guard.ring_lock);
+    hi_lock_release (l);
 }
 
 /* What a held block costs against the limit: its chunk in glibc (header,
@@ -238,21 +239,18 @@ fetch_block (const struct hi_freed *e)
     }
 }
 
-/* Under the ring lock: the ring position up to which the blocks were
-   fetched ahead (hi_quarantine_put). */
-static uint64_t fetched;
-
 /* Under the ring lock: take the oldest entry out into *OUT. */
 static void
 pop (struct hi_freed *out)
 {
+  struct hi_quarantine *q = &hi_state.quarantine;
   struct hi_root *r = &heapinspect_root;
   uint64_t head = r->quarantine_head;
-  struct hi_freed *slot = &hi_guard.ring[head % SLOTS];
+  struct hi_freed *slot = &q->ring[head % SLOTS];
   /* The entries were written as long ago as their blocks were freed:
      the one RING_AHEAD places on is fetched now, so that a run of
      blocks leaving does not wait for each entry in turn. */
-  __builtin_prefetch (&hi_guard.ring[(head + RING_AHEAD) % SLOTS]);
+  __builtin_prefetch (&q->ring[(head + RING_AHEAD) % SLOTS]);
   *out = *slot;
   HI_STORE_REL (slot->user, 0);
   HI_STORE_REL (r->quarantine_head, head + 1);
@@ -262,8 +260,8 @@ pop (struct hi_freed *out)
      number of DISCARD bytes: the last piece ends at the wrap.) */
   uint64_t was = (head % SLOTS) * sizeof *slot / DISCARD;
   if (((head + 1) % SLOTS) * sizeof *slot / DISCARD != was)
-    hi_prim_discard ((char *) hi_guard.ring + was * DISCARD, DISCARD);
-  hi_guard.cost -= block_cost (out->size);
+    hi_prim_discard ((char *) q->ring + was * DISCARD, DISCARD);
+  q->cost -= block_cost (out->size);
   HI_STORE_REL (r->quarantine_bytes, r->quarantine_bytes - out->size);
 }
 
@@ -286,6 +284,7 @@ evict_all (const struct hi_freed *out, int n, int fetched_n)
 static inline int
 fetched_of (uint64_t h0, int n)
 {
+  uint64_t fetched = hi_state.quarantine.fetched;
   return fetched <= h0 ? 0 : fetched - h0 < (uint64_t) n ? (int) (fetched - h0)
          : n;
 }
@@ -293,8 +292,8 @@ fetched_of (uint64_t h0, int n)
 /* glibc's free memory is looked at every LOOK_EVERY bytes put in the
    quarantine (at least LOOK_MIN), and no more often than keeps the looks
    within 1/LOOK_SHARE of the time: mallinfo2 walks all of glibc's free
-   chunks, and malloc_trim them again (python3: 20 ms and more a look,
-   40% of its time when looked at every 8 MiB). */
+   chunks, and malloc_trim them again, milliseconds a look in a large
+   heap. */
 #define LOOK_EVERY(limit) ((limit) / 8)
 #define LOOK_MIN (UINT64_C(4) << 20)
 #define LOOK_SHARE 20
@@ -308,91 +307,85 @@ fetched_of (uint64_t h0, int n)
 static void
 look_at_free_memory (void)
 {
-  static _Atomic int busy;
-  static uint64_t base = UINT64_MAX;
-  if (atomic_exchange (&busy, 1))
+  struct hi_quarantine *q = &hi_state.quarantine;
+  if (atomic_exchange (&q->look_busy, 1))
     return;
   hi_tls.busy++;
   uint64_t start = hi_prim_monotonic_ns ();
   /* The program let go of a sixteenth of the limit since the last look
      and the heap did not grow (one thread: glibc's one heap, its top
-     where it was): what the look would find is memory let go of, which
-     is not trimmed (below).  mallinfo2 is not called: it walks every
-     fast chunk, and a structure torn down leaves millions (xmllint's
-     tree: 74 ms, 6% of its time).  The quarantine holds fewest. */
-  static uint64_t last_live, last_top;
-  static uint64_t took;
+     where it was): a look would find memory let go of, which is not
+     trimmed (below), and mallinfo2 walks every fast chunk, millions
+     when a structure is torn down.  The quarantine holds fewest. */
   uint64_t live = atomic_load_explicit ((_Atomic uint64_t *)
                                         &heapinspect_root.totals.live_bytes,
                                         memory_order_relaxed);
   uint64_t top = (uint64_t) (uintptr_t) sbrk (0);
-  if (__libc_single_threaded && top == last_top
-      && live + hi_guard.limit / 16 < last_live)
+  if (__libc_single_threaded && top == q->look_last_top
+      && live + q->limit / 16 < q->look_last_live)
     {
-      last_live = live;
-      hi_lock_acquire (&hi_guard.ring_lock);
-      hi_guard.shrink = hi_guard.limit / 2;
-      hi_guard.next_look_ns = start + (took * LOOK_SHARE << 3);
-      hi_lock_release (&hi_guard.ring_lock);
+      q->look_last_live = live;
+      hi_lock_acquire (&q->ring_lock);
+      q->shrink = q->limit / 2;
+      q->next_look_ns = start + (q->look_took * LOOK_SHARE << 3);
+      hi_lock_release (&q->ring_lock);
       hi_tls.busy--;
-      atomic_store (&busy, 0);
+      atomic_store (&q->look_busy, 0);
       return;
     }
-  last_live = live;
-  last_top = top;
+  q->look_last_live = live;
+  q->look_last_top = top;
   struct mallinfo2 mi = mallinfo2 ();
   uint64_t free_now = mi.fordblks > mi.keepcost ? mi.fordblks - mi.keepcost
                       : 0;
-  if (free_now < base)
-    base = free_now;
-  uint64_t grown = free_now - base;
+  if (free_now < q->look_base)
+    q->look_base = free_now;
+  uint64_t grown = free_now - q->look_base;
   /* Free memory that rose by more than 1/8 of the limit since the last
      look while glibc's heap did not grow is memory the program let go
      of (a structure torn down, the end of the run): it was in use a
      moment ago, so the peak already counted it, and plain glibc keeps
-     it too.  It is not trimmed (xmllint's last trim took 5% of its
-     time, python3's 4%); the quarantine still holds fewer for it, and
-     once the heap grows again it is trimmed as before. */
-  static uint64_t last = UINT64_MAX, last_heap;
+     it too.  It is not trimmed (a trim then is the costly one); the
+     quarantine still holds fewer for it, and once the heap grows again
+     it is trimmed as before. */
   uint64_t heap = mi.arena;
-  int freed = last != UINT64_MAX && free_now > last + hi_guard.limit / 8
-              && heap <= last_heap;
-  if (grown > hi_guard.limit / 16 && !freed)
+  int freed = q->look_last != UINT64_MAX
+              && free_now > q->look_last + q->limit / 8
+              && heap <= q->look_last_heap;
+  if (grown > q->limit / 16 && !freed)
     malloc_trim (0);
   uint64_t end = hi_prim_monotonic_ns ();
-  took = end - start;
-  hi_lock_acquire (&hi_guard.ring_lock);
-  hi_guard.shrink = 2 * grown < hi_guard.limit / 2 ? 2 * grown
-                    : hi_guard.limit / 2;
+  q->look_took = end - start;
+  hi_lock_acquire (&q->ring_lock);
+  q->shrink = 2 * grown < q->limit / 2 ? 2 * grown : q->limit / 2;
   /* While glibc's free memory stays as it was, a look changes nothing:
      each look that finds it within 1/64 of the limit of the last waits
-     twice as long as the last did, up to 8 times (gawk: 24 MB free for
-     most of its run, read and trimmed every 65 ms, 4% of its time).
-     Memory let go of (above) waits 8 times at once: mallinfo2 walks
-     every fast chunk, which no trim consolidates then (xmllint's tree
-     torn down: 6% of its time in mallinfo2). */
-  static int calm;
-  uint64_t delta = free_now > last ? free_now - last : last - free_now;
-  calm = freed ? 3 : delta >= hi_guard.limit / 64 ? 0 : calm < 3 ? calm + 1
-         : 3;
-  last = free_now;
-  last_heap = heap;
-  hi_guard.next_look_ns = end + ((end - start) * LOOK_SHARE << calm);
-  hi_lock_release (&hi_guard.ring_lock);
+     twice as long as the last did, up to 8 times.  Memory let go of
+     (above) waits 8 times at once: no trim consolidates the fast chunks
+     mallinfo2 walks then. */
+  uint64_t delta = free_now > q->look_last ? free_now - q->look_last
+                   : q->look_last - free_now;
+  q->look_calm = freed ? 3 : delta >= q->limit / 64 ? 0
+                 : q->look_calm < 3 ? q->look_calm + 1 : 3;
+  q->look_last = free_now;
+  q->look_last_heap = heap;
+  q->next_look_ns = end + ((end - start) * LOOK_SHARE << q->look_calm);
+  hi_lock_release (&q->ring_lock);
   hi_tls.busy--;
-  atomic_store (&busy, 0);
+  atomic_store (&q->look_busy, 0);
 }
 
 void
 hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
                    uint32_t site, const struct hi_frame *caller)
 {
+  struct hi_quarantine *q = &hi_state.quarantine;
   struct hi_root *r = &heapinspect_root;
   uint64_t cost = block_cost (size);
   uint64_t user = (uint64_t) (uintptr_t) (h + 1);
   uint32_t want = h->check;
   (void) base;
-  if (cost > hi_guard.limit)
+  if (cost > q->limit)
     {
       /* Larger than the whole quarantine: straight back. */
       give_back (h, want);
@@ -410,13 +403,13 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
   struct hi_freed out[EVICT_BATCH];
   int n;
   int plain = ring_lock ();
-  uint64_t limit = hi_guard.limit - hi_guard.shrink;
-  int look = (hi_guard.freed += size) >= hi_guard.next_look
-             && now >= hi_guard.next_look_ns;
+  uint64_t limit = q->limit - q->shrink;
+  int look = (q->freed += size) >= q->next_look
+             && now >= q->next_look_ns;
   if (HI_UNLIKELY (look))
     {
-      uint64_t every = LOOK_EVERY (hi_guard.limit);
-      hi_guard.next_look = hi_guard.freed + (every > LOOK_MIN ? every
+      uint64_t every = LOOK_EVERY (q->limit);
+      q->next_look = q->freed + (every > LOOK_MIN ? every
                                              : LOOK_MIN);
     }
   uint64_t h0;
@@ -426,7 +419,7 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
       h0 = r->quarantine_head;
       while (n < EVICT_BATCH && r->quarantine_tail > r->quarantine_head
              && (r->quarantine_tail - r->quarantine_head >= SLOTS
-                 || hi_guard.cost + cost > limit))
+                 || q->cost + cost > limit))
         pop (&out[n++]);
       if (n < EVICT_BATCH)
         break;
@@ -438,8 +431,8 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
   int done = fetched_of (h0, n);
   uint64_t t = r->quarantine_tail;
   if (t < SLOTS
-      && t + 1 > HI_LOAD_ACQ (hi_arena_at (hi_guard.ring_index)->capacity)
-      && hi_arena_commit (hi_guard.ring_index, t + 1) != 0)
+      && t + 1 > HI_LOAD_ACQ (hi_arena_at (q->ring_index)->capacity)
+      && hi_arena_commit (q->ring_index, t + 1) != 0)
     {
       /* No memory for the entry: the block is not held. */
       ring_unlock (plain);
@@ -447,23 +440,23 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
       evict (&e);
       return;
     }
-  hi_guard.ring[t % SLOTS] = e;
-  hi_guard.cost += cost;
+  q->ring[t % SLOTS] = e;
+  q->cost += cost;
   HI_STORE_REL (r->quarantine_bytes, r->quarantine_bytes + size);
   HI_STORE_REL (r->quarantine_tail, t + 1);
   if (t < SLOTS)
-    HI_STORE_REL (hi_arena_at (hi_guard.ring_index)->count, t + 1);
+    HI_STORE_REL (hi_arena_at (q->ring_index)->count, t + 1);
   /* The blocks to leave next were freed long ago: their memory is cold.
      Each of the AHEAD blocks nearest the ring's head is fetched once,
      a few frees before it leaves: FETCHED is the position up to which
      they were (a free that makes many leave jumps past it). */
-  uint64_t from = fetched > r->quarantine_head ? fetched
+  uint64_t from = q->fetched > r->quarantine_head ? q->fetched
                   : r->quarantine_head;
   uint64_t upto = r->quarantine_head + AHEAD < r->quarantine_tail
                   ? r->quarantine_head + AHEAD : r->quarantine_tail;
   for (int k = 0; from < upto && k < AHEAD; from++, k++)
-    fetch_block (&hi_guard.ring[from % SLOTS]);
-  fetched = from;
+    fetch_block (&q->ring[from % SLOTS]);
+  q->fetched = from;
   ring_unlock (plain);
   evict_all (out, n, done);
   if (HI_UNLIKELY (look))
@@ -473,34 +466,36 @@ hi_quarantine_put (struct hi_block_header *h, void *base, uint64_t size,
 uint32_t
 hi_quarantine_free_site (uint64_t user, uint64_t *tid)
 {
+  struct hi_quarantine *q = &hi_state.quarantine;
   *tid = 0;
-  if (!hi_guard.quarantine)
+  if (!hi_state.guard.quarantine)
     return HI_SITE_UNKNOWN;
   struct hi_root *r = &heapinspect_root;
   uint32_t site = HI_SITE_UNKNOWN;
-  hi_lock_acquire (&hi_guard.ring_lock);
+  hi_lock_acquire (&q->ring_lock);
   for (uint64_t pos = r->quarantine_tail; pos > r->quarantine_head; pos--)
-    if (hi_guard.ring[(pos - 1) % SLOTS].user == user)
+    if (q->ring[(pos - 1) % SLOTS].user == user)
       {
-        site = hi_guard.ring[(pos - 1) % SLOTS].free_site;
-        *tid = hi_guard.ring[(pos - 1) % SLOTS].tid;
+        site = q->ring[(pos - 1) % SLOTS].free_site;
+        *tid = q->ring[(pos - 1) % SLOTS].tid;
         break;
       }
-  hi_lock_release (&hi_guard.ring_lock);
+  hi_lock_release (&q->ring_lock);
   return site;
 }
 
 void
 hi_quarantine_check (void)
 {
+  struct hi_quarantine *q = &hi_state.quarantine;
   /* The exiting thread rewrites the exit snapshot after exit()'s last
-     frees (state.c): the blocks were checked a moment ago. */
-  if (!hi_guard.quarantine || hi_tls.exit_writer)
+     frees (init.c): the blocks were checked a moment ago. */
+  if (!hi_state.guard.quarantine || hi_tls.exit_writer)
     return;
   /* A snapshot may be written from a signal handler: never wait for a
      lock the interrupted thread may hold. */
   int locked = 0;
-  for (int i = 0; i < 100 && !(locked = hi_lock_try (&hi_guard.ring_lock));
+  for (int i = 0; i < 100 && !(locked = hi_lock_try (&q->ring_lock));
        i++)
     hi_prim_yield ();
   if (!locked)
@@ -508,9 +503,9 @@ hi_quarantine_check (void)
   struct hi_root *r = &heapinspect_root;
   for (uint64_t pos = r->quarantine_head; pos < r->quarantine_tail; pos++)
     {
-      const struct hi_freed *e = &hi_guard.ring[pos % SLOTS];
+      const struct hi_freed *e = &q->ring[pos % SLOTS];
       if (e->user)
         check_block (e, HI_WHEN_SNAPSHOT, 0);
     }
-  hi_lock_release (&hi_guard.ring_lock);
+  hi_lock_release (&q->ring_lock);
 }

@@ -14,7 +14,8 @@
    while an exception unwinds; the exit hook drops every entry above the
    one it matches. */
 #define _GNU_SOURCE
-#include "monitor.h"
+#include "shadow.h"
+#include "unwind.h"
 
 #define PUBLIC __attribute__ ((visibility ("default"), noinline, \
                                no_instrument_function))
@@ -43,10 +44,6 @@ struct shadow
   struct entry e[SHADOW_MAX];
 };
 
-/* 0 not asked yet, 1 off, 2 on (HEAPINSPECT_CHAINS=instrument). */
-static _Atomic int mode;
-int hi_shadow_on;
-
 static __thread struct shadow *sh
   __attribute__ ((tls_model ("initial-exec")));
 
@@ -55,13 +52,14 @@ extern void *__libc_stack_end;
 static NOINST int
 on (void)
 {
-  int m = atomic_load_explicit (&mode, memory_order_relaxed);
+  int m = atomic_load_explicit (&hi_state.shadow.mode,
+                                memory_order_relaxed);
   if (HI_LIKELY (m))
     return m == 2;
   const char *v = hi_prim_getenv ("HEAPINSPECT_CHAINS");
   m = v && (v[0] == 'i' && v[1] == 'n' && v[2] == 's') ? 2 : 1;
-  atomic_store (&mode, m);
-  hi_shadow_on = m == 2;
+  atomic_store (&hi_state.shadow.mode, m);
+  hi_state.shadow.on = m == 2;
   return m == 2;
 }
 

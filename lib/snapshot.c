@@ -2,8 +2,7 @@
    with async-signal-safe calls only.  It knows the format and the OS
    primitives, nothing of the monitor's state: callers refresh what must
    be fresh (the module list) first. */
-#include "monitor.h"
-#include "guard.h"
+#include "tools.h"
 #include "common/output-name.h"
 
 #include <errno.h>
@@ -50,8 +49,7 @@ bad_pattern (const char *template)
 static void
 warn_once (const char *const *parts, int n)
 {
-  static _Atomic int warned;
-  if (atomic_exchange (&warned, 1) == 0)
+  if (atomic_exchange (&hi_state.snapshot_warned, 1) == 0)
     hi_prim_warnv (parts, n);
 }
 
@@ -67,9 +65,6 @@ int
 hi_snapshot_write (const char *template, int warn)
 {
   char path[1024], tmp[1024 + 32];
-  /* Writes into quarantined blocks since their free go into this
-     snapshot's errors (issue 14). */
-  hi_quarantine_check ();
   if (!template
       || hi_expand_output (path, sizeof path, template,
                            (long) hi_prim_pid ()) < 0)

@@ -6,7 +6,7 @@
    thread only compares the clock with next_clock; the point is taken
    under a trylock (a thread that finds it taken goes on: a point is a
    sample, the next one will do). */
-#include "monitor.h"
+#include "timeline.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
    allocation (typed.h), and the per-type, per-chain counters a reader
    joins into its tables (format.h, "The client API"). */
 #define _GNU_SOURCE
-#include "monitor.h"
+#include "client.h"
 
 #include "heapinspect/typed.h"
 
@@ -16,15 +16,12 @@
    capacity, so it never fills; lock-free lookups, insertions under a
    lock.  In the monitor's own memory (readers never need it). */
 #define SLOTS (HI_CAP_TYPE_RECS * 2u)
-static uint32_t *_Atomic slots_at;   /* made at the first type: none in
-                                        the monitor's image or cores */
-static hi_lock types_lock;
-#define slots (*(uint32_t (*)[SLOTS]) slots_at)
+#define slots (*(uint32_t (*)[SLOTS]) hi_state.types.index)
 
 static struct hi_type_rec *
 recs (void)
 {
-  return hi_state.types;
+  return hi_state.types.recs;
 }
 
 static inline uint32_t
@@ -54,7 +51,7 @@ is_pair (const struct hi_type_rec *r, uint32_t type, uint32_t site,
 }
 
 /* A new record, filled by FILL's caller before it is published: its id,
-   or 0 when the arena is full.  Under types_lock. */
+   or 0 when the arena is full.  Under hi_state.types.lock. */
 static uint32_t
 new_record (void)
 {
@@ -90,14 +87,14 @@ type_of (uint64_t key, uint32_t flags, const char *name, uint64_t elem)
           if (is_type (&recs ()[id], key))
             {
               if (locked)
-                hi_lock_release (&types_lock);
+                hi_lock_release (&hi_state.types.lock);
               return id;
             }
           h = (h + 1) % SLOTS;
         }
       if (locked)
         break;
-      hi_lock_acquire (&types_lock);
+      hi_lock_acquire (&hi_state.types.lock);
     }
   /* Type ids must fit the header's field. */
   uint32_t id = hi_arena_at (HI_A_TYPES)->count <= HI_TYPES_MAX
@@ -123,7 +120,7 @@ type_of (uint64_t key, uint32_t flags, const char *name, uint64_t elem)
       HI_STORE_REL (r->kind, (uint32_t) HI_TREC_TYPE);
       publish (id, h);
     }
-  hi_lock_release (&types_lock);
+  hi_lock_release (&hi_state.types.lock);
   return id;
 }
 
@@ -142,14 +139,14 @@ pair_of (uint32_t type, uint32_t site, uint32_t bin)
           if (is_pair (&recs ()[id], type, site, bin))
             {
               if (locked)
-                hi_lock_release (&types_lock);
+                hi_lock_release (&hi_state.types.lock);
               return id;
             }
           h = (h + 1) % SLOTS;
         }
       if (locked)
         break;
-      hi_lock_acquire (&types_lock);
+      hi_lock_acquire (&hi_state.types.lock);
     }
   uint32_t id = new_record ();
   if (id)
@@ -161,7 +158,7 @@ pair_of (uint32_t type, uint32_t site, uint32_t bin)
       HI_STORE_REL (r->kind, (uint32_t) HI_TREC_PAIR);
       publish (id, h);
     }
-  hi_lock_release (&types_lock);
+  hi_lock_release (&hi_state.types.lock);
   return id;
 }
 
@@ -212,17 +209,18 @@ static void
 set_type (const void *ptr, uint64_t key, uint32_t flags, const char *name,
           uint64_t elem, uint64_t cookie)
 {
-  if (!ptr || hi_tls.busy || !hi_ensure_init () || !hi_state.types)
+  if (!ptr || hi_tls.busy || !hi_ensure_init () || !hi_state.types.recs)
     return;
-  if (HI_UNLIKELY (!atomic_load_explicit (&slots_at, memory_order_acquire)))
+  struct hi_types *ts = &hi_state.types;
+  if (HI_UNLIKELY (!atomic_load_explicit (&ts->index, memory_order_acquire)))
     {
-      hi_lock_acquire (&types_lock);
-      if (!slots_at)
-        atomic_store_explicit (&slots_at,
+      hi_lock_acquire (&ts->lock);
+      if (!ts->index)
+        atomic_store_explicit (&ts->index,
                                hi_prim_alloc_nodump (SLOTS * sizeof (uint32_t)),
                                memory_order_release);
-      hi_lock_release (&types_lock);
-      if (!slots_at)
+      hi_lock_release (&ts->lock);
+      if (!ts->index)
         return;
     }
   hi_tls.busy++;
@@ -281,8 +279,8 @@ hi_types_freed (uint64_t size_flags, uint32_t site)
   uint32_t type = (uint32_t) ((size_flags & HI_BLOCK_TYPE_MASK)
                               >> HI_BLOCK_TYPE_SHIFT);
   uint64_t count = HI_LOAD_ACQ (hi_arena_at (HI_A_TYPES)->count);
-  if (!type || type >= count || !hi_state.types
-      || !atomic_load_explicit (&slots_at, memory_order_acquire))
+  if (!type || type >= count || !hi_state.types.recs
+      || !atomic_load_explicit (&hi_state.types.index, memory_order_acquire))
     return;
   uint64_t size = size_flags & HI_BLOCK_SIZE_MASK;
   hi_tls.busy++;
@@ -334,9 +332,9 @@ void
 hi_types_fork (int phase)
 {
   if (phase == 0)
-    hi_lock_acquire (&types_lock);
+    hi_lock_acquire (&hi_state.types.lock);
   else if (phase == 1)
-    hi_lock_release (&types_lock);
+    hi_lock_release (&hi_state.types.lock);
   else
-    types_lock.word = 0;
+    hi_state.types.lock.word = 0;
 }

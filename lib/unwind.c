@@ -1,24 +1,24 @@
 /* unwind.c - a cached DWARF CFI unwinder for x86-64.
 
    libgcc's unwinder finds and interprets the FDE of every frame of every
-   allocation; that was 80% of the monitor's time.  Here the outcome of
-   that work - how to get from a frame to its caller at one return
-   address - is reduced to a small rule (CFA = rsp or rbp + offset; return
-   address at CFA - 8; rbp saved at CFA + n or unchanged) and cached per
-   return address, so an unwound frame costs a cache probe and two loads.
+   allocation: most of the monitor's cost if done each time.  Here the
+   outcome of that work - how to get from a frame to its caller at one
+   return address - is reduced to a small rule (CFA = rsp or rbp +
+   offset; return address at CFA - 8; rbp saved at CFA + n or unchanged)
+   and cached per return address, so an unwound frame costs a cache
+   probe and two loads.
    A rule is computed once from .eh_frame (found with _dl_find_object).
    Anything a rule cannot express (signal frames, DWARF expressions,
    unusual return-address rules) makes the chain fall back to libgcc.
    Every stack read is checked against the thread's stack bounds, so a
    wrong rule yields a wrong chain, never a crash. */
 #define _GNU_SOURCE
-#include "chain-cache.h"
+#include "unwind.h"
 
 #include <dlfcn.h>
-#include <link.h>
 #include <string.h>
 
-#if defined(__x86_64__) && defined(DLFO_STRUCT_HAS_EH_DBASE)
+#ifdef HI_FAST_UNWIND
 
 /* DWARF register numbers on x86-64. */
 enum { REG_RBP = 6, REG_RSP = 7, REG_RA = 16 };
@@ -31,9 +31,10 @@ enum
   R_FALLBACK = 8,     /* not expressible: use libgcc for this chain */
 };
 
-/* A cache entry.  ip is written last (release) and read first and last
-   (acquire) by readers, so a reader never uses a rule for another ip. */
-struct entry
+/* A rule, in the cache of rules by return address (hi_state.unwind).
+   ip is written last (release) and read first and last (acquire) by
+   readers, so a reader never uses a rule for another ip. */
+struct hi_unwind_rule
 {
   uint64_t ip;
   int32_t cfa_off;
@@ -44,7 +45,6 @@ struct entry
 
 #define CACHE_BITS 14
 #define CACHE_SIZE (1u << CACHE_BITS)
-static struct entry *cache;
 
 /* --- reading CFI ----------------------------------------------------- */
 
@@ -145,7 +145,94 @@ struct state
   int cfa_expr;
 };
 
-/* Run CFA instructions until the location passes TARGET. */
+/* What a CFA instruction that gives REG a rule we cannot express does:
+   the caller's rbp, or its return address, is not found. */
+static void
+rule_unknown (struct state *s, uint64_t reg)
+{
+  if (reg == REG_RBP)
+    s->bp_rule = -1;
+  else if (reg == REG_RA)
+    s->ra_rule = -1;
+}
+
+/* Apply the CFA instruction OP (its operands at R) if it is one that
+   only sets the CFA's rule or a register's: 1 if it is, else 0. */
+static int
+set_rule (struct reader *r, struct state *s, uint8_t op, int64_t data_align)
+{
+  uint64_t reg;
+  switch (op)
+    {
+    case 0x07:                                /* undefined */
+      reg = uleb (r);
+      if (reg == REG_RA)
+        s->ra_rule = 0;
+      else if (reg == REG_RBP)
+        s->bp_rule = -1;
+      break;
+    case 0x08:                                /* same_value */
+      reg = uleb (r);
+      if (reg == REG_RBP)
+        s->bp_rule = 0;
+      else if (reg == REG_RA)
+        s->ra_rule = -1;
+      break;
+    case 0x09:                                /* register */
+      reg = uleb (r);
+      uleb (r);
+      rule_unknown (s, reg);
+      break;
+    case 0x0c:                                /* def_cfa */
+      s->cfa_reg = (uint8_t) uleb (r);
+      s->cfa_off = (int64_t) uleb (r);
+      s->cfa_expr = 0;
+      break;
+    case 0x0d:                                /* def_cfa_register */
+      s->cfa_reg = (uint8_t) uleb (r);
+      s->cfa_expr = 0;
+      break;
+    case 0x0e:                                /* def_cfa_offset */
+      s->cfa_off = (int64_t) uleb (r);
+      break;
+    case 0x0f:                                /* def_cfa_expression */
+      s->cfa_expr = 1;
+      r->p += uleb (r);
+      break;
+    case 0x10:                                /* expression */
+    case 0x16:                                /* val_expression */
+      reg = uleb (r);
+      r->p += uleb (r);
+      rule_unknown (s, reg);
+      break;
+    case 0x12:                                /* def_cfa_sf */
+      s->cfa_reg = (uint8_t) uleb (r);
+      s->cfa_off = sleb (r) * data_align;
+      s->cfa_expr = 0;
+      break;
+    case 0x13:                                /* def_cfa_offset_sf */
+      s->cfa_off = sleb (r) * data_align;
+      break;
+    case 0x14:                                /* val_offset */
+    case 0x15:                                /* val_offset_sf */
+      reg = uleb (r);
+      if (op == 0x14)
+        uleb (r);
+      else
+        sleb (r);
+      rule_unknown (s, reg);
+      break;
+    case 0x2e:                                /* GNU_args_size */
+      uleb (r);
+      break;
+    default:
+      return 0;
+    }
+  return 1;
+}
+
+/* Run CFA instructions until the location passes TARGET: 0, or -1 for
+   an instruction this unwinder does not know. */
 static int
 run_cfa (struct reader *r, struct state *s, const struct state *initial,
          uint64_t loc, uint64_t target, uint64_t code_align,
@@ -185,28 +272,6 @@ run_cfa (struct reader *r, struct state *s, const struct state *initial,
         case 0x06:                                /* restore_extended */
           reg = uleb (r);
           goto restore;
-        case 0x07:                                /* undefined */
-          reg = uleb (r);
-          if (reg == REG_RA)
-            s->ra_rule = 0;
-          else if (reg == REG_RBP)
-            s->bp_rule = -1;
-          break;
-        case 0x08:                                /* same_value */
-          reg = uleb (r);
-          if (reg == REG_RBP)
-            s->bp_rule = 0;
-          else if (reg == REG_RA)
-            s->ra_rule = -1;
-          break;
-        case 0x09:                                /* register */
-          reg = uleb (r);
-          uleb (r);
-          if (reg == REG_RBP)
-            s->bp_rule = -1;
-          else if (reg == REG_RA)
-            s->ra_rule = -1;
-          break;
         case 0x0a:                                /* remember_state */
           if (depth == 8)
             return -1;
@@ -217,64 +282,17 @@ run_cfa (struct reader *r, struct state *s, const struct state *initial,
             return -1;
           *s = stack[--depth];
           break;
-        case 0x0c:                                /* def_cfa */
-          s->cfa_reg = (uint8_t) uleb (r);
-          s->cfa_off = (int64_t) uleb (r);
-          s->cfa_expr = 0;
-          break;
-        case 0x0d:                                /* def_cfa_register */
-          s->cfa_reg = (uint8_t) uleb (r);
-          s->cfa_expr = 0;
-          break;
-        case 0x0e:                                /* def_cfa_offset */
-          s->cfa_off = (int64_t) uleb (r);
-          break;
-        case 0x0f:                                /* def_cfa_expression */
-          s->cfa_expr = 1;
-          r->p += uleb (r);
-          break;
-        case 0x10:                                /* expression */
-        case 0x16:                                /* val_expression */
-          reg = uleb (r);
-          r->p += uleb (r);
-          if (reg == REG_RBP)
-            s->bp_rule = -1;
-          else if (reg == REG_RA)
-            s->ra_rule = -1;
-          break;
         case 0x11:                                /* offset_extended_sf */
           reg = uleb (r);
           off = sleb (r) * data_align;
           goto set_offset;
-        case 0x12:                                /* def_cfa_sf */
-          s->cfa_reg = (uint8_t) uleb (r);
-          s->cfa_off = sleb (r) * data_align;
-          s->cfa_expr = 0;
-          break;
-        case 0x13:                                /* def_cfa_offset_sf */
-          s->cfa_off = sleb (r) * data_align;
-          break;
-        case 0x14:                                /* val_offset */
-        case 0x15:                                /* val_offset_sf */
-          reg = uleb (r);
-          if (op == 0x14)
-            uleb (r);
-          else
-            sleb (r);
-          if (reg == REG_RBP)
-            s->bp_rule = -1;
-          else if (reg == REG_RA)
-            s->ra_rule = -1;
-          break;
-        case 0x2e:                                /* GNU_args_size */
-          uleb (r);
-          break;
         case 0x2f:                                /* GNU_negative_offset_ext */
           reg = uleb (r);
           off = -(int64_t) uleb (r) * data_align;
           goto set_offset;
         default:
-          return -1;
+          if (!set_rule (r, s, op, data_align))
+            return -1;
         }
       continue;
     advance:
@@ -301,7 +319,7 @@ run_cfa (struct reader *r, struct state *s, const struct state *initial,
 
 /* The rule at return address IP (looking up IP - 1, the call). */
 static void
-compute_rule (uint64_t ip, struct entry *out)
+compute_rule (uint64_t ip, struct hi_unwind_rule *out)
 {
   memset (out, 0, sizeof *out);
   out->flags = R_VALID | R_FALLBACK;
@@ -424,13 +442,13 @@ slot_of (uint64_t ip)
 }
 
 static void
-lookup (uint64_t ip, struct entry *out)
+lookup (uint64_t ip, struct hi_unwind_rule *out)
 {
-  struct entry *e = &cache[slot_of (ip)];
+  struct hi_unwind_rule *e = &hi_state.unwind.rules[slot_of (ip)];
   _Atomic uint64_t *tag = (_Atomic uint64_t *) &e->ip;
   if (atomic_load_explicit (tag, memory_order_acquire) == ip)
     {
-      struct entry copy = *e;
+      struct hi_unwind_rule copy = *e;
       atomic_thread_fence (memory_order_acquire);
       if (atomic_load_explicit (tag, memory_order_relaxed) == ip)
         {
@@ -450,64 +468,49 @@ lookup (uint64_t ip, struct entry *out)
   atomic_store_explicit (tag, ip, memory_order_release);
 }
 
-/* The current thread's stack bounds, found once per thread. */
-static __thread uint64_t stack_lo, stack_hi
-  __attribute__ ((tls_model ("initial-exec")));
+/* This thread's: its stack bounds, found once, and its memos
+   (unwind.h), used in turn: the new chain is written while the old is
+   read.  A frame of the new chain in the same state as memo frame j is
+   followed by memo frames j + 1, ... for as long as the values read
+   from the stack are the memo's: the rules are functions of the ip and
+   the bounds checks of the state, so the outcome is exactly that of
+   unwinding them again.  rbp is compared only where it matters
+   (bp_matters): where a rule computes the CFA from it, at that frame or
+   at an outer one it reaches unsaved; elsewhere (code without frame
+   pointers) it is any register. */
+static __thread struct
+{
+  uint64_t stack_lo, stack_hi;
+  int memo_cur;
+  struct hi_unwind_memo memos[2];
+} mine __attribute__ ((tls_model ("initial-exec")));
 
 static int
 stack_bounds (void)
 {
-  if (stack_hi)
+  if (mine.stack_hi)
     return 1;
   uint64_t lo, hi;
   if (!hi_prim_stack_bounds (&lo, &hi))
     return 0;
-  stack_lo = lo;
-  stack_hi = hi;
+  mine.stack_lo = lo;
+  mine.stack_hi = hi;
   return 1;
 }
 
-/* Bumped by hi_unwind_forget: a memo of an older generation is unused. */
-_Atomic uint32_t hi_unwind_generation = 1;
-
-/* The frames of this thread's previous chain (a memo), so that the next
-   chain, which mostly shares its outer frames, costs a load and a
-   compare per shared frame instead of a rule lookup.  Frame k was
-   unwound from state (ip[k], sp[k], bp[k]); its caller's state is
-   (*(sp[k+1] - 8), sp[k+1], bp_at[k] ? *bp_at[k] : bp[k]).  Entries
-   [0, m) are frames; state m is the state after frame m - 1 unless the
-   walk stopped there at a rule or a bound (broke).  A frame of the new
-   chain in the same state as memo frame j is followed by memo frames
-   j + 1, ... for as long as the values read from the stack are the
-   memo's: the rules are functions of the ip and the bounds checks of the
-   state, so the outcome is exactly that of unwinding them again.  rbp
-   is compared only where it matters (bp_matters): where a rule computes
-   the CFA from it, at that frame or at an outer one it reaches unsaved;
-   elsewhere (code without frame pointers) it is any register. */
-#define MEMO_CAP 80
-enum { M_USES_BP = 1, M_SAVES_BP = 2 };
-struct memo
+const struct hi_unwind_memo *
+hi_unwind_memo (void)
 {
-  uint32_t gen;        /* 0: empty */
-  int m;
-  int broke;
-  uint64_t ip[MEMO_CAP + 1], sp[MEMO_CAP + 1], bp[MEMO_CAP + 1];
-  uint64_t bp_at[MEMO_CAP];
-  uint8_t flags[MEMO_CAP];
-};
-/* Two, used in turn: the new chain is written while the old is read. */
-static __thread struct memo memos[2]
-  __attribute__ ((tls_model ("initial-exec")));
-static __thread int memo_cur
-  __attribute__ ((tls_model ("initial-exec")));
+  return &mine.memos[mine.memo_cur];
+}
 
 /* Close memo M of N frames (BROKE: stopped at frame N - 1's rule or a
    bound, else state N is ip, sp, bp). */
 static inline void
-memo_close (struct memo *m, uint32_t gen, int n, int broke,
+memo_close (struct hi_unwind_memo *m, uint32_t gen, int n, int broke,
             uint64_t ip, uint64_t sp, uint64_t bp)
 {
-  if (n <= MEMO_CAP)
+  if (n <= HI_MEMO_CAP)
     {
       m->m = n;
       m->broke = broke;
@@ -517,7 +520,7 @@ memo_close (struct memo *m, uint32_t gen, int n, int broke,
     }
   else
     {
-      m->m = MEMO_CAP;         /* state MEMO_CAP was written on the way */
+      m->m = HI_MEMO_CAP;      /* state HI_MEMO_CAP was written on the way */
       m->broke = 0;
     }
   m->gen = gen;
@@ -528,13 +531,13 @@ memo_close (struct memo *m, uint32_t gen, int n, int broke,
    stack.  If not, *CLEAN is the last frame it reaches (rbp is compared
    no more up to there). */
 static int
-bp_matters (const struct memo *m, int j, int *clean)
+bp_matters (const struct hi_unwind_memo *m, int j, int *clean)
 {
   for (int k = j; k < m->m; k++)
     {
-      if (m->flags[k] & M_USES_BP)
+      if (m->flags[k] & HI_MEMO_USES_BP)
         return 1;
-      if (m->flags[k] & M_SAVES_BP)
+      if (m->flags[k] & HI_MEMO_SAVES_BP)
         {
           *clean = k;
           return 0;
@@ -547,29 +550,30 @@ bp_matters (const struct memo *m, int j, int *clean)
 int
 hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
 {
-  if (HI_UNLIKELY (!cache))
+  if (HI_UNLIKELY (!hi_state.unwind.rules))
     {
-      struct entry *c = hi_prim_alloc (CACHE_SIZE * sizeof *c);
-      struct entry *expect = NULL;
+      struct hi_unwind_rule *c = hi_prim_alloc (CACHE_SIZE * sizeof *c);
+      struct hi_unwind_rule *expect = NULL;
       if (!c)
         return -1;
-      if (!atomic_compare_exchange_strong ((struct entry *_Atomic *) &cache,
-                                           &expect, c))
+      if (!atomic_compare_exchange_strong
+            ((struct hi_unwind_rule *_Atomic *) &hi_state.unwind.rules,
+             &expect, c))
         hi_prim_release (c, CACHE_SIZE * sizeof *c);
     }
   if (HI_UNLIKELY (!stack_bounds ()))
     return -1;
   uint64_t ip = start->ip, sp = start->sp, bp = start->bp;
-  const uint64_t lo = stack_lo, hi = stack_hi;
+  const uint64_t lo = mine.stack_lo, hi = mine.stack_hi;
   /* On another stack than the thread's own (a coroutine's, a signal
      stack), the bounds say nothing: let libgcc unwind. */
   if (sp < lo || sp >= hi)
     return -1;
-  uint32_t gen = atomic_load_explicit (&hi_unwind_generation,
+  uint32_t gen = atomic_load_explicit (&hi_state.unwind.generation,
                                       memory_order_relaxed);
-  const struct memo *old = &memos[memo_cur];
-  struct memo *new = &memos[memo_cur ^ 1];
-  memo_cur ^= 1;
+  const struct hi_unwind_memo *old = &mine.memos[mine.memo_cur];
+  struct hi_unwind_memo *new = &mine.memos[mine.memo_cur ^ 1];
+  mine.memo_cur ^= 1;
   new->gen = 0;
   int old_m = old->gen == gen && gen ? old->m : 0;
   int j = 0;            /* the first old frame not below sp */
@@ -586,12 +590,12 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
           /* Follow the old frames while the stack still holds them. */
           for (;;)
             {
-              if (n <= MEMO_CAP)
+              if (n <= HI_MEMO_CAP)
                 {
                   new->ip[n] = ip;
                   new->sp[n] = sp;
                   new->bp[n] = bp;
-                  if (n < MEMO_CAP)
+                  if (n < HI_MEMO_CAP)
                     {
                       new->bp_at[n] = old->bp_at[j];
                       new->flags[n] = old->flags[j];
@@ -621,26 +625,26 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
             }
           continue;
         }
-      if (n <= MEMO_CAP)
+      if (n <= HI_MEMO_CAP)
         {
           new->ip[n] = ip;
           new->sp[n] = sp;
           new->bp[n] = bp;
-          if (n < MEMO_CAP)
+          if (n < HI_MEMO_CAP)
             {
               new->bp_at[n] = 0;
               new->flags[n] = 0;
             }
         }
       out[n++] = ip;
-      struct entry e;
+      struct hi_unwind_rule e;
       lookup (ip, &e);
       if (e.flags & R_FALLBACK)
         return -1;
       if (e.flags & R_END)
         break;
-      if (n <= MEMO_CAP && e.cfa_reg != REG_RSP)
-        new->flags[n - 1] = M_USES_BP;
+      if (n <= HI_MEMO_CAP && e.cfa_reg != REG_RSP)
+        new->flags[n - 1] = HI_MEMO_USES_BP;
       uint64_t cfa = (e.cfa_reg == REG_RSP ? sp : bp) + (uint64_t) (int64_t) e.cfa_off;
       /* Each caller's frame is above its callee's, inside the stack. */
       if (cfa <= sp || cfa < lo + 8 || cfa > hi)
@@ -651,10 +655,10 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
           if (at < lo || at + 8 > hi)
             break;
           bp = *(const uint64_t *) (uintptr_t) at;
-          if (n <= MEMO_CAP)
+          if (n <= HI_MEMO_CAP)
             {
               new->bp_at[n - 1] = at;
-              new->flags[n - 1] |= M_SAVES_BP;
+              new->flags[n - 1] |= HI_MEMO_SAVES_BP;
             }
         }
       ip = *(const uint64_t *) (uintptr_t) (cfa - 8);
@@ -670,194 +674,19 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
   return n;
 }
 
-/* --- the chain cache (chain-cache.h has its layout and lookup) ------ */
-
-__thread struct cc *hi_cc_mine __attribute__ ((tls_model ("initial-exec")));
-/* Caches of exited threads.  No lock (a fork could leave one held):
-   pushed one at a time, taken all at once. */
-static struct cc *_Atomic cc_free;
-
-/* The exiting thread's cache goes to the free list; the thread keeps
-   none for whatever it allocates after. */
-static void
-cc_push (struct cc *c)
-{
-  struct cc *h = atomic_load (&cc_free);
-  do
-    c->next_free = h;
-  while (!atomic_compare_exchange_weak (&cc_free, &h, c));
-}
-
-static void
-cc_release (void *arg)
-{
-  hi_cc_mine = CC_NONE;
-  cc_push (arg);
-}
-
-/* This thread's cache, made or taken from the free list at its first
-   chain; NULL if it has none. */
-static struct cc *
-cc_get (void)
-{
-  struct cc *c = hi_cc_mine;
-  if (HI_LIKELY (c != NULL))
-    return c == CC_NONE ? NULL : c;
-  c = atomic_exchange (&cc_free, NULL);
-  if (c)
-    {
-      for (struct cc *r = c->next_free, *next; r; r = next)
-        {
-          next = r->next_free;
-          cc_push (r);
-        }
-      memset (c->sets, 0, sizeof c->sets);   /* every entry empty */
-    }
-  else
-    c = hi_prim_alloc_nodump (sizeof *c);
-  if (!c || hi_prim_at_thread_exit (cc_release, c) != 0)
-    {
-      /* Without an exit hook it could not be given back: none. */
-      if (c)
-        cc_release (c);
-      hi_cc_mine = CC_NONE;
-      return NULL;
-    }
-  hi_cc_mine = c;
-  return c;
-}
-
-/* Record K of cache C's ring: the value at A, of the entry starting at
-   SP, is V.  1 if A is too far from SP for it. */
-static inline int
-cc_put (struct cc *c, uint32_t k, uint64_t sp, uint64_t a, uint64_t v)
-{
-  uint64_t off = a - sp;
-  c->rec[k].off = (uint32_t) off;
-  c->rec[k].val = v;
-  return off > UINT32_MAX;
-}
-
-void
-hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
-{
-  const struct memo *m = &memos[memo_cur];
-  uint32_t gen = atomic_load_explicit (&hi_unwind_generation,
-                                      memory_order_relaxed);
-  if (m->gen != gen || !gen || m->m != n || n < 1 || n > MEMO_CAP
-      || m->ip[0] != start->ip || m->sp[0] != start->sp)
-    return;
-  /* Records: the return address of every frame after the first; the
-     0 that ended the chain (not when a rule or a bound ended it, nor
-     when the depth did, which read a return address it did not need);
-     rbp where a rule used it: the slot a frame saved it in (once per
-     slot), or the starting frame's (bp0). */
-  int zero = !m->broke && m->ip[n] == 0;
-  int nret = n - 1 + zero, nbp = 0;
-  uint64_t from = 0, last = 0;       /* where rbp came from; last noted */
-  for (int k = 0; k < n; k++)
-    {
-      if ((m->flags[k] & M_USES_BP) && from && from != last)
-        {
-          nbp++;
-          last = from;
-        }
-      if (m->flags[k] & M_SAVES_BP)
-        from = m->bp_at[k];
-    }
-  if (nret + nbp > CC_REC_MAX)
-    return;
-  struct cc *c = cc_get ();
-  if (!c)
-    return;
-  uint32_t set = cc_set_of (start->ip, start->sp);
-  struct cc_entry *e = c->sets[set];
-  /* A clock: the hand passes over entries hit since it last came by. */
-  int way = c->hand[set];
-  for (int k = 0; k < CC_WAYS && e[way].used; k++)
-    {
-      e[way].used = 0;
-      way = (way + 1) % CC_WAYS;
-    }
-  c->hand[set] = (uint8_t) ((way + 1) % CC_WAYS);
-  e += way;
-  /* The chain it replaces leaves its place in the ring to this one if
-     it fits and is not written over: a set whose chains take turns
-     does not move the ring on, and so does not empty other entries. */
-  int reuse = e->cap >= nret + nbp && c->head - e->start <= CC_POOL;
-  e->gen = 0;
-  e->used = 0;
-  if (!reuse)
-    {
-      /* Contiguous: what does not fit before the ring's end starts it. */
-      if ((c->head & (CC_POOL - 1)) + (uint64_t) (nret + nbp) > CC_POOL)
-        c->head = (c->head | (CC_POOL - 1)) + 1;
-      e->start = c->head;
-      e->cap = (uint8_t) (nret + nbp);
-      c->head += (uint64_t) (nret + nbp);
-    }
-  uint32_t r = (uint32_t) e->start & (CC_POOL - 1);
-  /* Every address read is above sp[0], in the stack: within 4 GiB, or
-     the entry stays empty. */
-  uint64_t sp = m->sp[0];
-  int far = 0, bp0 = 0;
-  for (int k = 1; k < n; k++)
-    far |= cc_put (c, r++, sp, m->sp[k] - 8, m->ip[k]);
-  if (zero)
-    far |= cc_put (c, r++, sp, m->sp[n] - 8, 0);
-  from = 0;
-  last = 0;
-  for (int k = 0; k < n; k++)
-    {
-      if (m->flags[k] & M_USES_BP)
-        {
-          if (!from)
-            {
-              /* Still the starting frame's rbp (no frame restored one). */
-              far |= m->bp[k] != start->bp;
-              bp0 = 1;
-            }
-          else if (from != last)
-            {
-              far |= cc_put (c, r++, sp, from, m->bp[k]);
-              last = from;
-            }
-        }
-      if (m->flags[k] & M_SAVES_BP)
-        from = m->bp_at[k];
-    }
-  if (far)
-    return;
-  e->ip = start->ip;
-  e->sp = start->sp;
-  e->bp = start->bp;
-  e->bp0 = (uint8_t) bp0;
-  e->n = (uint16_t) n;
-  e->nret = (uint8_t) nret;
-  e->nrec = (uint8_t) (nret + nbp);
-  e->site = site;
-  e->gen = gen;
-}
-
 void
 hi_unwind_forget (void)
 {
-  atomic_fetch_add_explicit (&hi_unwind_generation, 1, memory_order_relaxed);
-  if (cache)
+  atomic_fetch_add_explicit (&hi_state.unwind.generation, 1,
+                             memory_order_relaxed);
+  struct hi_unwind_rule *rules = hi_state.unwind.rules;
+  if (rules)
     for (uint32_t i = 0; i < CACHE_SIZE; i++)
-      atomic_store_explicit ((_Atomic uint64_t *) &cache[i].ip, 0,
+      atomic_store_explicit ((_Atomic uint64_t *) &rules[i].ip, 0,
                              memory_order_relaxed);
 }
 
 #else  /* no fast unwinder here: always libgcc's */
-
-void
-hi_unwind_remember (const struct hi_frame *start, int n, uint32_t site)
-{
-  (void) start;
-  (void) n;
-  (void) site;
-}
 
 int
 hi_unwind (const struct hi_frame *start, uint64_t *out, int max)

@@ -489,31 +489,54 @@ hi_block_check (uint32_t salt, uint64_t header_addr, uint32_t site,
 #define HI_GUARD_ON_ERROR_IGNORE 2u  /* record only */
 #define HI_GUARD_QUARANTINE      4u  /* the quarantine is on */
 
-/* What was wrong (struct hi_error's kind). */
-enum hi_error_kind
-{
-  HI_ERR_DOUBLE_FREE = 1,  /* free or realloc of a block already freed */
-  HI_ERR_INTERIOR_FREE,    /* a pointer inside one of our blocks, not its
-                              start */
-  HI_ERR_NOT_HEAP,         /* a pointer to no heap block (where_kind says
-                              what it points to) */
-  HI_ERR_HEADER_CORRUPT,   /* our header's check fails where a block of
-                              ours starts: overwritten (other: the block
-                              before, the likely overflow) */
-  HI_ERR_WRITE_AFTER_FREE, /* a quarantined block's fill changed */
-  HI_ERR_REDZONE,          /* a block's redzone changed: it overflowed */
-  HI_NERROR_KINDS
-};
+/* What was wrong (struct hi_error's kind): X (NAME, VALUE, KEY), KEY
+   its name in data (the errors table's kind column).
+   DOUBLE_FREE      free or realloc of a block already freed
+   INTERIOR_FREE    a pointer inside one of our blocks, not its start
+   NOT_HEAP         a pointer to no heap block (where_kind says what it
+                    points to)
+   HEADER_CORRUPT   our header's check fails where a block of ours
+                    starts: overwritten (other: the block before, the
+                    likely overflow)
+   WRITE_AFTER_FREE a quarantined block's fill changed
+   REDZONE          a block's redzone changed: it overflowed */
+#define HI_ERROR_KINDS(X) \
+  X (DOUBLE_FREE,      1, "double_free") \
+  X (INTERIOR_FREE,    2, "interior_free") \
+  X (NOT_HEAP,         3, "not_heap") \
+  X (HEADER_CORRUPT,   4, "header_corrupt") \
+  X (WRITE_AFTER_FREE, 5, "write_after_free") \
+  X (REDZONE,          6, "redzone")
+#define HI_ERR_ENUM_(name, value, key) HI_ERR_##name = value,
+enum hi_error_kind { HI_ERROR_KINDS (HI_ERR_ENUM_) HI_NERROR_KINDS };
+#undef HI_ERR_ENUM_
 
-/* When it was found (struct hi_error's when). */
-enum hi_error_when
+/* When it was found (struct hi_error's when): X (NAME, VALUE, KEY, CALL),
+   KEY its name in data, CALL the allocator call it was found in (0: in
+   none).  REALLOC is realloc() or reallocarray(); EVICT as the block
+   left the quarantine; SNAPSHOT while a snapshot was written. */
+#define HI_ERROR_WHENS(X) \
+  X (FREE,        1, "free",               "free") \
+  X (REALLOC,     2, "realloc",            "realloc") \
+  X (USABLE_SIZE, 3, "malloc_usable_size", "malloc_usable_size") \
+  X (EVICT,       4, "evict",              0) \
+  X (SNAPSHOT,    5, "snapshot",           0)
+#define HI_WHEN_ENUM_(name, value, key, call) HI_WHEN_##name = value,
+enum hi_error_when { HI_ERROR_WHENS (HI_WHEN_ENUM_) };
+#undef HI_WHEN_ENUM_
+
+/* The allocator call an error found WHEN is reported in: its CALL, or
+   "free" when it has none. */
+static inline const char *
+hi_error_call (uint32_t when)
 {
-  HI_WHEN_FREE = 1,        /* in free() */
-  HI_WHEN_REALLOC,         /* in realloc() or reallocarray() */
-  HI_WHEN_USABLE_SIZE,     /* in malloc_usable_size() */
-  HI_WHEN_EVICT,           /* as the block left the quarantine */
-  HI_WHEN_SNAPSHOT         /* while a snapshot was written */
-};
+#define HI_WHEN_CALL_(name, value, key, call) \
+  if (when == (value) && (call)) \
+    return (call);
+  HI_ERROR_WHENS (HI_WHEN_CALL_)
+#undef HI_WHEN_CALL_
+  return "free";
+}
 
 /* For HI_ERR_NOT_HEAP: what the pointer points to. */
 enum hi_where_kind

@@ -44,18 +44,16 @@ static const struct hi_column columns[C_NCOLS] = {
 };
 
 static const char *const kind_keys[HI_NERROR_KINDS] = {
-  [HI_ERR_DOUBLE_FREE] = "double_free",
-  [HI_ERR_INTERIOR_FREE] = "interior_free",
-  [HI_ERR_NOT_HEAP] = "not_heap",
-  [HI_ERR_HEADER_CORRUPT] = "header_corrupt",
-  [HI_ERR_WRITE_AFTER_FREE] = "write_after_free",
-  [HI_ERR_REDZONE] = "redzone",
+#define KIND_KEY(name, value, key) [HI_ERR_##name] = key,
+  HI_ERROR_KINDS (KIND_KEY)
+#undef KIND_KEY
 };
 
 static const char *const when_keys[] = {
-  [0] = "unknown", [HI_WHEN_FREE] = "free", [HI_WHEN_REALLOC] = "realloc",
-  [HI_WHEN_USABLE_SIZE] = "malloc_usable_size", [HI_WHEN_EVICT] = "evict",
-  [HI_WHEN_SNAPSHOT] = "snapshot",
+  [0] = "unknown",
+#define WHEN_KEY(name, value, key, call) [HI_WHEN_##name] = key,
+  HI_ERROR_WHENS (WHEN_KEY)
+#undef WHEN_KEY
 };
 
 static const char *const where_keys[] = {
@@ -63,13 +61,6 @@ static const char *const where_keys[] = {
   [HI_WHERE_MODULE] = "module", [HI_WHERE_UNMAPPED] = "unmapped",
 };
 
-/* The call in which the error was found, as the text says it. */
-static const char *
-call_name (uint32_t when)
-{
-  return when == HI_WHEN_REALLOC ? "realloc"
-         : when == HI_WHEN_USABLE_SIZE ? "malloc_usable_size" : "free";
-}
 
 /* "byte" or "bytes", as N wants. */
 static const char *
@@ -91,7 +82,7 @@ static void
 headline (const struct hi_error *e, uint64_t n, char *s, size_t size)
 {
   char found[96], block[96];
-  const char *call = call_name (e->when);
+  const char *call = hi_error_call (e->when);
   switch (e->when)
     {
     case HI_WHEN_FREE:
@@ -233,7 +224,7 @@ hi_table_errors (struct hi_analysis *a, struct hi_rmodel *r)
         }
       if (e->call_site != HI_SITE_UNKNOWN)
         {
-          snprintf (s, sizeof s, "\n    this %s by ", call_name (e->when));
+          snprintf (s, sizeof s, "\n    this %s by ", hi_error_call (e->when));
           c[C_T2] = hi_cell_text (hi_rmodel_strdup (r, s));
           c[C_CALL] = hi_site_cell (a, e->call_site, r);
         }
