@@ -64,7 +64,7 @@ warn_file (const char *path, int err)
 int
 hi_snapshot_write (const char *template, int warn)
 {
-  char path[1024], tmp[1024 + 32];
+  char path[1024], tmp[1024 + 56];
   if (!template
       || hi_expand_output (path, sizeof path, template,
                            (long) hi_prim_pid ()) < 0)
@@ -81,9 +81,13 @@ hi_snapshot_write (const char *template, int warn)
       errno = EINVAL;
       return -1;
     }
-  char *t = put_str (tmp, tmp + sizeof tmp - 24, path);
-  t = put_str (t, tmp + sizeof tmp - 24, ".tmp.");
-  t = put_uint (t, tmp + sizeof tmp - 1, hi_prim_pid ());
+  /* Each writer its own temporary (PATH.tmp.PID.TID): two threads
+     writing at once each publish a whole file, never one the other cut. */
+  char *t = put_str (tmp, tmp + sizeof tmp - 48, path);
+  t = put_str (t, tmp + sizeof tmp - 48, ".tmp.");
+  t = put_uint (t, tmp + sizeof tmp - 25, hi_prim_pid ());
+  t = put_str (t, tmp + sizeof tmp - 24, ".");
+  t = put_uint (t, tmp + sizeof tmp - 1, hi_prim_tid ());
   *t = '\0';
 
   /* Region sizes come from one copy of the root, written first, so the
