@@ -54,11 +54,15 @@ struct block
   int aligned;
 };
 
+/* The site of a new block; HI_SITE_OFF when the monitor could not start
+   (the block is then glibc's alone, with no header). */
 static inline HOT uint32_t
 site_for (const struct hi_frame *caller)
 {
-  if (hi_tls.busy || !hi_ensure_init ())
+  if (hi_tls.busy)
     return HI_SITE_INTERNAL;
+  if (HI_UNLIKELY (!hi_ensure_init ()))
+    return HI_SITE_OFF;
   if (HI_UNLIKELY (!atomic_load_explicit (&hi_unwind_ready,
                                           memory_order_relaxed)))
     return HI_SITE_UNKNOWN;
@@ -182,6 +186,8 @@ alloc_plain (size_t n, const struct hi_frame *caller)
       return NULL;
     }
   uint32_t site = site_for (caller);
+  if (HI_UNLIKELY (site == HI_SITE_OFF))
+    return __libc_malloc (n);
   void *base = __libc_malloc (n + PRE + HI_POST);
   return base ? finish (base, hi_state.birth, site, n) : NULL;
 }
@@ -204,6 +210,8 @@ alloc_aligned_sized (size_t align, size_t usable, uint64_t recorded,
       return NULL;
     }
   uint32_t site = site_for (caller);
+  if (HI_UNLIKELY (site == HI_SITE_OFF))
+    return __libc_memalign (align, usable);
   size_t pad = align;
   while (pad < PRE + sizeof (uint64_t))
     pad += align;
@@ -217,16 +225,27 @@ alloc_aligned (size_t align, size_t n, const struct hi_frame *caller)
   return alloc_aligned_sized (align, n, n, caller);
 }
 
+/* What glibc's pointer of P is while the monitor is not running (it
+   could not start, or this thread is starting it): a block with our
+   header, made before, goes back from its base. */
+static void *
+base_of (void *p)
+{
+  struct block b;
+  return lookup (p, &b) ? b.base : p;
+}
+
 static inline HOT void
 free_any (void *p, const struct hi_frame *caller)
 {
   struct block b;
   if (!p)
     return;
-  if (hi_ensure_init () && lookup (p, &b))
+  if (HI_UNLIKELY (!hi_ensure_init ()))
+    __libc_free (base_of (p));
+  else if (lookup (p, &b))
     release (&b, caller, HI_WHEN_FREE);
-  else if (!hi_ensure_init ()
-           || hi_guard_bad_pointer (p, caller, HI_WHEN_FREE))
+  else if (hi_guard_bad_pointer (p, caller, HI_WHEN_FREE))
     {
       HI_ADD (heapinspect_root.totals.foreign_frees, 1);
       __libc_free (p);
@@ -239,10 +258,22 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
   struct block b;
   if (!p)
     return alloc_plain (n, caller);
-  if (!hi_ensure_init () || !lookup (p, &b))
+  if (HI_UNLIKELY (!hi_ensure_init ()))
     {
-      if (hi_ensure_init () && !hi_guard_bad_pointer (p, caller,
-                                                      HI_WHEN_REALLOC))
+      if (!lookup (p, &b))
+        return __libc_realloc (p, n);
+      /* A block with our header, made before: moved to a plain one
+         (glibc's realloc (p, 0) frees p and returns NULL). */
+      void *q = n ? __libc_malloc (n) : NULL;
+      if (q)
+        memcpy (q, p, b.size < n ? b.size : n);
+      if (q || n == 0)
+        __libc_free (b.base);
+      return q;
+    }
+  if (!lookup (p, &b))
+    {
+      if (!hi_guard_bad_pointer (p, caller, HI_WHEN_REALLOC))
         {
           errno = ENOMEM;   /* a heap error, reported: P is left alone */
           return NULL;
@@ -331,6 +362,8 @@ ENTRY (calloc) (size_t k, size_t n)
       return NULL;
     }
   uint32_t site = site_for (&caller);
+  if (HI_UNLIKELY (site == HI_SITE_OFF))
+    return __libc_calloc (k, n);
   void *base = __libc_calloc (1, total + PRE + HI_POST);
   return base ? finish (base, hi_state.birth, site, total) : NULL;
 }
@@ -459,10 +492,11 @@ ENTRY (malloc_usable_size) (void *p)
   struct block b;
   if (!p)
     return 0;
-  if (!hi_ensure_init () || !lookup (p, &b))
+  if (HI_UNLIKELY (!hi_ensure_init ()))
+    return lookup (p, &b) ? b.size : underlying_usable_size (p);
+  if (!lookup (p, &b))
     {
-      if (hi_ensure_init () && !hi_guard_bad_pointer (p, &caller,
-                                                      HI_WHEN_USABLE_SIZE))
+      if (!hi_guard_bad_pointer (p, &caller, HI_WHEN_USABLE_SIZE))
         return 0;
       return underlying_usable_size (p);
     }

@@ -301,6 +301,9 @@ HI_HIDDEN uint64_t hi_time_now (void);
 
 /* The monitor's initialization (init.c), in hi_init_state: done on
    first use (hi_ensure_init: 1 once the monitor is ready). */
+/* site_for's answer when the monitor could not start: the block is
+   glibc's alone, with no header (never a site id: sites stay far below). */
+#define HI_SITE_OFF UINT32_C(0xfffffffe)
 enum { HI_INIT_NONE, HI_INIT_BUSY, HI_INIT_READY, HI_INIT_FAILED };
 extern HI_HIDDEN _Atomic int hi_init_state;
 HI_HIDDEN int hi_ensure_init_slow (void);
