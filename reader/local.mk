@@ -47,6 +47,7 @@ CLEANFILES += %reldir%/report/profile.pb-c.c %reldir%/report/profile.pb-c.h
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/tables/table-types.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/tables/table-temporary.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/tables/table-lifetimes.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/tables/chain-table.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/analysis/path-rows.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/report/timetab.h %reldir%/report/time-text.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/tables/table-timeline.c

@@ -75,48 +75,67 @@ static const char *const kind_names[] = {
   [HI_RPOINT_PEAK] = "the peak, point", [HI_RPOINT_NOW] = "now, point",
 };
 
-hi_status
-hi_emit_svg_timeline (const struct hi_rmodel *r,
-                      const struct hi_emit_options *o, FILE *f)
+/* What the image draws: the scales, the detailed points and the chains
+   stacked at them. */
+struct plot
 {
-  (void) o;
-  const struct hi_rtimeline *tl = &r->timeline;
-  /* The chains stacked: those with the most bytes at any detailed
-     point. */
-  uint64_t *best = calloc (tl->n_chains + 1, sizeof *best);
-  uint64_t *pick = calloc (NCOLOURS, sizeof *pick);
-  size_t *det = calloc (tl->n_points + 1, sizeof *det);
-  if (!best || !pick || !det)
-    {
-      free (best);
-      free (pick);
-      free (det);
-      return HI_E_NOMEM;
-    }
-  size_t nd = 0;
-  uint64_t ymax = 0, xmax = tl->n_points ? tl->points[tl->n_points - 1].clock
-                                         : 0;
+  const struct hi_rtimeline *tl;
+  uint64_t xmax, ymax;       /* the scales: the last clock, the most bytes */
+  size_t *det;               /* the detailed points' indexes in points */
+  size_t nd;
+  uint64_t *best;            /* per chain, its most bytes at a detailed
+                                point */
+  uint64_t *pick;            /* the chains stacked, most bytes first */
+  size_t npick;
+  uint64_t *val;             /* the picked chains' bytes at each detailed
+                                point: val[d * NCOLOURS + b] for pick b */
+};
+
+static void
+plot_free (struct plot *p)
+{
+  free (p->det);
+  free (p->best);
+  free (p->pick);
+  free (p->val);
+}
+
+/* The detailed points into P's det, each chain's most bytes at one into
+   its best, and the scales from the points' live bytes. */
+static void
+find_detailed (struct plot *p)
+{
+  const struct hi_rtimeline *tl = p->tl;
+  p->xmax = tl->n_points ? tl->points[tl->n_points - 1].clock : 0;
   for (size_t i = 0; i < tl->n_points; i++)
     {
-      const struct hi_rpoint *p = &tl->points[i];
-      if (p->bytes > ymax)
-        ymax = p->bytes;
-      if (p->kind == HI_RPOINT_PLAIN)
+      const struct hi_rpoint *pt = &tl->points[i];
+      if (pt->bytes > p->ymax)
+        p->ymax = pt->bytes;
+      if (pt->kind == HI_RPOINT_PLAIN)
         continue;
-      det[nd++] = i;
-      for (uint64_t k = 0; k < p->n; k++)
+      p->det[p->nd++] = i;
+      for (uint64_t k = 0; k < pt->n; k++)
         {
-          const struct hi_rtchain *c = &tl->at[p->first + k];
-          if (c->bytes > best[c->chain])
-            best[c->chain] = c->bytes;
+          const struct hi_rtchain *c = &tl->at[pt->first + k];
+          if (c->bytes > p->best[c->chain])
+            p->best[c->chain] = c->bytes;
         }
     }
-  size_t npick = 0;
-  for (uint64_t c = 0; c < tl->n_chains; c++)
+}
+
+/* The chains stacked: the NCOLOURS with the most bytes at any detailed
+   point, most first. */
+static void
+pick_chains (struct plot *p)
+{
+  const uint64_t *best = p->best;
+  uint64_t *pick = p->pick;
+  for (uint64_t c = 0; c < p->tl->n_chains; c++)
     {
       if (best[c] == 0)
         continue;
-      size_t j = npick < NCOLOURS ? npick++ : NCOLOURS;
+      size_t j = p->npick < NCOLOURS ? p->npick++ : NCOLOURS;
       if (j == NCOLOURS && best[c] <= best[pick[NCOLOURS - 1]])
         continue;
       if (j == NCOLOURS)
@@ -128,48 +147,76 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
         }
       pick[j] = c;
     }
-  /* The picked chains' bytes at each detailed point: VAL[d * NCOLOURS +
-     b] for pick b. */
-  uint64_t *val = calloc (nd * NCOLOURS + 1, sizeof *val);
+}
+
+/* The picked chains' bytes at each detailed point into P's val, and the
+   scale widened where a point's chains sum past its own bytes (threads'
+   lag).  HI_OK or HI_E_NOMEM. */
+static hi_status
+stack_values (struct plot *p)
+{
+  const struct hi_rtimeline *tl = p->tl;
+  p->val = calloc (p->nd * NCOLOURS + 1, sizeof *p->val);
   size_t *pick_of = malloc ((tl->n_chains + 1) * sizeof *pick_of);
-  if (!val || !pick_of)
+  if (!p->val || !pick_of)
     {
-      free (val);
       free (pick_of);
-      free (best);
-      free (pick);
-      free (det);
       return HI_E_NOMEM;
     }
   for (uint64_t c = 0; c < tl->n_chains; c++)
     pick_of[c] = NCOLOURS;
-  for (size_t b = 0; b < npick; b++)
-    pick_of[pick[b]] = b;
-  for (size_t d = 0; d < nd; d++)
+  for (size_t b = 0; b < p->npick; b++)
+    pick_of[p->pick[b]] = b;
+  for (size_t d = 0; d < p->nd; d++)
     {
-      const struct hi_rpoint *p = &tl->points[det[d]];
-      for (uint64_t k = 0; k < p->n; k++)
+      const struct hi_rpoint *pt = &tl->points[p->det[d]];
+      uint64_t sum = 0;
+      for (uint64_t k = 0; k < pt->n; k++)
         {
-          const struct hi_rtchain *c = &tl->at[p->first + k];
+          const struct hi_rtchain *c = &tl->at[pt->first + k];
           size_t b = pick_of[c->chain];
           if (b < NCOLOURS)
-            val[d * NCOLOURS + b] = hi_add_sat (val[d * NCOLOURS + b],
-                                                c->bytes);
+            p->val[d * NCOLOURS + b] = hi_add_sat (p->val[d * NCOLOURS + b],
+                                                   c->bytes);
+          sum = hi_add_sat (sum, c->bytes);
         }
+      if (sum > p->ymax)
+        p->ymax = sum;
     }
   free (pick_of);
-  /* A chain's sum could pass the point's own bytes (threads' lag): the
-     scale takes the larger. */
-  for (size_t d = 0; d < nd; d++)
+  return HI_OK;
+}
+
+/* P for timeline TL.  HI_OK, or HI_E_NOMEM (P freed). */
+static hi_status
+plot_new (const struct hi_rtimeline *tl, struct plot *p)
+{
+  memset (p, 0, sizeof *p);
+  p->tl = tl;
+  p->best = calloc (tl->n_chains + 1, sizeof *p->best);
+  p->pick = calloc (NCOLOURS, sizeof *p->pick);
+  p->det = calloc (tl->n_points + 1, sizeof *p->det);
+  if (!p->best || !p->pick || !p->det)
     {
-      const struct hi_rpoint *p = &tl->points[det[d]];
-      uint64_t sum = 0;
-      for (uint64_t k = 0; k < p->n; k++)
-        sum = hi_add_sat (sum, tl->at[p->first + k].bytes);
-      if (sum > ymax)
-        ymax = sum;
+      plot_free (p);
+      return HI_E_NOMEM;
     }
-  unsigned height = TOP + PH + 60 + (unsigned) (npick + 3) * LEGEND_LINE;
+  find_detailed (p);
+  pick_chains (p);
+  if (stack_values (p) != HI_OK)
+    {
+      plot_free (p);
+      return HI_E_NOMEM;
+    }
+  return HI_OK;
+}
+
+/* The image's start: its size and figures, the title, the style and
+   the headings. */
+static void
+put_head (const struct hi_rmodel *r, const struct plot *p, FILE *f)
+{
+  unsigned height = TOP + PH + 60 + (unsigned) (p->npick + 3) * LEGEND_LINE;
   fprintf (f,
            "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
            "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
@@ -177,7 +224,8 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
            "font-family=\"Verdana, 'DejaVu Sans', sans-serif\" "
            "font-size=\"12\" data-points=\"%zu\" data-detailed=\"%zu\" "
            "data-chains=\"%zu\">\n<title>heapinspect timeline of ",
-           IMAGE_W, height, IMAGE_W, height, tl->n_points, nd, npick);
+           IMAGE_W, height, IMAGE_W, height, p->tl->n_points, p->nd,
+           p->npick);
   hi_svg_put_text (r->source ? r->source : "?", f);
   fputs ("</title>\n<style>\n"
          "text { fill: #000; }\n"
@@ -202,10 +250,15 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
   if (r->incomplete)
     fputs (" (damaged input: figures are partial)", f);
   fputs ("</text>\n", f);
-  if (!tl->has)
+  if (!p->tl->has)
     fprintf (f, "<text id=\"empty\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
              "No timeline: this input has no time data.</text>\n", IMAGE_W / 2, TOP + PH / 2);
-  /* Axes and their ticks. */
+}
+
+/* The axes and their ticks. */
+static void
+put_axes (const struct plot *p, FILE *f)
+{
   fprintf (f, "<g id=\"axes\"><line class=\"axis\" x1=\"%d\" y1=\"%d\" "
            "x2=\"%d\" y2=\"%d\"/><line class=\"axis\" x1=\"%d\" y1=\"%d\" "
            "x2=\"%d\" y2=\"%d\"/>\n", X0, TOP, X0, TOP + PH, X0, TOP + PH,
@@ -213,14 +266,15 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
   for (int k = 0; k <= 4; k++)
     {
       char h[32];
-      uint64_t v = (uint64_t) ((long double) ymax * k / 4);
+      uint64_t v = (uint64_t) ((long double) p->ymax * k / 4);
       hi_human_bytes (v, h, sizeof h);
       fprintf (f, "<text class=\"tick\" x=\"%d\" y=\"%.1f\" "
-               "text-anchor=\"end\">%s</text>", X0 - 6, py (v, ymax) + 4, h);
-      v = (uint64_t) ((long double) xmax * k / 4);
+               "text-anchor=\"end\">%s</text>", X0 - 6, py (v, p->ymax) + 4,
+               h);
+      v = (uint64_t) ((long double) p->xmax * k / 4);
       hi_human_bytes (v, h, sizeof h);
       fprintf (f, "<text class=\"tick\" x=\"%.1f\" y=\"%d\" "
-               "text-anchor=\"middle\">%s</text>\n", px (v, xmax),
+               "text-anchor=\"middle\">%s</text>\n", px (v, p->xmax),
                TOP + PH + 16, h);
     }
   fprintf (f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">bytes "
@@ -228,138 +282,184 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
            "y=\"%d\" transform=\"rotate(-90 16 %d)\" text-anchor=\"middle\">"
            "live bytes</text></g>\n", X0 + PW / 2, TOP + PH + 36,
            TOP + PH / 2, TOP + PH / 2);
-  if (tl->has && tl->n_points)
+}
+
+/* Every point's live bytes, a step from each to the next. */
+static void
+put_area (const struct plot *p, FILE *f)
+{
+  const struct hi_rtimeline *tl = p->tl;
+  fputs ("<g class=\"area\"><title>live bytes at every point</title>"
+         "<polygon fill=\"#d0d0d0\" points=\"", f);
+  fprintf (f, "%.2f,%.2f", px (tl->points[0].clock, p->xmax),
+           py (0, p->ymax));
+  for (size_t i = 0; i < tl->n_points; i++)
     {
-      /* Every point's live bytes, a step from each to the next. */
-      fputs ("<g class=\"area\"><title>live bytes at every point</title>"
-             "<polygon fill=\"#d0d0d0\" points=\"", f);
-      fprintf (f, "%.2f,%.2f", px (tl->points[0].clock, xmax),
-               py (0, ymax));
-      for (size_t i = 0; i < tl->n_points; i++)
-        {
-          const struct hi_rpoint *p = &tl->points[i];
-          if (i)
-            fprintf (f, " %.2f,%.2f", px (p->clock, xmax),
-                     py (tl->points[i - 1].bytes, ymax));
-          fprintf (f, " %.2f,%.2f", px (p->clock, xmax), py (p->bytes, ymax));
-        }
-      fprintf (f, " %.2f,%.2f\"/></g>\n",
-               px (tl->points[tl->n_points - 1].clock, xmax), py (0, ymax));
-      /* The stacked chains, then the rest on top, between the detailed
-         points. */
-      uint64_t *base = calloc (nd + 1, sizeof *base);
-      if (!base)
-        goto nomem;
-      for (size_t b = 0; b <= npick; b++)
-        {
-          uint64_t c = b < npick ? pick[b] : UINT64_MAX;
-          if (b < npick)
-            {
-              fprintf (f, "<g class=\"chain\" data-chain=\"%zu\"><title>", b);
-              put_path (r, &tl->chains[c], f);
-              fputs ("\nat most ", f);
-              put_bytes (best[c], f);
-              fputs (" live at a detailed point</title>", f);
-            }
-          else
-            fputs ("<g class=\"chain\" data-chain=\"other\"><title>other "
-                   "chains</title>", f);
-          fprintf (f, "<polygon fill=\"%s\" fill-opacity=\"0.85\" "
-                   "points=\"", b < npick ? colours[b] : "#a0a0a0");
-          uint64_t *top = malloc ((nd + 1) * sizeof *top);
-          if (!top)
-            {
-              free (base);
-              goto nomem;
-            }
-          for (size_t d = 0; d < nd; d++)
-            {
-              const struct hi_rpoint *p = &tl->points[det[d]];
-              uint64_t v = c != UINT64_MAX ? val[d * NCOLOURS + b]
-                                           : hi_sub0 (p->bytes, base[d]);
-              top[d] = hi_add_sat (base[d], v);
-              fprintf (f, "%s%.2f,%.2f", d ? " " : "", px (p->clock, xmax),
-                       py (top[d], ymax));
-            }
-          for (size_t d = nd; d-- > 0;)
-            fprintf (f, " %.2f,%.2f", px (tl->points[det[d]].clock, xmax),
-                     py (base[d], ymax));
-          fputs ("\"/></g>\n", f);
-          memcpy (base, top, nd * sizeof *base);
-          free (top);
-        }
-      free (base);
-      /* The detailed points: a column to hover, with the figures. */
-      fputs ("<g id=\"points\">\n", f);
-      for (size_t d = 0; d < nd; d++)
-        {
-          size_t i = det[d];
-          const struct hi_rpoint *p = &tl->points[i];
-          double x = px (p->clock, xmax);
-          fprintf (f, "<g class=\"pt\" data-n=\"%zu\" data-kind=\"%s\" "
-                   "data-time-ns=\"%" PRIu64 "\" data-clock=\"%" PRIu64
-                   "\" data-bytes=\"%" PRIu64 "\" data-blocks=\"%" PRIu64
-                   "\" data-stack=\"", i, kind_keys[p->kind], p->time_ns,
-                   p->clock, p->bytes, p->blocks);
-          for (size_t b = 0; b < npick; b++)
-            fprintf (f, "%s%" PRIu64, b ? " " : "", val[d * NCOLOURS + b]);
-          fprintf (f, "\"><title>%s %zu: ", kind_names[p->kind], i);
-          put_bytes (p->bytes, f);
-          fprintf (f, " live in %" PRIu64 " blocks\nat %" PRIu64 ".%03" PRIu64
-                   " ms, %" PRIu64 " bytes allocated", p->blocks,
-                   p->time_ns / 1000000, p->time_ns / 1000 % 1000, p->clock);
-          for (size_t b = 0; b < npick; b++)
-            {
-              uint64_t v = val[d * NCOLOURS + b];
-              if (!v)
-                continue;
-              fputs ("\n", f);
-              put_bytes (v, f);
-              fputs (": ", f);
-              put_path (r, &tl->chains[pick[b]], f);
-            }
-          fprintf (f, "</title><rect x=\"%.2f\" y=\"%d\" width=\"8\" "
-                   "height=\"%d\"/></g>\n", x - 4, TOP, PH);
-        }
-      fputs ("</g>\n", f);
-      if (tl->peak < tl->n_points)
-        {
-          const struct hi_rpoint *p = &tl->points[tl->peak];
-          double x = px (p->clock, xmax);
-          fprintf (f, "<text id=\"peak\" x=\"%.2f\" y=\"%.2f\" "
-                   "text-anchor=\"%s\">peak ", x, py (p->bytes, ymax) - 6,
-                   x > X0 + PW - 60 ? "end" : x < X0 + 60 ? "start"
-                                                          : "middle");
-          char h[32];
-          hi_human_bytes (p->bytes, h, sizeof h);
-          fprintf (f, "%s</text>\n", h);
-        }
+      const struct hi_rpoint *pt = &tl->points[i];
+      if (i)
+        fprintf (f, " %.2f,%.2f", px (pt->clock, p->xmax),
+                 py (tl->points[i - 1].bytes, p->ymax));
+      fprintf (f, " %.2f,%.2f", px (pt->clock, p->xmax),
+               py (pt->bytes, p->ymax));
     }
-  /* The legend. */
+  fprintf (f, " %.2f,%.2f\"/></g>\n",
+           px (tl->points[tl->n_points - 1].clock, p->xmax), py (0, p->ymax));
+}
+
+/* Layer B of the stack (B == npick: the other chains), on BASE, the
+   layers below it at each detailed point; TOP gets this layer's top. */
+static void
+put_layer (const struct hi_rmodel *r, const struct plot *p, size_t b,
+           const uint64_t *base, uint64_t *top, FILE *f)
+{
+  const struct hi_rtimeline *tl = p->tl;
+  uint64_t c = b < p->npick ? p->pick[b] : UINT64_MAX;
+  if (b < p->npick)
+    {
+      fprintf (f, "<g class=\"chain\" data-chain=\"%zu\"><title>", b);
+      put_path (r, &tl->chains[c], f);
+      fputs ("\nat most ", f);
+      put_bytes (p->best[c], f);
+      fputs (" live at a detailed point</title>", f);
+    }
+  else
+    fputs ("<g class=\"chain\" data-chain=\"other\"><title>other "
+           "chains</title>", f);
+  fprintf (f, "<polygon fill=\"%s\" fill-opacity=\"0.85\" "
+           "points=\"", b < p->npick ? colours[b] : "#a0a0a0");
+  for (size_t d = 0; d < p->nd; d++)
+    {
+      const struct hi_rpoint *pt = &tl->points[p->det[d]];
+      uint64_t v = c != UINT64_MAX ? p->val[d * NCOLOURS + b]
+                                   : hi_sub0 (pt->bytes, base[d]);
+      top[d] = hi_add_sat (base[d], v);
+      fprintf (f, "%s%.2f,%.2f", d ? " " : "", px (pt->clock, p->xmax),
+               py (top[d], p->ymax));
+    }
+  for (size_t d = p->nd; d-- > 0;)
+    fprintf (f, " %.2f,%.2f", px (tl->points[p->det[d]].clock, p->xmax),
+             py (base[d], p->ymax));
+  fputs ("\"/></g>\n", f);
+}
+
+/* The stacked chains, then the rest on top, between the detailed
+   points.  HI_OK or HI_E_NOMEM. */
+static hi_status
+put_stack (const struct hi_rmodel *r, const struct plot *p, FILE *f)
+{
+  uint64_t *base = calloc (p->nd + 1, sizeof *base);
+  uint64_t *top = malloc ((p->nd + 1) * sizeof *top);
+  if (base && top)
+    for (size_t b = 0; b <= p->npick; b++)
+      {
+        put_layer (r, p, b, base, top, f);
+        memcpy (base, top, p->nd * sizeof *base);
+      }
+  hi_status st = base && top ? HI_OK : HI_E_NOMEM;
+  free (base);
+  free (top);
+  return st;
+}
+
+/* The detailed points: a column to hover each, with the figures. */
+static void
+put_points (const struct hi_rmodel *r, const struct plot *p, FILE *f)
+{
+  const struct hi_rtimeline *tl = p->tl;
+  fputs ("<g id=\"points\">\n", f);
+  for (size_t d = 0; d < p->nd; d++)
+    {
+      size_t i = p->det[d];
+      const struct hi_rpoint *pt = &tl->points[i];
+      const uint64_t *val = &p->val[d * NCOLOURS];
+      double x = px (pt->clock, p->xmax);
+      fprintf (f, "<g class=\"pt\" data-n=\"%zu\" data-kind=\"%s\" "
+               "data-time-ns=\"%" PRIu64 "\" data-clock=\"%" PRIu64
+               "\" data-bytes=\"%" PRIu64 "\" data-blocks=\"%" PRIu64
+               "\" data-stack=\"", i, kind_keys[pt->kind], pt->time_ns,
+               pt->clock, pt->bytes, pt->blocks);
+      for (size_t b = 0; b < p->npick; b++)
+        fprintf (f, "%s%" PRIu64, b ? " " : "", val[b]);
+      fprintf (f, "\"><title>%s %zu: ", kind_names[pt->kind], i);
+      put_bytes (pt->bytes, f);
+      fprintf (f, " live in %" PRIu64 " blocks\nat %" PRIu64 ".%03" PRIu64
+               " ms, %" PRIu64 " bytes allocated", pt->blocks,
+               pt->time_ns / 1000000, pt->time_ns / 1000 % 1000, pt->clock);
+      for (size_t b = 0; b < p->npick; b++)
+        {
+          if (!val[b])
+            continue;
+          fputs ("\n", f);
+          put_bytes (val[b], f);
+          fputs (": ", f);
+          put_path (r, &tl->chains[p->pick[b]], f);
+        }
+      fprintf (f, "</title><rect x=\"%.2f\" y=\"%d\" width=\"8\" "
+               "height=\"%d\"/></g>\n", x - 4, TOP, PH);
+    }
+  fputs ("</g>\n", f);
+}
+
+/* The peak's label, if the timeline has a peak. */
+static void
+put_peak (const struct plot *p, FILE *f)
+{
+  const struct hi_rtimeline *tl = p->tl;
+  if (tl->peak >= tl->n_points)
+    return;
+  const struct hi_rpoint *pt = &tl->points[tl->peak];
+  double x = px (pt->clock, p->xmax);
+  fprintf (f, "<text id=\"peak\" x=\"%.2f\" y=\"%.2f\" "
+           "text-anchor=\"%s\">peak ", x, py (pt->bytes, p->ymax) - 6,
+           x > X0 + PW - 60 ? "end" : x < X0 + 60 ? "start" : "middle");
+  char h[32];
+  hi_human_bytes (pt->bytes, h, sizeof h);
+  fprintf (f, "%s</text>\n", h);
+}
+
+/* The legend: a line per chain stacked, and the other chains. */
+static void
+put_legend (const struct hi_rmodel *r, const struct plot *p, FILE *f)
+{
   fputs ("<g id=\"legend\">\n", f);
   unsigned y = TOP + PH + 60;
-  for (size_t b = 0; b <= npick && tl->has; b++)
+  for (size_t b = 0; b <= p->npick && p->tl->has; b++)
     {
       fprintf (f, "<rect x=\"%d\" y=\"%u\" width=\"12\" height=\"12\" "
                "fill=\"%s\"/><text x=\"%d\" y=\"%u\">", X0, y,
-               b < npick ? colours[b] : "#a0a0a0", X0 + 18, y + 11);
-      if (b < npick)
-        put_path (r, &tl->chains[pick[b]], f);
+               b < p->npick ? colours[b] : "#a0a0a0", X0 + 18, y + 11);
+      if (b < p->npick)
+        put_path (r, &p->tl->chains[p->pick[b]], f);
       else
         fputs ("other chains", f);
       fputs ("</text>\n", f);
       y += LEGEND_LINE;
     }
   fputs ("</g>\n</svg>\n", f);
-  free (val);
-  free (best);
-  free (pick);
-  free (det);
+}
+
+hi_status
+hi_emit_svg_timeline (const struct hi_rmodel *r,
+                      const struct hi_emit_options *o, FILE *f)
+{
+  (void) o;
+  struct plot p;
+  if (plot_new (&r->timeline, &p) != HI_OK)
+    return HI_E_NOMEM;
+  put_head (r, &p, f);
+  put_axes (&p, f);
+  if (p.tl->has && p.tl->n_points)
+    {
+      put_area (&p, f);
+      if (put_stack (r, &p, f) != HI_OK)
+        {
+          plot_free (&p);
+          return HI_E_NOMEM;
+        }
+      put_points (r, &p, f);
+      put_peak (&p, f);
+    }
+  put_legend (r, &p, f);
+  plot_free (&p);
   return fflush (f) != 0 || ferror (f) ? HI_E_WRITE : HI_OK;
-nomem:
-  free (val);
-  free (best);
-  free (pick);
-  free (det);
-  return HI_E_NOMEM;
 }

@@ -366,6 +366,201 @@ emit_chart (const struct hi_rmodel *r, const struct hi_emit_options *o,
   fprintf (f, "%*s  0%*s\n\n", lw, "", CHART_W - 1, right);
 }
 
+/* A table's grid as text: every shown cell's text, and the columns'
+   widths. */
+struct grid
+{
+  size_t nc, nr;
+  char **text;               /* text[row * nc + column], or NULL */
+  size_t *width;
+  int *shown;                /* the column has a heading: text shows it */
+  size_t last;               /* the last column shown */
+  size_t total;              /* the widths shown, with their gaps */
+};
+
+static void
+grid_free (struct grid *g)
+{
+  if (g->text)
+    for (size_t i = 0; i < g->nr * g->nc; i++)
+      free (g->text[i]);
+  free (g->text);
+  free (g->width);
+  free (g->shown);
+}
+
+/* Whether column C of T has no heading of its own: the heading of a
+   column before it spans it. */
+static int
+spanned (const struct hi_table *t, const struct grid *g, size_t c)
+{
+  return c < g->nc && g->shown[c] && !t->columns[c].head;
+}
+
+/* Every cell's text of T into G, and each column's width: its widest
+   text or second heading. */
+static void
+grid_cells (const struct hi_rmodel *r, const struct hi_emit_options *o,
+            const struct hi_table *t, struct grid *g)
+{
+  size_t nc = g->nc;
+  for (size_t c = 0; c < nc; c++)
+    {
+      const struct hi_column *col = &t->columns[c];
+      g->shown[c] = col->head != NULL || col->head2 != NULL;
+      if (col->head2)
+        g->width[c] = strlen (col->head2);
+    }
+  for (size_t i = 0; i < g->nr; i++)
+    for (size_t c = 0; c < nc; c++)
+      if (g->shown[c] && !t->rows[i].json_only)
+        {
+          struct buf b = { 0 };
+          if (t->columns[c].left && indented (t->rows[i].role))
+            put (&b, "    ");
+          cell_text (r, o, &t->columns[c], &t->rows[i].cells[c], &b);
+          g->text[i * nc + c] = b.s;
+          if (b.s && b.n > g->width[c])
+            g->width[c] = b.n;
+        }
+}
+
+/* A first-line heading spans the columns after it that have none
+   ("% mem(size)" over s m l x): the span's last column widens if the
+   heading is longer than the span.  Then G's last column and total
+   width. */
+static void
+grid_spans (const struct hi_table *t, struct grid *g)
+{
+  for (size_t c = 0; c < g->nc; c++)
+    if (g->shown[c] && t->columns[c].head)
+      {
+        size_t end = c, span = g->width[c];
+        while (spanned (t, g, end + 1))
+          end++, span += g->width[end] + 2;
+        size_t len = strlen (t->columns[c].head);
+        if (len > span)
+          g->width[end] += len - span;
+      }
+  for (size_t c = 0; c < g->nc; c++)
+    if (g->shown[c])
+      g->last = c, g->total += g->width[c] + 2;
+}
+
+/* B's line to F without its trailing blanks. */
+static void
+put_line (struct buf *b, FILE *f)
+{
+  while (b->n > 0 && b->s[b->n - 1] == ' ')
+    b->s[--b->n] = '\0';
+  fprintf (f, "%s\n", b->s);
+}
+
+/* The headings of G's columns, one or two lines. */
+static void
+emit_headings (const struct hi_table *t, const struct grid *g, FILE *f)
+{
+  for (int line = 0; line < 2; line++)
+    {
+      int any = 0;
+      struct buf b = { 0 };
+      for (size_t c = 0; c < g->nc; c++)
+        {
+          if (!g->shown[c])
+            continue;
+          const struct hi_column *col = &t->columns[c];
+          const char *h = line == 0 ? col->head : col->head2;
+          size_t w = g->width[c], end = c;
+          if (line == 0 && h)
+            while (spanned (t, g, end + 1))
+              end++, w += g->width[end] + 2;
+          else if (line == 0 && !h && c > 0)
+            continue;           /* under the spanning heading before it */
+          any |= h != NULL;
+          char cell[512];
+          int left = col->left || end > c;
+          if (end == g->last && left)
+            snprintf (cell, sizeof cell, "%s", h ? h : "");
+          else
+            snprintf (cell, sizeof cell, left ? "%-*s  " : "%*s  ", (int) w,
+                      h ? h : "");
+          put (&b, cell);
+          c = end;
+        }
+      if (any && b.s)
+        put_line (&b, f);
+      free (b.s);
+    }
+}
+
+/* G's rows, each cell padded to its column's width, a rule between the
+   call graph's groups. */
+static void
+emit_rows (const struct hi_table *t, const struct grid *g, FILE *f)
+{
+  size_t rule = g->total < 78 ? g->total : 78;
+  for (size_t i = 0; i < g->nr; i++)
+    {
+      if (t->rows[i].json_only)
+        continue;
+      if (i > 0 && t->rows[i].group != t->rows[i - 1].group)
+        {
+          for (size_t k = 0; k < rule; k++)
+            fputc ('-', f);
+          fputc ('\n', f);
+        }
+      struct buf b = { 0 };
+      for (size_t c = 0; c < g->nc; c++)
+        {
+          if (!g->shown[c])
+            continue;
+          const char *s = g->text[i * g->nc + c] ? g->text[i * g->nc + c]
+                                                 : "";
+          size_t len = strlen (s);
+          int left = t->columns[c].left;
+          if (c == g->last && left)
+            put (&b, s);
+          else
+            {
+              for (size_t k = len; !left && k < g->width[c]; k++)
+                put (&b, " ");
+              put (&b, s);
+              for (size_t k = len; left && k < g->width[c]; k++)
+                put (&b, " ");
+              put (&b, "  ");
+            }
+        }
+      if (b.s)
+        put_line (&b, f);
+      free (b.s);
+    }
+}
+
+/* T as a grid: headings, then rows with their columns aligned, then
+   the rows left out. */
+static void
+emit_grid (const struct hi_rmodel *r, const struct hi_emit_options *o,
+           const struct hi_table *t, FILE *f)
+{
+  struct grid g = { .nc = t->n_columns, .nr = t->n_rows };
+  /* Every cell's text first, for the widths. */
+  g.text = calloc (g.nr * g.nc + 1, sizeof *g.text);
+  g.width = calloc (g.nc + 1, sizeof *g.width);
+  g.shown = calloc (g.nc + 1, sizeof *g.shown);
+  if (!g.text || !g.width || !g.shown)
+    {
+      grid_free (&g);
+      fputs ("heapinspect: out of memory\n", f);
+      return;
+    }
+  grid_cells (r, o, t, &g);
+  grid_spans (t, &g);
+  emit_headings (t, &g, f);
+  emit_rows (t, &g, f);
+  grid_free (&g);
+  notes (t, o, f);
+}
+
 static void
 emit_table (const struct hi_rmodel *r, const struct hi_emit_options *o,
             const struct hi_table *t, FILE *f)
@@ -393,136 +588,7 @@ emit_table (const struct hi_rmodel *r, const struct hi_emit_options *o,
     }
   if (t->chart)
     emit_chart (r, o, f);
-  size_t nc = t->n_columns, nr = t->n_rows;
-  /* Every cell's text first, for the widths. */
-  char **text = calloc (nr * nc + 1, sizeof *text);
-  size_t *width = calloc (nc + 1, sizeof *width);
-  int *shown = calloc (nc + 1, sizeof *shown);
-  if (!text || !width || !shown)
-    {
-      free (text);
-      free (width);
-      free (shown);
-      fputs ("heapinspect: out of memory\n", f);
-      return;
-    }
-  for (size_t c = 0; c < nc; c++)
-    {
-      const struct hi_column *col = &t->columns[c];
-      shown[c] = col->head != NULL || col->head2 != NULL;
-      if (col->head2)
-        width[c] = strlen (col->head2);
-    }
-  for (size_t i = 0; i < nr; i++)
-    for (size_t c = 0; c < nc; c++)
-      if (shown[c] && !t->rows[i].json_only)
-        {
-          struct buf b = { 0 };
-          if (t->columns[c].left && indented (t->rows[i].role))
-            put (&b, "    ");
-          cell_text (r, o, &t->columns[c], &t->rows[i].cells[c], &b);
-          text[i * nc + c] = b.s;
-          if (b.s && b.n > width[c])
-            width[c] = b.n;
-        }
-  /* A first-line heading spans the columns after it that have none
-     ("% mem(size)" over s m l x): the span's last column widens if the
-     heading is longer than the span. */
-  for (size_t c = 0; c < nc; c++)
-    if (shown[c] && t->columns[c].head)
-      {
-        size_t end = c, span = width[c];
-        while (end + 1 < nc && shown[end + 1] && !t->columns[end + 1].head)
-          end++, span += width[end] + 2;
-        size_t len = strlen (t->columns[c].head);
-        if (len > span)
-          width[end] += len - span;
-      }
-  size_t last = 0, total = 0;
-  for (size_t c = 0; c < nc; c++)
-    if (shown[c])
-      last = c, total += width[c] + 2;
-  /* Headings, one or two lines. */
-  for (int line = 0; line < 2; line++)
-    {
-      int any = 0;
-      struct buf b = { 0 };
-      for (size_t c = 0; c < nc; c++)
-        {
-          if (!shown[c])
-            continue;
-          const struct hi_column *col = &t->columns[c];
-          const char *h = line == 0 ? col->head : col->head2;
-          size_t w = width[c], end = c;
-          if (line == 0 && h)
-            while (end + 1 < nc && shown[end + 1] && !t->columns[end + 1].head)
-              end++, w += width[end] + 2;
-          else if (line == 0 && !h && c > 0)
-            continue;           /* under the spanning heading before it */
-          any |= h != NULL;
-          char cell[512];
-          int left = col->left || end > c;
-          if (end == last && left)
-            snprintf (cell, sizeof cell, "%s", h ? h : "");
-          else
-            snprintf (cell, sizeof cell, left ? "%-*s  " : "%*s  ", (int) w,
-                      h ? h : "");
-          put (&b, cell);
-          c = end;
-        }
-      if (any && b.s)
-        {
-          while (b.n > 0 && b.s[b.n - 1] == ' ')
-            b.s[--b.n] = '\0';
-          fprintf (f, "%s\n", b.s);
-        }
-      free (b.s);
-    }
-  size_t rule = total < 78 ? total : 78;
-  for (size_t i = 0; i < nr; i++)
-    {
-      if (t->rows[i].json_only)
-        continue;
-      if (i > 0 && t->rows[i].group != t->rows[i - 1].group)
-        {
-          for (size_t k = 0; k < rule; k++)
-            fputc ('-', f);
-          fputc ('\n', f);
-        }
-      struct buf b = { 0 };
-      for (size_t c = 0; c < nc; c++)
-        {
-          if (!shown[c])
-            continue;
-          const char *s = text[i * nc + c] ? text[i * nc + c] : "";
-          size_t len = strlen (s);
-          int left = t->columns[c].left;
-          if (c == last && left)
-            put (&b, s);
-          else
-            {
-              for (size_t k = len; !left && k < width[c]; k++)
-                put (&b, " ");
-              put (&b, s);
-              for (size_t k = len; left && k < width[c]; k++)
-                put (&b, " ");
-              put (&b, "  ");
-            }
-        }
-      if (b.s)
-        {
-          while (b.n > 0 && b.s[b.n - 1] == ' ')
-            b.s[--b.n] = '\0';
-          fprintf (f, "%s\n", b.s);
-        }
-      free (b.s);
-    }
-  for (size_t i = 0; i < nr * nc; i++)
-    free (text[i]);
-  free (text);
-  free (width);
-  free (shown);
-  notes (t, o, f);
+  emit_grid (r, o, t, f);
 }
 
 static const char *

@@ -718,6 +718,290 @@ static const char *const where_names[] = {
   [HI_WHERE_IS_UNREADABLE] = "unreadable",
 };
 
+/* For an address in a block's bytes that only the monitor's records
+   name: the cells that say so, and the note on how the block is known
+   into HOW. */
+static void
+record_note (const struct hi_block_info *i, struct hi_cell *c, char *how,
+             size_t size)
+{
+  char why[160];
+  c[C_FROM_RECORDS] = hi_cell_count (1);
+  c[C_WHERE] = hi_cell_text (where_names[i->where]);
+  snprintf (why, sizeof why, "%s",
+            i->where == HI_WHERE_IS_NOT_IN_SNAPSHOT
+            ? "a snapshot holds no heap memory"
+            : i->where == HI_WHERE_IS_UNREADABLE
+            ? "its memory cannot be read"
+            : "no valid header of it is left in memory");
+  if (i->record)
+    snprintf (how, size, " (from heap error %" PRIu64 "'s record: %s)",
+              i->record, why);
+  else
+    snprintf (how, size, " (held in the quarantine, from its ring: %s)",
+              why);
+  if (i->block.site == HI_SITE_UNKNOWN)
+    c[C_ALLOC] = (struct hi_cell) { 0 };
+}
+
+/* Who freed the block, where it is known, after its sentence. */
+static void
+free_cells (struct hi_analysis *a, const struct hi_block_info *i,
+            struct hi_rmodel *r, struct hi_cell *c)
+{
+  char s[64];
+  if (i->state == HI_BLOCK_QUARANTINED && i->freed)
+    {
+      c[C_T1] = hi_cell_text (", freed by ");
+      c[C_FREE] = hi_site_cell (a, i->freed->free_site, r);
+      snprintf (s, sizeof s, " (by thread %" PRIu64 ")", i->freed->tid);
+      c[C_T2] = text_cell (r, s);
+      c[C_THREAD] = hi_cell_count (i->freed->tid);
+    }
+  else if ((i->state == HI_BLOCK_QUARANTINED || i->from_records)
+           && i->free_site != HI_SITE_UNKNOWN)
+    {
+      c[C_T1] = hi_cell_text (", freed by ");
+      c[C_FREE] = hi_site_cell (a, i->free_site, r);
+    }
+  else if (i->state == HI_BLOCK_QUARANTINED)
+    c[C_T1] = hi_cell_text ("; the quarantine's record of its free is "
+                            "lost");
+}
+
+/* An address in a block's bytes (live, quarantined, freed, recorded):
+   how far into which block, allocated and freed by whom. */
+static void
+block_cells (struct hi_analysis *a, const struct hi_block_info *i,
+             struct hi_rmodel *r, struct hi_cell *c)
+{
+  const struct hi_block *b = &i->block;
+  uint64_t addr = i->addr;
+  char s[1024], how[256];
+  c[C_OFFSET] = hi_cell_count (addr - b->start);
+  const char *type = block_type (a, b);
+  if (type)
+    c[C_TYPE] = text_cell (r, type);
+  if (i->from_records)
+    record_note (i, c, how, sizeof how);
+  else
+    snprintf (how, sizeof how, "%s",
+              i->state == HI_BLOCK_QUARANTINED && i->freed
+              ? " (held in the quarantine)"
+              : i->state == HI_BLOCK_QUARANTINED
+              ? " (leaving the quarantine: out of its ring, not yet "
+              "given back to malloc)"
+              : i->state == HI_BLOCK_FREED ? " (given back to malloc, "
+              "which may have reused it)" : "");
+  const char *freed = i->state == HI_BLOCK_QUARANTINED
+                      || i->state == HI_BLOCK_FREED ? " freed" : "";
+  int alloc = c[C_ALLOC].type != HI_CELL_EMPTY;
+  if (b->size || alloc || !i->from_records)
+    snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " %s into a%s %"
+              PRIu64 "-byte block%s%.900s at 0x%" PRIx64 "%s%s", addr,
+              addr - b->start, bytes_word (addr - b->start), freed,
+              b->size, type ? " of type " : "", type ? type : "",
+              b->start, how, alloc ? ", allocated by " : "");
+  else
+    snprintf (s, sizeof s, "0x%" PRIx64 " is the start of a%s block at "
+              "0x%" PRIx64 " whose size the record does not give%s",
+              addr, freed, b->start, how);
+  c[C_T0] = text_cell (r, s);
+  free_cells (a, i, r, c);
+}
+
+/* An address in a block's headers (heapinspect's, glibc's, or the
+   alignment padding), and the block before it if it is known. */
+static void
+header_cells (struct hi_analysis *a, const struct hi_block_info *i,
+              struct hi_rmodel *r, struct hi_cell *c)
+{
+  const struct hi_block *b = &i->block;
+  uint64_t addr = i->addr;
+  char s[1024], phrase[128];
+  block_phrase (b, "the", phrase, sizeof phrase);
+  snprintf (s, sizeof s, "0x%" PRIx64 " is in %s of %s (%" PRIu64
+            " %s before it), allocated by ", addr,
+            i->in_padding ? "the alignment padding"
+            : i->state == HI_BLOCK_OUR_HEADER ? "heapinspect's header"
+            : "glibc's chunk header", phrase, b->start - addr,
+            bytes_word (b->start - addr));
+  if (i->in_padding)
+    c[C_PADDING] = hi_cell_count (1);
+  c[C_T0] = text_cell (r, s);
+  if (i->before.start)
+    {
+      const struct hi_block *p = &i->before;
+      block_phrase (p, "the", phrase, sizeof phrase);
+      snprintf (s, sizeof s, "; %" PRIu64 " %s past the end of %s, "
+                "allocated by ", i->past, bytes_word (i->past), phrase);
+      c[C_T2] = text_cell (r, s);
+      c[C_BEFORE_ALLOC] = hi_site_cell (a, p->site, r);
+      c[C_PAST] = hi_cell_count (i->past);
+      c[C_BEFORE] = hi_cell_text (hex (r, p->start));
+      c[C_BEFORE_SIZE] = hi_cell_bytes (p->size);
+    }
+}
+
+/* An address past a block's end: in its redzone or its slack. */
+static void
+past_end_cells (const struct hi_block_info *i, struct hi_rmodel *r,
+                struct hi_cell *c)
+{
+  char s[1024], phrase[128];
+  block_phrase (&i->block, "the", phrase, sizeof phrase);
+  c[C_PAST] = hi_cell_count (i->past);
+  c[C_REDZONE] = hi_cell_count (i->in_redzone);
+  snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " %s past the "
+            "end of %s (in its %s), allocated by ", i->addr, i->past,
+            bytes_word (i->past), phrase,
+            i->in_redzone ? "redzone" : "slack: bytes malloc gave it "
+            "beyond its size");
+  c[C_T0] = text_cell (r, s);
+}
+
+/* The sentence for an address in a glibc chunk that glibc's tcache or a
+   fastbin holds, into S; PHRASE names the block before it. */
+static void
+freed_chunk_text (struct hi_analysis *a, const struct hi_block_info *i,
+                  struct hi_rmodel *r, struct hi_cell *c, const char *phrase,
+                  char *s, size_t size)
+{
+  uint64_t addr = i->addr, user = i->chunk + 32 + a->m->root.birth_size;
+  const struct hi_block *p = &i->before;
+  if (addr < user)
+    {
+      snprintf (s, size, "0x%" PRIx64 " is in the headers of the %" PRIu64
+                "-byte heap chunk at 0x%" PRIx64 ", freed to malloc "
+                "(glibc's tcache or a fastbin holds it), after %s, "
+                "allocated by ", addr, i->chunk_size, i->chunk, phrase);
+      return;
+    }
+  c[C_BLOCK] = hi_cell_text (hex (r, user));
+  c[C_OFFSET] = hi_cell_count (addr - user);
+  snprintf (s, size, "0x%" PRIx64 " is %" PRIu64 " %s into "
+            "a block at 0x%" PRIx64 " freed to malloc (in the %"
+            PRIu64 "-byte heap chunk at 0x%" PRIx64 ", which "
+            "glibc's tcache or a fastbin holds, over its "
+            "heapinspect header: its size and chain are gone)%s%s%s",
+            addr, addr - user, bytes_word (addr - user), user,
+            i->chunk_size, i->chunk,
+            p->start ? ", after " : "", p->start ? phrase : "",
+            p->start ? ", allocated by " : "");
+}
+
+/* The sentence for an address in a glibc chunk whose header fails its
+   check, into S; PHRASE names the nearest valid block before it. */
+static void
+bad_header_text (struct hi_analysis *a, const struct hi_block_info *i,
+                 const char *phrase, char *s, size_t size)
+{
+  const struct hi_block *p = &i->before;
+  uint64_t addr = i->addr;
+  if (i->chunk_size)
+    {
+      uint64_t hdr = i->chunk + 16 + a->m->root.birth_size;
+      uint64_t gap = p->start + p->size <= hdr
+                     ? hdr - (p->start + p->size) : 0;
+      snprintf (s, size, "0x%" PRIx64 " is in the %" PRIu64
+                "-byte heap chunk at 0x%" PRIx64 ", whose heapinspect "
+                "header at 0x%" PRIx64 " fails its check (overwritten: "
+                "heap corruption; or a block not allocated through "
+                "heapinspect); the nearest valid block before it is %s, "
+                "whose end is %" PRIu64 " %s before that header, "
+                "allocated by ", addr, i->chunk_size, i->chunk,
+                i->chunk + 16 + a->m->root.birth_size, phrase, gap,
+                bytes_word (gap));
+    }
+  else
+    /* The header is [chunk, chunk + 16): prev_size, then size. */
+    snprintf (s, size, "0x%" PRIx64 " is %s corrupted chunk "
+              "header at 0x%" PRIx64 " (glibc's size field is "
+              "overwritten: heap corruption); the nearest valid block "
+              "before it is %s, whose end is %" PRIu64 " %s before "
+              "0x%" PRIx64 ", allocated by ", addr,
+              addr >= i->chunk && addr - i->chunk < 16 ? "in the"
+              : "after a", i->chunk, phrase, i->past,
+              bytes_word (i->past), addr);
+}
+
+/* An address in a glibc chunk that is no block of ours (a bad header,
+   free memory, a chunk glibc holds), after the nearest valid block. */
+static void
+chunk_cells (struct hi_analysis *a, const struct hi_block_info *i,
+             struct hi_rmodel *r, struct hi_cell *c)
+{
+  const struct hi_block *p = &i->before;
+  char s[1024], phrase[128];
+  block_phrase (p, "the", phrase, sizeof phrase);
+  c[C_CHUNK] = hi_cell_text (hex (r, i->chunk));
+  if (i->chunk_size)
+    c[C_CHUNK_SIZE] = hi_cell_bytes (i->chunk_size);
+  if (p->start)
+    {
+      c[C_BEFORE] = hi_cell_text (hex (r, p->start));
+      c[C_BEFORE_SIZE] = hi_cell_bytes (p->size);
+      c[C_BEFORE_ALLOC] = hi_site_cell (a, p->site, r);
+    }
+  if (i->state == HI_BLOCK_FREE_MEMORY)
+    snprintf (s, sizeof s, "0x%" PRIx64 " is in free memory of the "
+              "heap (a free %" PRIu64 "-byte chunk at 0x%" PRIx64 "), %"
+              PRIu64 " %s past the end of %s, allocated by ", i->addr,
+              i->chunk_size, i->chunk, i->past, bytes_word (i->past),
+              phrase);
+  else if (i->state == HI_BLOCK_FREED_CHUNK)
+    freed_chunk_text (a, i, r, c, phrase, s, sizeof s);
+  else
+    bad_header_text (a, i, phrase, s, sizeof s);
+  c[C_T0] = text_cell (r, s);
+}
+
+/* An address in no block of ours: where it is instead. */
+static void
+outside_cells (const struct hi_analysis *a, const struct hi_block_info *i,
+               struct hi_rmodel *r, struct hi_cell *c)
+{
+  char s[1024], w[HI_PATH_MAX + 128];
+  c[C_WHERE] = hi_cell_text (where_names[i->where]);
+  if (i->where == HI_WHERE_IS_MODULE)
+    c[C_WHAT] = text_cell (r, a->m->modules[i->module].path);
+  else if (i->where == HI_WHERE_IS_MAPPING || i->where == HI_WHERE_IS_HEAP)
+    c[C_WHAT] = text_cell (r, i->mapping);
+  if (i->where == HI_WHERE_IS_STACK && i->tid)
+    c[C_THREAD] = hi_cell_count (i->tid);
+  snprintf (s, sizeof s, "0x%" PRIx64 " is not in a block allocated "
+            "through heapinspect%s", i->addr, where_text (a, i, w, sizeof w));
+  c[C_T0] = text_cell (r, s);
+}
+
+/* The first heap error recorded about the block (or chunk, or
+   pointer): -t errors has its story. */
+static void
+error_cells (const struct hi_analysis *a, const struct hi_block_info *i,
+             struct hi_rmodel *r, struct hi_cell *c)
+{
+  const struct hi_block *b = &i->block;
+  char s[128];
+  uint64_t target = b->start ? b->start
+    : i->state == HI_BLOCK_BAD_HEADER || i->state == HI_BLOCK_FREED_CHUNK
+    ? i->chunk + 32 + a->m->root.birth_size : 0;
+  for (uint64_t k = 0; k < a->m->n_errors; k++)
+    {
+      const struct hi_error *e = &a->m->errors[k];
+      if ((target && (e->block == target || e->addr == target
+                      || e->other == target))
+          || (i->state == HI_BLOCK_NONE && e->block == 0
+              && e->addr == i->addr))
+        {
+          snprintf (s, sizeof s, "; heap error %" PRIu64 " of -t errors "
+                    "names it", k + 1);
+          c[C_T3] = text_cell (r, s);
+          c[C_ERROR] = hi_cell_count (k + 1);
+          return;
+        }
+    }
+}
+
 hi_status
 hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
                 struct hi_rmodel *r)
@@ -728,9 +1012,7 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
     return HI_E_NOMEM;
   t->prose = 1;
   const struct hi_block *b = &i->block;
-  char s[1024], phrase[128], w[HI_PATH_MAX + 128];
-  uint64_t addr = i->addr;
-  c[C_ADDRESS] = hi_cell_text (hex (r, addr));
+  c[C_ADDRESS] = hi_cell_text (hex (r, i->addr));
   c[C_STATE] = hi_cell_text (hi_block_state_name (i->state));
   if (b->start)
     {
@@ -738,218 +1020,31 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
       c[C_SIZE] = hi_cell_bytes (b->size);
       c[C_ALLOC] = hi_site_cell (a, b->site, r);
     }
-  block_phrase (b, "the", phrase, sizeof phrase);
   switch (i->state)
     {
     case HI_BLOCK_LIVE:
     case HI_BLOCK_QUARANTINED:
     case HI_BLOCK_FREED:
     case HI_BLOCK_RECORDED:
-      {
-        c[C_OFFSET] = hi_cell_count (addr - b->start);
-        const char *type = block_type (a, b);
-        if (type)
-          c[C_TYPE] = text_cell (r, type);
-        char how[256];
-        if (i->from_records)
-          {
-            char why[160];
-            c[C_FROM_RECORDS] = hi_cell_count (1);
-            c[C_WHERE] = hi_cell_text (where_names[i->where]);
-            snprintf (why, sizeof why, "%s",
-                      i->where == HI_WHERE_IS_NOT_IN_SNAPSHOT
-                      ? "a snapshot holds no heap memory"
-                      : i->where == HI_WHERE_IS_UNREADABLE
-                      ? "its memory cannot be read"
-                      : "no valid header of it is left in memory");
-            if (i->record)
-              snprintf (how, sizeof how, " (from heap error %" PRIu64
-                        "'s record: %s)", i->record, why);
-            else
-              snprintf (how, sizeof how, " (held in the quarantine, from "
-                        "its ring: %s)", why);
-            if (b->site == HI_SITE_UNKNOWN)
-              c[C_ALLOC] = (struct hi_cell) { 0 };
-          }
-        else
-          snprintf (how, sizeof how, "%s",
-                    i->state == HI_BLOCK_QUARANTINED && i->freed
-                    ? " (held in the quarantine)"
-                    : i->state == HI_BLOCK_QUARANTINED
-                    ? " (leaving the quarantine: out of its ring, not yet "
-                    "given back to malloc)"
-                    : i->state == HI_BLOCK_FREED ? " (given back to malloc, "
-                    "which may have reused it)" : "");
-        const char *freed = i->state == HI_BLOCK_QUARANTINED
-                            || i->state == HI_BLOCK_FREED ? " freed" : "";
-        int alloc = c[C_ALLOC].type != HI_CELL_EMPTY;
-        if (b->size || alloc || !i->from_records)
-          snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " %s into a%s %"
-                    PRIu64 "-byte block%s%.900s at 0x%" PRIx64 "%s%s", addr,
-                    addr - b->start, bytes_word (addr - b->start), freed,
-                    b->size, type ? " of type " : "", type ? type : "",
-                    b->start, how, alloc ? ", allocated by " : "");
-        else
-          snprintf (s, sizeof s, "0x%" PRIx64 " is the start of a%s block at "
-                    "0x%" PRIx64 " whose size the record does not give%s",
-                    addr, freed, b->start, how);
-        c[C_T0] = text_cell (r, s);
-        if (i->state == HI_BLOCK_QUARANTINED && i->freed)
-          {
-            c[C_T1] = hi_cell_text (", freed by ");
-            c[C_FREE] = hi_site_cell (a, i->freed->free_site, r);
-            snprintf (s, sizeof s, " (by thread %" PRIu64 ")", i->freed->tid);
-            c[C_T2] = text_cell (r, s);
-            c[C_THREAD] = hi_cell_count (i->freed->tid);
-          }
-        else if ((i->state == HI_BLOCK_QUARANTINED || i->from_records)
-                 && i->free_site != HI_SITE_UNKNOWN)
-          {
-            c[C_T1] = hi_cell_text (", freed by ");
-            c[C_FREE] = hi_site_cell (a, i->free_site, r);
-          }
-        else if (i->state == HI_BLOCK_QUARANTINED)
-          c[C_T1] = hi_cell_text ("; the quarantine's record of its free is "
-                                  "lost");
-        break;
-      }
+      block_cells (a, i, r, c);
+      break;
     case HI_BLOCK_OUR_HEADER:
     case HI_BLOCK_CHUNK_HEADER:
-      snprintf (s, sizeof s, "0x%" PRIx64 " is in %s of %s (%" PRIu64
-                " %s before it), allocated by ", addr,
-                i->in_padding ? "the alignment padding"
-                : i->state == HI_BLOCK_OUR_HEADER ? "heapinspect's header"
-                : "glibc's chunk header", phrase, b->start - addr,
-                bytes_word (b->start - addr));
-      if (i->in_padding)
-        c[C_PADDING] = hi_cell_count (1);
-      c[C_T0] = text_cell (r, s);
-      if (i->before.start)
-        {
-          const struct hi_block *p = &i->before;
-          block_phrase (p, "the", phrase, sizeof phrase);
-          snprintf (s, sizeof s, "; %" PRIu64 " %s past the end of %s, "
-                    "allocated by ", i->past, bytes_word (i->past), phrase);
-          c[C_T2] = text_cell (r, s);
-          c[C_BEFORE_ALLOC] = hi_site_cell (a, p->site, r);
-          c[C_PAST] = hi_cell_count (i->past);
-          c[C_BEFORE] = hi_cell_text (hex (r, p->start));
-          c[C_BEFORE_SIZE] = hi_cell_bytes (p->size);
-        }
+      header_cells (a, i, r, c);
       break;
     case HI_BLOCK_PAST_END:
-      c[C_PAST] = hi_cell_count (i->past);
-      c[C_REDZONE] = hi_cell_count (i->in_redzone);
-      snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " %s past the "
-                "end of %s (in its %s), allocated by ", addr, i->past,
-                bytes_word (i->past), phrase,
-                i->in_redzone ? "redzone" : "slack: bytes malloc gave it "
-                "beyond its size");
-      c[C_T0] = text_cell (r, s);
+      past_end_cells (i, r, c);
       break;
     case HI_BLOCK_BAD_HEADER:
     case HI_BLOCK_FREE_MEMORY:
     case HI_BLOCK_FREED_CHUNK:
-      {
-        const struct hi_block *p = &i->before;
-        block_phrase (p, "the", phrase, sizeof phrase);
-        c[C_CHUNK] = hi_cell_text (hex (r, i->chunk));
-        if (i->chunk_size)
-          c[C_CHUNK_SIZE] = hi_cell_bytes (i->chunk_size);
-        if (p->start)
-          {
-            c[C_BEFORE] = hi_cell_text (hex (r, p->start));
-            c[C_BEFORE_SIZE] = hi_cell_bytes (p->size);
-            c[C_BEFORE_ALLOC] = hi_site_cell (a, p->site, r);
-          }
-        if (i->state == HI_BLOCK_FREE_MEMORY)
-          snprintf (s, sizeof s, "0x%" PRIx64 " is in free memory of the "
-                    "heap (a free %" PRIu64 "-byte chunk at 0x%" PRIx64 "), %"
-                    PRIu64 " %s past the end of %s, allocated by ", addr,
-                    i->chunk_size, i->chunk, i->past, bytes_word (i->past),
-                    phrase);
-        else if (i->state == HI_BLOCK_FREED_CHUNK
-                 && addr >= i->chunk + 32 + a->m->root.birth_size)
-          {
-            uint64_t user = i->chunk + 32 + a->m->root.birth_size;
-            c[C_BLOCK] = hi_cell_text (hex (r, user));
-            c[C_OFFSET] = hi_cell_count (addr - user);
-            snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " %s into "
-                      "a block at 0x%" PRIx64 " freed to malloc (in the %"
-                      PRIu64 "-byte heap chunk at 0x%" PRIx64 ", which "
-                      "glibc's tcache or a fastbin holds, over its "
-                      "heapinspect header: its size and chain are gone)%s%s%s",
-                      addr, addr - user, bytes_word (addr - user), user,
-                      i->chunk_size, i->chunk,
-                      p->start ? ", after " : "", p->start ? phrase : "",
-                      p->start ? ", allocated by " : "");
-          }
-        else if (i->state == HI_BLOCK_FREED_CHUNK)
-          snprintf (s, sizeof s, "0x%" PRIx64 " is in the headers of the %"
-                    PRIu64 "-byte heap chunk at 0x%" PRIx64 ", freed to "
-                    "malloc (glibc's tcache or a fastbin holds it), after "
-                    "%s, allocated by ", addr, i->chunk_size, i->chunk,
-                    phrase);
-        else if (i->chunk_size)
-          {
-            uint64_t hdr = i->chunk + 16 + a->m->root.birth_size;
-            uint64_t gap = p->start + p->size <= hdr
-                           ? hdr - (p->start + p->size) : 0;
-            snprintf (s, sizeof s, "0x%" PRIx64 " is in the %" PRIu64
-                    "-byte heap chunk at 0x%" PRIx64 ", whose heapinspect "
-                    "header at 0x%" PRIx64 " fails its check (overwritten: "
-                    "heap corruption; or a block not allocated through "
-                    "heapinspect); the nearest valid block before it is %s, "
-                    "whose end is %" PRIu64 " %s before that header, "
-                    "allocated by ", addr, i->chunk_size, i->chunk,
-                    i->chunk + 16 + a->m->root.birth_size, phrase, gap,
-                    bytes_word (gap));
-          }
-        else
-          /* The header is [chunk, chunk + 16): prev_size, then size. */
-          snprintf (s, sizeof s, "0x%" PRIx64 " is %s corrupted chunk "
-                    "header at 0x%" PRIx64 " (glibc's size field is "
-                    "overwritten: heap corruption); the nearest valid block "
-                    "before it is %s, whose end is %" PRIu64 " %s before "
-                    "0x%" PRIx64 ", allocated by ", addr,
-                    addr >= i->chunk && addr - i->chunk < 16 ? "in the"
-                    : "after a", i->chunk, phrase, i->past,
-                    bytes_word (i->past), addr);
-        c[C_T0] = text_cell (r, s);
-        break;
-      }
+      chunk_cells (a, i, r, c);
+      break;
     default:
-      c[C_WHERE] = hi_cell_text (where_names[i->where]);
-      if (i->where == HI_WHERE_IS_MODULE)
-        c[C_WHAT] = text_cell (r, a->m->modules[i->module].path);
-      else if (i->where == HI_WHERE_IS_MAPPING || i->where == HI_WHERE_IS_HEAP)
-        c[C_WHAT] = text_cell (r, i->mapping);
-      if (i->where == HI_WHERE_IS_STACK && i->tid)
-        c[C_THREAD] = hi_cell_count (i->tid);
-      snprintf (s, sizeof s, "0x%" PRIx64 " is not in a block allocated "
-                "through heapinspect%s", addr, where_text (a, i, w, sizeof w));
-      c[C_T0] = text_cell (r, s);
+      outside_cells (a, i, r, c);
       break;
     }
-  /* The first heap error recorded about this block (or chunk, or
-     pointer): -t errors has its story. */
-  uint64_t target = b->start ? b->start
-    : i->state == HI_BLOCK_BAD_HEADER || i->state == HI_BLOCK_FREED_CHUNK
-    ? i->chunk + 32 + a->m->root.birth_size : 0;
-  for (uint64_t k = 0; k < a->m->n_errors; k++)
-    {
-      const struct hi_error *e = &a->m->errors[k];
-      if ((target && (e->block == target || e->addr == target
-                      || e->other == target))
-          || (i->state == HI_BLOCK_NONE && e->block == 0 && e->addr == addr))
-        {
-          snprintf (s, sizeof s, "; heap error %" PRIu64 " of -t errors "
-                    "names it", k + 1);
-          c[C_T3] = text_cell (r, s);
-          c[C_ERROR] = hi_cell_count (k + 1);
-          break;
-        }
-    }
+  error_cells (a, i, r, c);
   return r->nomem ? HI_E_NOMEM : HI_OK;
 }
 

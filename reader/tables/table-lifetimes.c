@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 struct life
@@ -101,10 +100,11 @@ quantile (struct hi_analysis *a, struct hi_rmodel *r, const struct life *x,
 /* X's cells into C (a row of R), with PATH; each figure only where it
    has blocks to speak of. */
 static void
-cells (struct hi_analysis *a, struct hi_rmodel *r, const struct life *x,
+cells (struct hi_analysis *a, struct hi_rmodel *r, const void *row,
        struct hi_cell *c, struct hi_cell path)
 {
   const struct hi_model *m = a->m;
+  const struct life *x = row;
   char buf[32];
   c[C_FREES] = hi_cell_count (x->freed);
   c[C_LIVE] = hi_cell_count (x->live);
@@ -138,8 +138,10 @@ cells (struct hi_analysis *a, struct hi_rmodel *r, const struct life *x,
 
 /* X into Y, saturating. */
 static void
-add (struct life *y, const struct life *x)
+add (void *sum, const void *row)
 {
+  struct life *y = sum;
+  const struct life *x = row;
   for (unsigned k = 0; k < HI_LIFE_BUCKETS; k++)
     y->hist[k] = hi_add_sat (y->hist[k], x->hist[k]);
   y->freed = hi_add_sat (y->freed, x->freed);
@@ -151,7 +153,7 @@ add (struct life *y, const struct life *x)
 
 /* The JSON facts of the totals row C. */
 static void
-facts (struct hi_table *t, const struct hi_cell *c)
+facts (struct hi_table *t, const void *total, const struct hi_cell *c)
 {
   static const struct
   {
@@ -164,10 +166,47 @@ facts (struct hi_table *t, const struct hi_cell *c)
     { C_MEAN_NS, "mean_lifetime_ns" }, { C_AGE, "mean_age_bytes" },
     { C_AGE_NS, "mean_age_ns" }, { C_HISTOGRAM, "histogram" },
   };
-  for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+  (void) total;
+  for (size_t i = 0; c && i < sizeof keys / sizeof keys[0]; i++)
     if (c[keys[i].column].type != HI_CELL_EMPTY)
       hi_table_fact (t, keys[i].key, c[keys[i].column]);
 }
+
+static void
+add_site (const struct hi_analysis *a, uint64_t s, void *row)
+{
+  const struct hi_chain_time *ct = &a->m->chain_time[s];
+  struct life x;
+  memcpy (x.hist, ct->life, sizeof x.hist);
+  x.freed = ct->freed;
+  x.freed_ns = ct->freed_ns;
+  x.live = ct->live;
+  x.live_clock_sum = ct->live_clock_sum;
+  x.live_ns_sum = ct->live_ns_sum;
+  add (row, &x);
+}
+
+/* Rows are the chains with blocks that carry a birth stamp. */
+static int
+stamped (const void *row)
+{
+  const struct life *x = row;
+  return x->freed || x->live;
+}
+
+static int
+above (const struct hi_analysis *a, const void *row, const void *total)
+{
+  const struct life *x = row, *all = total;
+  return hi_shown (&a->opt, hi_add_sat (x->freed, x->live),
+                   hi_add_sat (all->freed, all->live));
+}
+
+static const struct hi_chain_table lifetime_table = {
+  .size = sizeof (struct life), .path_at = offsetof (struct life, path),
+  .add_site = add_site, .add = add, .in_table = stamped, .order = by_frees,
+  .above = above, .cells = cells, .total_row = 1, .facts = facts,
+};
 
 hi_status
 hi_table_lifetimes (struct hi_analysis *a, struct hi_rmodel *r)
@@ -192,67 +231,9 @@ hi_table_lifetimes (struct hi_analysis *a, struct hi_rmodel *r)
       hi_table_fact (t, "note", hi_cell_text (t->legend));
       return r->nomem ? HI_E_NOMEM : HI_OK;
     }
-  t->threshold = hi_threshold (&a->opt);
   t->legend = "lifetime of freed blocks in bytes the process allocated "
               "meanwhile: the median's and 90th percentile's log2 bucket "
               "(LO-HI: at least LO, under HI), the mean in time; live "
               "blocks' mean age in bytes allocated since and in time";
-  uint32_t *row_of;
-  uint64_t *first_site;
-  size_t n;
-  struct life *rows;
-  if (hi_path_rows_new (a, 0, sizeof *rows, offsetof (struct life, path),
-                        (void **) &rows, &row_of, &first_site, &n,
-                        &t->filtered) != HI_OK)
-    return HI_E_NOMEM;
-  for (uint64_t s = 0; s < m->n_sites; s++)
-    if (row_of[s] != UINT32_MAX)
-      {
-        const struct hi_chain_time *ct = &m->chain_time[s];
-        struct life x;
-        memcpy (x.hist, ct->life, sizeof x.hist);
-        x.freed = ct->freed;
-        x.freed_ns = ct->freed_ns;
-        x.live = ct->live;
-        x.live_clock_sum = ct->live_clock_sum;
-        x.live_ns_sum = ct->live_ns_sum;
-        add (&rows[row_of[s]], &x);
-      }
-  /* Rows are the chains with blocks that carry a birth stamp. */
-  struct life total;
-  memset (&total, 0, sizeof total);
-  size_t kept = 0;
-  for (size_t i = 0; i < n; i++)
-    if (rows[i].freed || rows[i].live)
-      {
-        add (&total, &rows[i]);
-        rows[kept++] = rows[i];
-      }
-  qsort (rows, kept, sizeof *rows, by_frees);
-  struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_TOTAL);
-  if (c)
-    {
-      /* The totals are the table's facts in JSON. */
-      t->rows[t->n_rows - 1].text_only = 1;
-      cells (a, r, &total, c, hi_cell_text ("<TOTAL>"));
-      facts (t, c);
-    }
-  uint64_t shown = 0, all = hi_add_sat (total.freed, total.live);
-  for (size_t i = 0; i < kept && !r->nomem; i++)
-    {
-      const struct life *x = &rows[i];
-      if (!hi_keep_row (&a->opt, t, &shown,
-                        hi_shown (&a->opt, hi_add_sat (x->freed, x->live),
-                                  all)))
-        continue;
-      struct hi_cell path = hi_path_cell (a, first_site[x->path], r);
-      c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
-      if (!c)
-        break;
-      cells (a, r, x, c, path);
-    }
-  free (rows);
-  free (row_of);
-  free (first_site);
-  return r->nomem ? HI_E_NOMEM : HI_OK;
+  return hi_chain_table (a, r, t, &lifetime_table);
 }

@@ -10,7 +10,6 @@
 #include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 struct peak
 {
@@ -87,6 +86,58 @@ legend (struct hi_analysis *a, struct hi_rmodel *r, uint64_t blocks)
   return hi_rmodel_strdup (r, text);
 }
 
+static void
+add_site (const struct hi_analysis *a, uint64_t s, void *row)
+{
+  struct peak *p = row;
+  p->bytes = hi_add_sat (p->bytes, a->m->chain_time[s].peak_bytes);
+  p->blocks = hi_add_sat (p->blocks, a->m->chain_time[s].peak_blocks);
+}
+
+static void
+add (void *sum, const void *row)
+{
+  struct peak *y = sum;
+  const struct peak *x = row;
+  y->bytes = hi_add_sat (y->bytes, x->bytes);
+  y->blocks = hi_add_sat (y->blocks, x->blocks);
+}
+
+/* Rows are the chains live at the peak (0-byte blocks too). */
+static int
+live_at_peak (const void *row)
+{
+  const struct peak *p = row;
+  return p->bytes || p->blocks;
+}
+
+/* Weighed by bytes of the peak; 0-byte blocks by their number. */
+static int
+above (const struct hi_analysis *a, const void *row, const void *total)
+{
+  const struct peak *p = row, *all = total;
+  return p->bytes ? hi_shown (&a->opt, p->bytes, a->m->root.totals.peak_bytes)
+                  : hi_shown (&a->opt, p->blocks, all->blocks);
+}
+
+static void
+cells (struct hi_analysis *a, struct hi_rmodel *r, const void *row,
+       struct hi_cell *c, struct hi_cell path)
+{
+  const struct peak *p = row;
+  (void) r;
+  c[0] = hi_cell_bytes (p->bytes);
+  c[1] = hi_cell_pct2 (p->bytes, a->m->root.totals.peak_bytes);
+  c[2] = hi_cell_count (p->blocks);
+  c[3] = path;
+}
+
+static const struct hi_chain_table peak_table = {
+  .size = sizeof (struct peak), .path_at = offsetof (struct peak, path),
+  .add_site = add_site, .add = add, .in_table = live_at_peak,
+  .order = by_bytes, .above = above, .cells = cells,
+};
+
 hi_status
 hi_table_peak (struct hi_analysis *a, struct hi_rmodel *r)
 {
@@ -100,7 +151,6 @@ hi_table_peak (struct hi_analysis *a, struct hi_rmodel *r)
       hi_table_no_time (m, t);
       return r->nomem ? HI_E_NOMEM : HI_OK;
     }
-  t->threshold = hi_threshold (&a->opt);
   uint64_t blocks = blocks_at_peak (m);
   t->legend = legend (a, r, blocks);
   hi_table_flag (t, "time_data", 1);
@@ -109,51 +159,5 @@ hi_table_peak (struct hi_analysis *a, struct hi_rmodel *r)
   hi_table_fact (t, "peak_time_ns", hi_cell_count (m->peak_time_ns));
   hi_table_fact (t, "peak_clock", hi_cell_bytes (m->root.peak_clock));
   hi_table_flag (t, "peak_is_live", m->peak_is_live);
-
-  uint32_t *row_of;
-  uint64_t *first_site;
-  size_t n;
-  struct peak *rows;
-  if (hi_path_rows_new (a, 0, sizeof *rows, offsetof (struct peak, path),
-                        (void **) &rows, &row_of, &first_site, &n,
-                        &t->filtered) != HI_OK)
-    return HI_E_NOMEM;
-  for (uint64_t s = 0; s < m->n_sites; s++)
-    if (row_of[s] != UINT32_MAX)
-      {
-        struct peak *p = &rows[row_of[s]];
-        p->bytes = hi_add_sat (p->bytes, m->chain_time[s].peak_bytes);
-        p->blocks = hi_add_sat (p->blocks, m->chain_time[s].peak_blocks);
-      }
-  /* Rows are the chains live at the peak (0-byte blocks too). */
-  size_t kept = 0;
-  uint64_t blocks_all = 0;
-  for (size_t i = 0; i < n; i++)
-    if (rows[i].bytes || rows[i].blocks)
-      {
-        blocks_all = hi_add_sat (blocks_all, rows[i].blocks);
-        rows[kept++] = rows[i];
-      }
-  qsort (rows, kept, sizeof *rows, by_bytes);
-  uint64_t whole = m->root.totals.peak_bytes, shown = 0;
-  for (size_t i = 0; i < kept && !r->nomem; i++)
-    {
-      const struct peak *p = &rows[i];
-      /* Weighed by bytes; 0-byte blocks by their number. */
-      int above = p->bytes ? hi_shown (&a->opt, p->bytes, whole)
-                           : hi_shown (&a->opt, p->blocks, blocks_all);
-      if (!hi_keep_row (&a->opt, t, &shown, above))
-        continue;
-      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
-      if (!c)
-        break;
-      c[0] = hi_cell_bytes (p->bytes);
-      c[1] = hi_cell_pct2 (p->bytes, whole);
-      c[2] = hi_cell_count (p->blocks);
-      c[3] = hi_path_cell (a, first_site[p->path], r);
-    }
-  free (rows);
-  free (row_of);
-  free (first_site);
-  return r->nomem ? HI_E_NOMEM : HI_OK;
+  return hi_chain_table (a, r, t, &peak_table);
 }

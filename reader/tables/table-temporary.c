@@ -9,7 +9,6 @@
 #include "util/sort.h"
 
 #include <stddef.h>
-#include <stdlib.h>
 
 struct temp
 {
@@ -35,20 +34,60 @@ static const struct hi_column columns[] = {
 };
 
 static void
-add_row (struct hi_rmodel *r, struct hi_table *t, const struct temp *x,
-         enum hi_row_role role, struct hi_cell path)
+add_site (const struct hi_analysis *a, uint64_t s, void *row)
 {
-  struct hi_cell *c = hi_rmodel_row (r, t, role);
-  if (!c)
-    return;
+  struct temp *x = row;
+  x->allocs = hi_add_sat (x->allocs, a->sum[s].allocs);
+  x->temporaries = hi_add_sat (x->temporaries,
+                               a->m->chain_time[s].temporaries);
+}
+
+static void
+add (void *sum, const void *row)
+{
+  struct temp *y = sum;
+  const struct temp *x = row;
+  y->allocs = hi_add_sat (y->allocs, x->allocs);
+  y->temporaries = hi_add_sat (y->temporaries, x->temporaries);
+}
+
+/* Weighed by temporaries; chains without any by their allocations, so
+   that a table of none still lists where allocations were. */
+static int
+above (const struct hi_analysis *a, const void *row, const void *total)
+{
+  const struct temp *x = row, *all = total;
+  return x->temporaries
+         ? hi_shown (&a->opt, x->temporaries, all->temporaries)
+         : hi_shown (&a->opt, x->allocs, all->allocs);
+}
+
+static void
+cells (struct hi_analysis *a, struct hi_rmodel *r, const void *row,
+       struct hi_cell *c, struct hi_cell path)
+{
+  const struct temp *x = row;
+  (void) a, (void) r;
   c[0] = hi_cell_count (x->allocs);
   c[1] = hi_cell_count (x->temporaries);
   c[2] = hi_cell_pct2 (x->temporaries, x->allocs);
   c[3] = path;
-  /* The totals are the table's facts in JSON. */
-  if (role == HI_ROW_TOTAL)
-    t->rows[t->n_rows - 1].text_only = 1;
 }
+
+static void
+facts (struct hi_table *t, const void *total, const struct hi_cell *c)
+{
+  const struct temp *all = total;
+  (void) c;
+  hi_table_fact (t, "allocs", hi_cell_count (all->allocs));
+  hi_table_fact (t, "temporaries", hi_cell_count (all->temporaries));
+}
+
+static const struct hi_chain_table temporary_table = {
+  .size = sizeof (struct temp), .path_at = offsetof (struct temp, path),
+  .add_site = add_site, .add = add, .order = by_temporaries,
+  .above = above, .cells = cells, .total_row = 1, .facts = facts,
+};
 
 hi_status
 hi_table_temporary (struct hi_analysis *a, struct hi_rmodel *r)
@@ -64,51 +103,9 @@ hi_table_temporary (struct hi_analysis *a, struct hi_rmodel *r)
       hi_table_no_time (m, t);
       return r->nomem ? HI_E_NOMEM : HI_OK;
     }
-  t->threshold = hi_threshold (&a->opt);
   t->legend = "temporary: blocks freed by the thread that allocated them "
               "with no other allocation or free by it in between, (%) of "
               "the chain's allocs; (**) 100%, ( .) under 1%";
-  uint32_t *row_of;
-  uint64_t *first_site;
-  size_t n;
-  struct temp *rows;
-  if (hi_path_rows_new (a, 0, sizeof *rows, offsetof (struct temp, path),
-                        (void **) &rows, &row_of, &first_site, &n,
-                        &t->filtered) != HI_OK)
-    return HI_E_NOMEM;
-  struct temp total = { 0, 0, 0 };
-  for (uint64_t s = 0; s < m->n_sites; s++)
-    if (row_of[s] != UINT32_MAX)
-      {
-        struct temp *x = &rows[row_of[s]];
-        x->allocs = hi_add_sat (x->allocs, a->sum[s].allocs);
-        x->temporaries = hi_add_sat (x->temporaries,
-                                     m->chain_time[s].temporaries);
-        total.allocs = hi_add_sat (total.allocs, a->sum[s].allocs);
-        total.temporaries = hi_add_sat (total.temporaries,
-                                        m->chain_time[s].temporaries);
-      }
   hi_table_flag (t, "time_data", 1);
-  hi_table_fact (t, "allocs", hi_cell_count (total.allocs));
-  hi_table_fact (t, "temporaries", hi_cell_count (total.temporaries));
-  qsort (rows, n, sizeof *rows, by_temporaries);
-  add_row (r, t, &total, HI_ROW_TOTAL, hi_cell_text ("<TOTAL>"));
-  uint64_t shown = 0;
-  for (size_t i = 0; i < n && !r->nomem; i++)
-    {
-      const struct temp *x = &rows[i];
-      /* Weighed by temporaries; chains without any by their allocations,
-         so that a table of none still lists where allocations were. */
-      int above = x->temporaries
-                  ? hi_shown (&a->opt, x->temporaries, total.temporaries)
-                  : hi_shown (&a->opt, x->allocs, total.allocs);
-      if (!hi_keep_row (&a->opt, t, &shown, above))
-        continue;
-      add_row (r, t, x, HI_ROW_PLAIN, hi_path_cell (a, first_site[x->path],
-                                                    r));
-    }
-  free (rows);
-  free (row_of);
-  free (first_site);
-  return r->nomem ? HI_E_NOMEM : HI_OK;
+  return hi_chain_table (a, r, t, &temporary_table);
 }

@@ -46,6 +46,42 @@ hi_status hi_path_rows_new (const struct hi_analysis *a, unsigned split,
                             uint32_t **row_of, uint64_t **first_site,
                             size_t *n, uint64_t *filtered);
 
+/* A per-chain table (peak, temporary, lifetimes) as hi_chain_table
+   builds it: rows of SIZE bytes, one per path (hi_path_rows_new), the
+   row's path index a uint32_t at PATH_AT.  ROW and TOTAL are such rows;
+   TOTAL sums the rows in the table. */
+struct hi_chain_table
+{
+  size_t size, path_at;
+  /* Site S's figures added into ROW. */
+  void (*add_site) (const struct hi_analysis *a, uint64_t s, void *row);
+  /* ROW added into SUM. */
+  void (*add) (void *sum, const void *row);
+  /* Whether ROW is in the table; NULL: every row is. */
+  int (*in_table) (const void *row);
+  /* The rows' order, as qsort takes it. */
+  int (*order) (const void *x, const void *y);
+  /* Whether ROW passes the threshold (hi_shown). */
+  int (*above) (const struct hi_analysis *a, const void *row,
+                const void *total);
+  /* ROW's cells into C, a new row of R, with its PATH cell. */
+  void (*cells) (struct hi_analysis *a, struct hi_rmodel *r, const void *row,
+                 struct hi_cell *c, struct hi_cell path);
+  /* Non-zero: a text-only <TOTAL> row of TOTAL before the rows. */
+  int total_row;
+  /* The table's facts from TOTAL and the <TOTAL> row's cells C (NULL:
+     none); NULL: no facts. */
+  void (*facts) (struct hi_table *t, const void *total,
+                 const struct hi_cell *c);
+};
+
+/* The rows of per-chain table T of report R, as D says, ranked by D's
+   order, those below the threshold or past the limit counted in T
+   (T's threshold set from A's options).  HI_OK or HI_E_NOMEM. */
+hi_status hi_chain_table (struct hi_analysis *a, struct hi_rmodel *r,
+                          struct hi_table *t,
+                          const struct hi_chain_table *d);
+
 /* The chains of A that the filters keep (--focus, --ignore, --module;
    not suppressions, thresholds or limits: a profile holds every chain),
    each with its figures, as R's samples, locations and mappings (see
