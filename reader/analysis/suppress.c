@@ -58,9 +58,7 @@ hi_suppressions_init (struct hi_suppressions *s)
 void
 hi_suppressions_free (struct hi_suppressions *s)
 {
-  for (uint32_t i = 0; i < s->n; i++)
-    free (s->templ[i]);
-  free (s->templ);
+  hi_free_strings (s->templ, s->n);
   memset (s, 0, sizeof *s);
 }
 

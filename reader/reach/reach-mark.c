@@ -119,27 +119,37 @@ heuristic (struct hi_scan *s, uint64_t ptr, uint32_t i)
   return 0;
 }
 
+/* The block holding PTR into *I: 0, or -1 if no block holds it. */
+static int
+block_at (const struct hi_scan *s, uint64_t ptr, uint32_t *i)
+{
+  int64_t found = hi_scan_find (s, ptr);
+  if (found < 0)
+    return -1;
+  *i = (uint32_t) found;
+  return 0;
+}
+
+/* Gives block I its new STATE and pushes it, to look at its words. */
+static void
+mark (struct hi_scan *s, uint32_t i, uint8_t state)
+{
+  s->b[i].state = state;
+  push (s, i);
+}
+
 /* lc_push_without_clique_if_a_chunk_ptr. */
 static void
 push_root (struct hi_scan *s, uint64_t ptr, int prior_definite)
 {
-  int64_t found = hi_scan_find (s, ptr);
-  if (found < 0)
-    return;
-  uint32_t i = (uint32_t) found;
-  if (s->b[i].state == HI_ST_REACHABLE)
+  uint32_t i;
+  if (block_at (s, ptr, &i) != 0 || s->b[i].state == HI_ST_REACHABLE)
     return;
   int start = ptr == s->b[i].start || heuristic (s, ptr, i);
   if (start && prior_definite)
-    {
-      s->b[i].state = HI_ST_REACHABLE;
-      push (s, i);
-    }
+    mark (s, i, HI_ST_REACHABLE);
   else if (s->b[i].state == HI_ST_UNREACHED)
-    {
-      s->b[i].state = HI_ST_POSSIBLE;
-      push (s, i);
-    }
+    mark (s, i, HI_ST_POSSIBLE);
 }
 
 /* lc_push_with_clique_if_a_chunk_ptr (no sizes: the loss records'
@@ -147,15 +157,10 @@ push_root (struct hi_scan *s, uint64_t ptr, int prior_definite)
 static void
 push_clique (struct hi_scan *s, uint64_t ptr, uint32_t clique)
 {
-  int64_t found = hi_scan_find (s, ptr);
-  if (found < 0)
-    return;
-  uint32_t i = (uint32_t) found;
-  if (s->b[i].state == HI_ST_UNREACHED && i != clique)
-    {
-      push (s, i);
-      s->b[i].state = HI_ST_INDIRECT;
-    }
+  uint32_t i;
+  if (block_at (s, ptr, &i) == 0 && s->b[i].state == HI_ST_UNREACHED
+      && i != clique)
+    mark (s, i, HI_ST_INDIRECT);
 }
 
 #define BATCH 32

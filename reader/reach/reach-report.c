@@ -95,6 +95,22 @@ summary_number (struct hi_rmodel *r, struct hi_table *t, const char *key,
   t->rows[t->n_rows - 1].json_only = 1;
 }
 
+/* Each class's bytes and blocks of TOTALS as JSON figures of table T,
+   keyed CLASS<INFIX>_bytes and CLASS<INFIX>_blocks. */
+static void
+class_numbers (struct hi_rmodel *r, struct hi_table *t, const char *infix,
+               const struct hi_reach_totals *totals)
+{
+  for (int c = 0; c < HI_REACH_NCLASSES; c++)
+    {
+      char key[64];
+      snprintf (key, sizeof key, "%s%s_bytes", json_key[c], infix);
+      summary_number (r, t, hi_rmodel_strdup (r, key), totals->cls[c].bytes);
+      snprintf (key, sizeof key, "%s%s_blocks", json_key[c], infix);
+      summary_number (r, t, hi_rmodel_strdup (r, key), totals->cls[c].blocks);
+    }
+}
+
 /* The blocks of each class whose chains the user's or the built-in
    suppressions hide (memcheck's "suppressed" leaks), from the per-site
    figures of RC and the site flags of A. */
@@ -171,24 +187,10 @@ summary_table (const struct hi_reach *rc, const struct hi_reach_totals *shown,
   hi_reach_skipped_text (rc, line, sizeof line);
   if (line[0])
     summary_line (r, t, "skipped", line);
-  for (int c = 0; c < HI_REACH_NCLASSES; c++)
-    {
-      char key[64];
-      snprintf (key, sizeof key, "%s_bytes", json_key[c]);
-      summary_number (r, t, hi_rmodel_strdup (r, key), shown->cls[c].bytes);
-      snprintf (key, sizeof key, "%s_blocks", json_key[c]);
-      summary_number (r, t, hi_rmodel_strdup (r, key), shown->cls[c].blocks);
-    }
+  class_numbers (r, t, "", shown);
   summary_number (r, t, "suppressed_bytes", all_supp.bytes);
   summary_number (r, t, "suppressed_blocks", all_supp.blocks);
-  for (int c = 0; c < HI_REACH_NCLASSES; c++)
-    {
-      char key[64];
-      snprintf (key, sizeof key, "%s_suppressed_bytes", json_key[c]);
-      summary_number (r, t, hi_rmodel_strdup (r, key), supp->cls[c].bytes);
-      snprintf (key, sizeof key, "%s_suppressed_blocks", json_key[c]);
-      summary_number (r, t, hi_rmodel_strdup (r, key), supp->cls[c].blocks);
-    }
+  class_numbers (r, t, "_suppressed", supp);
   summary_number (r, t, "blocks", rc->n_blocks);
   summary_number (r, t, "threads", rc->threads);
   summary_number (r, t, "heap_bytes", rc->heap_bytes);

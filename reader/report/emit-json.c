@@ -7,6 +7,16 @@
 #include <inttypes.h>
 #include <string.h>
 
+/* S as a JSON string, or null if there is none. */
+static void
+json_string_or_null (FILE *f, const char *s)
+{
+  if (s)
+    hi_json_string (f, s);
+  else
+    fputs ("null", f);
+}
+
 static void
 json_frame (FILE *f, const struct hi_rframe *fr)
 {
@@ -18,15 +28,9 @@ json_frame (FILE *f, const struct hi_rframe *fr)
   fputs ("{\"function\": ", f);
   hi_json_string (f, fr->function);
   fputs (", \"module\": ", f);
-  if (fr->module)
-    hi_json_string (f, fr->module);
-  else
-    fputs ("null", f);
+  json_string_or_null (f, fr->module);
   fprintf (f, ", \"offset\": %" PRIu64 ", \"file\": ", fr->offset);
-  if (fr->file)
-    hi_json_string (f, fr->file);
-  else
-    fputs ("null", f);
+  json_string_or_null (f, fr->file);
   fprintf (f, ", \"line\": %" PRIu32 ", \"inlined\": %s}", fr->line,
            fr->inlined ? "true" : "false");
 }
@@ -190,10 +194,7 @@ static void
 json_summary (const struct hi_summary *s, FILE *f)
 {
   fputs ("\"summary\": {\"command\": ", f);
-  if (s->command)
-    hi_json_string (f, s->command);
-  else
-    fputs ("null", f);
+  json_string_or_null (f, s->command);
   /* No run time known (gdb, a core older than its start): null. */
   fprintf (f, ", \"pid\": %" PRIu64 ", \"run_ns\": ", s->pid);
   if (s->run_ns)

@@ -31,9 +31,7 @@ hi_rmodel_free (struct hi_rmodel *r)
   free (r->timeline.points);
   free (r->timeline.at);
   free (r->timeline.chains);
-  for (size_t i = 0; i < r->n_owned; i++)
-    free (r->owned[i]);
-  free (r->owned);
+  hi_free_strings (r->owned, r->n_owned);
   memset (r, 0, sizeof *r);
 }
 

@@ -128,6 +128,19 @@ by_addr (const void *x, const void *y)
   return hi_cmp_u64 (a->addr, b->addr);
 }
 
+/* Symbol I of MOD into SYM and ADDR (its address as libdwfl resolves
+   it); its name, or NULL if it has none or is undefined. */
+static const char *
+defined_sym (Dwfl_Module *mod, int i, GElf_Sym *sym, GElf_Addr *addr)
+{
+  GElf_Word shndx;
+  const char *name = dwfl_module_getsym_info (mod, i, sym, addr, &shndx,
+                                              NULL, NULL);
+  if (!name || !name[0] || sym->st_shndx == SHN_UNDEF)
+    return NULL;
+  return name;
+}
+
 static void
 load_syms (struct hi_modsyms *ms)
 {
@@ -139,12 +152,9 @@ load_syms (struct hi_modsyms *ms)
     {
       GElf_Sym sym;
       GElf_Addr addr;
-      GElf_Word shndx;
-      const char *name = dwfl_module_getsym_info (ms->mod, i, &sym, &addr,
-                                                  &shndx, NULL, NULL);
+      const char *name = defined_sym (ms->mod, i, &sym, &addr);
       int type = GELF_ST_TYPE (sym.st_info);
-      if (name && name[0] && sym.st_shndx != SHN_UNDEF
-          && (type == STT_FUNC || type == STT_GNU_IFUNC))
+      if (name && (type == STT_FUNC || type == STT_GNU_IFUNC))
         ms->syms[ms->nsyms++] = (struct fsym) { addr, sym.st_size, name };
     }
   qsort (ms->syms, ms->nsyms, sizeof *ms->syms, by_addr);
@@ -272,12 +282,9 @@ load_index (struct hi_modsyms *ms)
     {
       GElf_Sym sym;
       GElf_Addr value;
-      GElf_Word shndx;
-      const char *name = dwfl_module_getsym_info (ms->mod, i, &sym, &value,
-                                                  &shndx, NULL, NULL);
+      const char *name = defined_sym (ms->mod, i, &sym, &value);
       int type = GELF_ST_TYPE (sym.st_info);
-      if (!name || !name[0] || sym.st_shndx == SHN_UNDEF
-          || type == STT_SECTION || type == STT_FILE || type == STT_TLS)
+      if (!name || type == STT_SECTION || type == STT_FILE || type == STT_TLS)
         continue;
       /* libdwfl searches the globals first, all of them when the table
          has no locals apart (first_global 0). */

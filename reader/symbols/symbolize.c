@@ -358,6 +358,24 @@ function_of (struct hi_symbolizer *s, Dwfl_Module *mod, uint64_t addr,
     out->has_start = 1;
 }
 
+/* DIE's string attribute AT, else its origin's or specification's; NULL
+   if none has one. */
+static const char *
+die_string (Dwarf_Die *die, unsigned int at)
+{
+  Dwarf_Attribute attr;
+  return dwarf_formstring (dwarf_attr_integrate (die, at, &attr));
+}
+
+/* DIE's linkage name (DWARF's attribute, else the older MIPS one), or
+   NULL. */
+static const char *
+die_mangled_name (Dwarf_Die *die)
+{
+  const char *name = die_string (die, DW_AT_linkage_name);
+  return name ? name : die_string (die, DW_AT_MIPS_linkage_name);
+}
+
 /* The name of a function's DIE (a subprogram or an inlined instance of
    one): its linkage name demangled, else its name; into BUF, or NULL. */
 static const char *
@@ -365,14 +383,9 @@ die_name (Dwarf_Die *die, char *buf, size_t size)
 {
   /* C++ names qualified from the mangled name; C's linkage names are
      assembler names (glibc's __GI_ aliases), not what the user wrote. */
-  Dwarf_Attribute attr;
-  const char *name = dwarf_formstring (dwarf_attr_integrate
-                                       (die, DW_AT_linkage_name, &attr));
-  if (!name)
-    name = dwarf_formstring (dwarf_attr_integrate
-                             (die, DW_AT_MIPS_linkage_name, &attr));
+  const char *name = die_mangled_name (die);
   if (!name || name[0] != '_' || name[1] != 'Z')
-    name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &attr));
+    name = die_string (die, DW_AT_name);
   if (!name)
     return NULL;
   hi_clean_name (name, buf, size);
@@ -384,15 +397,8 @@ die_name (Dwarf_Die *die, char *buf, size_t size)
 static const char *
 die_linkage_name (Dwarf_Die *die)
 {
-  Dwarf_Attribute attr;
-  const char *name = dwarf_formstring (dwarf_attr_integrate
-                                       (die, DW_AT_linkage_name, &attr));
-  if (!name)
-    name = dwarf_formstring (dwarf_attr_integrate
-                             (die, DW_AT_MIPS_linkage_name, &attr));
-  if (!name)
-    name = dwarf_formstring (dwarf_attr_integrate (die, DW_AT_name, &attr));
-  return name;
+  const char *name = die_mangled_name (die);
+  return name ? name : die_string (die, DW_AT_name);
 }
 
 /* ADDR's scopes in the DIE tree, innermost first (lexical blocks,

@@ -183,6 +183,22 @@ fig_add (struct fig *f, const struct hi_site_sum *x)
   f->bytes = hi_add_sat (f->bytes, x->bytes);
 }
 
+/* Adds site S of side I, with figures X, to the row of key K in R (the
+   first site of that side is the row's); the row, or NULL if out of
+   memory. */
+static struct drow *
+add_site (struct rows *r, const struct key *k, int i, uint64_t s,
+          const struct hi_site_sum *x)
+{
+  struct drow *row = k->nomem ? NULL : rows_get (r, k->s);
+  if (!row)
+    return NULL;
+  fig_add (&row->f[i], x);
+  if (row->site[i] == NO_SITE)
+    row->site[i] = s;
+  return row;
+}
+
 /* Add side I's sites to the chain rows and the function rows. */
 static hi_status
 add_side (struct side *sd, int i, struct rows *chains, struct rows *funcs)
@@ -196,28 +212,15 @@ add_side (struct side *sd, int i, struct rows *chains, struct rows *funcs)
       if (x->allocs == 0 && x->bytes == 0 && x->frees == 0 && x->freed == 0)
         continue;
       chain_key (a, s, &k);
-      struct drow *row = k.nomem ? NULL : rows_get (chains, k.s);
-      if (!row)
-        {
-          st = HI_E_NOMEM;
-          break;
-        }
-      fig_add (&row->f[i], x);
-      if (row->site[i] == NO_SITE)
-        row->site[i] = s;
+      const struct drow *row = add_site (chains, &k, i, s, x);
       /* Functions sum the chains the filters keep. */
-      if (row->filtered)
-        continue;
-      function_key (a, s, &k);
-      row = k.nomem ? NULL : rows_get (funcs, k.s);
-      if (!row)
+      if (row && !row->filtered)
         {
-          st = HI_E_NOMEM;
-          break;
+          function_key (a, s, &k);
+          row = add_site (funcs, &k, i, s, x);
         }
-      fig_add (&row->f[i], x);
-      if (row->site[i] == NO_SITE)
-        row->site[i] = s;
+      if (!row)
+        st = HI_E_NOMEM;
     }
   free (k.s);
   return st;

@@ -82,28 +82,25 @@ group (struct hi_analysis *a, struct leak **rows_out, uint64_t **first_out,
   return HI_OK;
 }
 
+/* The columns before the path, with or without the types. */
+#define LEAK_COLUMNS \
+  { .key = "kept", .head = "kept", .type = HI_CELL_BYTES }, \
+  { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 }, \
+  { .key = "allocs", .head = "allocs", .type = HI_CELL_COUNT }, \
+  { .key = "bytes", .head = "bytes", .type = HI_CELL_BYTES }, \
+  { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 }, \
+  { .key = "frees", .head = "frees", .type = HI_CELL_COUNT }, \
+  { .key = "bytes_freed", .head = "freed", .type = HI_CELL_BYTES, \
+    .blank_zero = 1 }
+
 static const struct hi_column columns[] = {
-  { .key = "kept", .head = "kept", .type = HI_CELL_BYTES },
-  { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 },
-  { .key = "allocs", .head = "allocs", .type = HI_CELL_COUNT },
-  { .key = "bytes", .head = "bytes", .type = HI_CELL_BYTES },
-  { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 },
-  { .key = "frees", .head = "frees", .type = HI_CELL_COUNT },
-  { .key = "bytes_freed", .head = "freed", .type = HI_CELL_BYTES,
-    .blank_zero = 1 },
+  LEAK_COLUMNS,
   { .key = "path", .head = "path", .type = HI_CELL_PATH, .left = 1 },
 };
 
 /* With the client API's types: a column of them before the path. */
 static const struct hi_column typed_columns[] = {
-  { .key = "kept", .head = "kept", .type = HI_CELL_BYTES },
-  { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 },
-  { .key = "allocs", .head = "allocs", .type = HI_CELL_COUNT },
-  { .key = "bytes", .head = "bytes", .type = HI_CELL_BYTES },
-  { .head = "(%)", .type = HI_CELL_PCT2, .paren = 1 },
-  { .key = "frees", .head = "frees", .type = HI_CELL_COUNT },
-  { .key = "bytes_freed", .head = "freed", .type = HI_CELL_BYTES,
-    .blank_zero = 1 },
+  LEAK_COLUMNS,
   { .key = "types", .head = "types", .type = HI_CELL_TEXT, .left = 1,
     .max_width = 32 },
   { .key = "path", .head = "path", .type = HI_CELL_PATH, .left = 1 },
@@ -120,12 +117,11 @@ hi_table_leaks (struct hi_analysis *a, struct hi_rmodel *r)
     return HI_E_NOMEM;
   int typed = a->n_types > 0;
   uint32_t *tstart = NULL, *tlist = NULL;
-  struct hi_table *t = typed
-    ? hi_rmodel_table (r, "leaks", "Partial Memory Leak Table",
-                       typed_columns,
-                       sizeof typed_columns / sizeof typed_columns[0])
-    : hi_rmodel_table (r, "leaks", "Partial Memory Leak Table", columns,
-                       sizeof columns / sizeof columns[0]);
+  struct hi_table *t
+    = hi_rmodel_table (r, "leaks", "Partial Memory Leak Table",
+                       typed ? typed_columns : columns,
+                       typed ? sizeof typed_columns / sizeof typed_columns[0]
+                             : sizeof columns / sizeof columns[0]);
   if (!t || group (a, &rows, &first_site, &n, &t->filtered, &row_of) != HI_OK)
     return HI_E_NOMEM;
   if (typed && hi_types_group (a, row_of, 0, (uint32_t) n, &tstart, &tlist)

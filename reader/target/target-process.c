@@ -396,27 +396,58 @@ take_all_regs (struct process *p)
   return 0;
 }
 
+/* A zeroed record for process PID, or NULL if out of memory. */
+static struct process *
+proc_new (int pid)
+{
+  struct process *p = calloc (1, sizeof *p);
+  if (p)
+    p->pid = pid;
+  return p;
+}
+
+/* Opens P's memory file into p->mem: 0, or -1 with errno set. */
+static int
+open_mem (struct process *p)
+{
+  char path[64];
+  snprintf (path, sizeof path, "/proc/%d/mem", p->pid);
+  p->mem = open (path, O_RDONLY | O_CLOEXEC);
+  return p->mem < 0 ? -1 : 0;
+}
+
+/* Closes P after a failed step of an open: HI_E_PROCESS with that
+   step's errno. */
+static hi_status
+open_failed (struct process *p)
+{
+  int err = errno;
+  p->mem = -1;
+  proc_close (p);
+  return hi_fail (HI_E_PROCESS, err);
+}
+
+/* Hands the open process P to OUT. */
+static hi_status
+opened (struct process *p, struct hi_target *out)
+{
+  out->ops = &process_ops;
+  out->ctx = p;
+  return HI_OK;
+}
+
 hi_status
 hi_target_open_process (int pid, int stop, struct hi_target *out)
 {
   hi_error_reset ();
-  struct process *p = calloc (1, sizeof *p);
+  struct process *p = proc_new (pid);
   if (!p)
     return HI_E_NOMEM;
-  p->pid = pid;
   p->stop = stop;
-  char path[64];
-  snprintf (path, sizeof path, "/proc/%d/mem", pid);
   /* The maps once every thread stands still: none can map more. */
   if ((stop && (stop_all (p) != 0 || take_all_regs (p) != 0))
-      || read_maps (p) != 0
-      || (p->mem = open (path, O_RDONLY | O_CLOEXEC)) < 0)
-    {
-      int err = errno;
-      p->mem = -1;
-      proc_close (p);
-      return hi_fail (HI_E_PROCESS, err);
-    }
+      || read_maps (p) != 0 || open_mem (p) != 0)
+    return open_failed (p);
   if (!stop && proc_symbol (p, "heapinspect_root", &p->root) == 0)
     {
       p->before = malloc (sizeof *p->before);
@@ -426,9 +457,7 @@ hi_target_open_process (int pid, int stop, struct hi_target *out)
           p->before = NULL;
         }
     }
-  out->ops = &process_ops;
-  out->ctx = p;
-  return HI_OK;
+  return opened (p, out);
 }
 
 hi_status
@@ -440,48 +469,27 @@ hi_target_open_stopped (int pid, struct hi_target *out)
      roots), and let go at finish or close; the held one stays the
      caller's. */
   hi_error_reset ();
-  struct process *p = calloc (1, sizeof *p);
+  struct process *p = proc_new (pid);
   if (!p)
     return HI_E_NOMEM;
-  p->pid = pid;
   p->held = pid;
-  char path[64];
-  snprintf (path, sizeof path, "/proc/%d/mem", pid);
   /* Threads that cannot be stopped only leave their registers out: the
      heap is read all the same. */
   int unused = stop_all (p);
   (void) unused;
-  if (take_all_regs (p) != 0 || read_maps (p) != 0
-      || (p->mem = open (path, O_RDONLY | O_CLOEXEC)) < 0)
-    {
-      int err = errno;
-      p->mem = -1;
-      proc_close (p);
-      return hi_fail (HI_E_PROCESS, err);
-    }
-  out->ops = &process_ops;
-  out->ctx = p;
-  return HI_OK;
+  if (take_all_regs (p) != 0 || read_maps (p) != 0 || open_mem (p) != 0)
+    return open_failed (p);
+  return opened (p, out);
 }
 
 hi_status
 hi_target_open_maps (int pid, struct hi_target *out)
 {
   hi_error_reset ();
-  struct process *p = calloc (1, sizeof *p);
+  struct process *p = proc_new (pid);
   if (!p)
     return HI_E_NOMEM;
-  p->pid = pid;
-  char path[64];
-  snprintf (path, sizeof path, "/proc/%d/mem", pid);
-  if (read_maps (p) != 0 || (p->mem = open (path, O_RDONLY | O_CLOEXEC)) < 0)
-    {
-      int err = errno;
-      p->mem = -1;
-      proc_close (p);
-      return hi_fail (HI_E_PROCESS, err);
-    }
-  out->ops = &process_ops;
-  out->ctx = p;
-  return HI_OK;
+  if (read_maps (p) != 0 || open_mem (p) != 0)
+    return open_failed (p);
+  return opened (p, out);
 }

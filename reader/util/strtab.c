@@ -17,9 +17,7 @@ hi_strtab_init (struct hi_strtab *t)
 void
 hi_strtab_free (struct hi_strtab *t)
 {
-  for (uint32_t i = 0; i < t->n; i++)
-    free (t->strs[i]);
-  free (t->strs);
+  hi_free_strings (t->strs, t->n);
   hi_hash_free (&t->index);
   memset (t, 0, sizeof *t);
 }

@@ -21,3 +21,11 @@ hi_grow_max (void **p, size_t *cap, size_t need, size_t elem, size_t max)
   *cap = c;
   return 0;
 }
+
+void
+hi_free_strings (char **v, size_t n)
+{
+  for (size_t i = 0; i < n; i++)
+    free (v[i]);
+  free (v);
+}

@@ -1,4 +1,5 @@
-/* vec.h - the reader's one growable array: room for more elements. */
+/* vec.h - the reader's one growable array: room for more elements, and
+   freeing an array of owned strings. */
 #ifndef HI_VEC_H
 #define HI_VEC_H
 
@@ -35,5 +36,9 @@ hi_grow32 (void **p, uint32_t *cap, size_t need, size_t elem)
   *cap = (uint32_t) c;
   return 0;
 }
+
+/* Frees the N strings of the array V and V itself (NULL if N is 0).
+   Thread-safe on distinct arrays. */
+void hi_free_strings (char **v, size_t n);
 
 #endif
