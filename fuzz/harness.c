@@ -31,9 +31,8 @@ hi_fuzz_file (const uint8_t *data, size_t size, char *path)
   return fd;
 }
 
-/* Output goes nowhere, but through stdio like the CLI's. */
-static FILE *
-sink (void)
+FILE *
+hi_fuzz_sink (void)
 {
   static FILE *f;
   if (!f)
@@ -54,8 +53,8 @@ lookup (const struct hi_target *t, const struct hi_model *m,
   if (hi_block_table (a, &i, &r) == HI_OK)
     {
       struct hi_emit_options eo = { 0, 1, HI_WEIGHT_INUSE_SPACE };
-      hi_emit_text (&r, &eo, sink ());
-      hi_emit_json (&r, &eo, sink ());
+      hi_emit_text (&r, &eo, hi_fuzz_sink ());
+      hi_emit_json (&r, &eo, hi_fuzz_sink ());
     }
   hi_rmodel_free (&r);
 }
@@ -129,12 +128,14 @@ hi_fuzz_target (struct hi_target *t)
       m->n_modules = 0;
       for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
         hi_report (m, NULL, "fuzz", "leaks,bins,direct,graph,stat,errors",
-                   &opts[i], sink (), NULL);
-      hi_report (m, NULL, "fuzz", "stat", &opts[0], sink (), NULL);
+                   &opts[i], hi_fuzz_sink (), NULL);
+      hi_report (m, NULL, "fuzz", "stat", &opts[0], hi_fuzz_sink (), NULL);
       blocks (t, m);
       /* The reachability scan reads the whole input as memory. */
-      hi_reach_report (t, m, NULL, "fuzz", &opts[0], sink (), NULL, NULL);
-      hi_reach_report (t, m, NULL, "fuzz", &opts[1], sink (), NULL, NULL);
+      hi_reach_report (t, m, NULL, "fuzz", &opts[0], hi_fuzz_sink (), NULL,
+                       NULL);
+      hi_reach_report (t, m, NULL, "fuzz", &opts[1], hi_fuzz_sink (), NULL,
+                       NULL);
       hi_model_free (m);
     }
   hi_target_finish (t);

@@ -1,9 +1,11 @@
 # fuzz/local.mk - libFuzzer targets for every untrusted input of the
-# reader (snapshot files, core files, raw dumps).  Built with clang
-# (configure's FUZZ_CC) only by `make check-fuzz`, which runs each for
-# FUZZ_SECONDS from seeds made by the test programs.
+# reader (snapshot files, core files, raw dumps) and for what a user says
+# about one (formats, weights, filters, suppressions, diff).  Built with
+# clang (configure's FUZZ_CC) only by `make check-fuzz`, which runs each
+# for FUZZ_SECONDS from seeds made by the test programs.
 FUZZ_SECONDS = 60
-fuzz_targets = %reldir%/fuzz-snapshot %reldir%/fuzz-core %reldir%/fuzz-raw
+fuzz_targets = %reldir%/fuzz-snapshot %reldir%/fuzz-core %reldir%/fuzz-raw \
+	%reldir%/fuzz-report
 fuzz_sanitize = -fsanitize=address,undefined -fno-sanitize-recover=all
 fuzz_cflags = -std=c11 -g -O1 -fno-omit-frame-pointer $(fuzz_sanitize) \
 	-Wall -Wextra
@@ -54,6 +56,7 @@ check-fuzz: $(fuzz_check_deps)
 
 EXTRA_DIST += %reldir%/run %reldir%/harness.h %reldir%/harness.c \
 	%reldir%/fuzz-snapshot.c %reldir%/fuzz-core.c %reldir%/fuzz-raw.c \
+	%reldir%/fuzz-report.c \
 	$(wildcard $(srcdir)/%reldir%/regress/*/*.gz)
 clean-local: clean-fuzz
 clean-fuzz:

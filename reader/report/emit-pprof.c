@@ -140,7 +140,10 @@ gz_write (struct gz_out *g, size_t len, const uint8_t *data, int flush)
             }
         }
       while (g->z.avail_out == 0 || (last && zs != Z_STREAM_END));
-      data += part;
+      /* DATA is NULL when there is nothing to add (the Z_FINISH call):
+         even adding 0 to it is undefined. */
+      if (part)
+        data += part;
       len -= part;
     }
   while (len > 0);
