@@ -1,7 +1,8 @@
 /* guard-unit.c - unit tests of the reader's heap errors and guards
-   (format 5: reader/model-guard.c, reader/block.c, reader/table-errors.c)
-   on process images built by hand: a heap of glibc-like chunks holding
-   live, quarantined, freed, tcache'd and overwritten blocks, the error
+   (format 5: reader/model/model-guard.c, reader/tables/block.c,
+   reader/tables/table-errors.c) on process images built by hand: a heap
+   of glibc-like chunks holding live, quarantined, freed, tcache'd and
+   overwritten blocks, the error
    records of every kind, the quarantine's ring; `block` says each state
    in its exact line, `-t errors` each error in its exact lines; torn and
    hostile arenas (counts beyond capacity, sites out of range, ring

@@ -1,7 +1,8 @@
 /* options-unit.c - unit tests of the report options' one parser
-   (reader/options.c): each option sets exactly its field, each bad value
-   is refused with its line and leaves the options alone, prefixes resolve
-   as getopt_long's do, and words are unquoted as the shell would. */
+   (reader/report/options.c): each option sets exactly its field, each
+   bad value is refused with its line and leaves the options alone,
+   prefixes resolve as getopt_long's do, and words are unquoted as the
+   shell would. */
 #include "hi-reader.h"
 #include "unit-check.h"
 

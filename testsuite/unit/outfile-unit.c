@@ -1,5 +1,5 @@
-/* outfile-unit.c - unit tests of the atomic output file (reader/outfile.c):
-   the name holds the old file or the whole new one, never a part; the
+/* outfile-unit.c - unit tests of the atomic output file
+   (reader/util/outfile.c): the name holds the old file or the whole new one, never a part; the
    temporary file never stays behind; symbolic links and devices are
    kept. */
 #define _GNU_SOURCE

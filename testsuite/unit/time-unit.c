@@ -1,5 +1,5 @@
 /* time-unit.c - unit tests of the reader's time data (format 4,
-   reader/model-time.c) on process images built by hand: the peak-share
+   reader/model/model-time.c) on process images built by hand: the peak-share
    rule (a record changed since the peak gives its copy, one that did not
    its live figures), the sums over a chain's records, temporaries, the
    lifetimes of HI_TIME_LIFETIMES, the timeline kept while time and clock
