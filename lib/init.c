@@ -405,7 +405,11 @@ hi_ensure_init_slow (void)
           HI_STORE_REL (heapinspect_root.magic, HI_ROOT_MAGIC);
         }
       else
-        hi_prim_warn ("cannot reserve memory for the monitor; not profiling");
+        {
+          hi_arenas_release ();
+          hi_prim_warn ("cannot reserve memory for the monitor; "
+                        "not profiling");
+        }
       atomic_store_explicit (&hi_init_state,
                              ok ? HI_INIT_READY : HI_INIT_FAILED,
                              memory_order_release);

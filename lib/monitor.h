@@ -251,6 +251,7 @@ struct hi_state
   hi_lock sole_lock;
   /* The detailed points' scratch: live bytes and blocks per site. */
   int64_t (*scratch)[2];
+  uint64_t scratch_cap;         /* its entries */
   /* The pair index: open addressing over node ids (0 = empty).  It grows
      under table_lock into a new table; lock-free readers of an older one
      stay correct (a miss falls through to the locked path). */
@@ -288,6 +289,9 @@ struct hi_state
 
 extern HI_HIDDEN struct hi_state hi_state;
 
+/* state.c: give back every arena, committed or reserved (the monitor
+   could not start: the program gets the memory). */
+HI_HIDDEN void hi_arenas_release (void);
 /* state.c: reserve arena INDEX of KIND for CAPACITY entries of
    ENTRY_SIZE bytes, nothing committed yet; its address or NULL. */
 HI_HIDDEN void *hi_arena_add (int index, uint32_t kind, uint64_t capacity,

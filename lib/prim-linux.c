@@ -36,6 +36,10 @@ static struct
      first use, handed out in whole pages from its start, never
      reused. */
   _Atomic uint64_t private_base, private_used;
+  /* The far area (see claim_far): where reservations are placed, none
+     of it mapped until committed.  far_base is 1 once the search for
+     it failed. */
+  _Atomic uint64_t far_base, far_used;
   _Atomic size_t page_size;      /* found at the first call */
   _Atomic int warn_budget;       /* warnings left; starts at 8 */
   /* Thread-exit hooks: one key for every registration; its value is
@@ -67,7 +71,8 @@ hi_prim_private_base (void)
   uint64_t want = (uint64_t) (uintptr_t) p;
   if (!atomic_compare_exchange_strong (&prim.private_base, &base, want))
     {
-      munmap (p, (size_t) HI_PRIVATE_BYTES);   /* another thread's won */
+      /* Another thread's won; a far claim is simply left unused. */
+      hi_prim_release (p, (size_t) HI_PRIVATE_BYTES);
       return base;
     }
   return want;
@@ -94,8 +99,11 @@ hi_prim_alloc_nodump (size_t size)
       if (off <= HI_PRIVATE_BYTES - bytes)
         {
           void *p = (void *) (uintptr_t) (base + off);
-          if (mprotect (p, (size_t) bytes, PROT_READ | PROT_WRITE) == 0)
-            return p;
+          if (hi_prim_commit (p, (size_t) bytes) == 0)
+            {
+              madvise (p, (size_t) bytes, MADV_DONTDUMP);
+              return p;
+            }
         }
     }
   /* The region is used up: a mapping of its own, out of cores too. */
@@ -105,9 +113,73 @@ hi_prim_alloc_nodump (size_t size)
   return p;
 }
 
+/* The far area.  A reservation of inaccessible address space counts
+   against RLIMIT_AS (ulimit -v) as much as memory in use, so the
+   monitor reserves none: it places its arenas and private region at
+   addresses nobody else will take, a tebibyte below where the kernel
+   hands out mappings (it hands them out downwards, from the highest
+   gap that fits), and maps each piece there only when it is
+   committed.  The address space used is then what is in use.  Where no
+   such area can be had (a 32-bit process, a small address space), a
+   reservation is a PROT_NONE mapping as large as asked. */
+#define FAR_BELOW (UINT64_C(1) << 40)
+#define FAR_BYTES (UINT64_C(64) << 30)
+#define FAR_ALIGN (UINT64_C(2) << 20)
+
+static uint64_t
+far_base (void)
+{
+  uint64_t base = atomic_load_explicit (&prim.far_base, memory_order_acquire);
+  if (base)
+    return base;
+  base = 1;
+  if (sizeof (void *) == 8)
+    {
+      void *probe = mmap (NULL, (size_t) hi_prim_page_size (), PROT_NONE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (probe != MAP_FAILED)
+        {
+          uint64_t top = (uint64_t) (uintptr_t) probe;
+          munmap (probe, (size_t) hi_prim_page_size ());
+          if (top > 2 * FAR_BELOW + FAR_BYTES)
+            base = (top - FAR_BELOW - FAR_BYTES) & ~(FAR_ALIGN - 1);
+        }
+    }
+  uint64_t none = 0;
+  if (!atomic_compare_exchange_strong (&prim.far_base, &none, base))
+    return none;                /* another thread's search won */
+  return base;
+}
+
+static int
+in_far (const void *p)
+{
+  uint64_t base = atomic_load_explicit (&prim.far_base, memory_order_acquire);
+  uint64_t a = (uint64_t) (uintptr_t) p;
+  return base > 1 && a >= base && a - base < FAR_BYTES;
+}
+
+/* SIZE bytes of the far area, page-aligned, none of it mapped; 0 when
+   the area is missing or used up. */
+static uint64_t
+claim_far (uint64_t size)
+{
+  uint64_t base = far_base ();
+  if (base <= 1)
+    return 0;
+  uint64_t bytes = (size + FAR_ALIGN - 1) / FAR_ALIGN * FAR_ALIGN;
+  uint64_t off = atomic_fetch_add (&prim.far_used, bytes);
+  if (bytes > FAR_BYTES || off > FAR_BYTES - bytes)
+    return 0;
+  return base + off;
+}
+
 void *
 hi_prim_reserve (size_t size)
 {
+  uint64_t far = claim_far (size);
+  if (far)
+    return (void *) (uintptr_t) far;
   void *p = mmap (NULL, size, PROT_NONE,
                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (p == MAP_FAILED)
@@ -118,12 +190,40 @@ hi_prim_reserve (size_t size)
   return p;
 }
 
+/* Map [P, P + SIZE) of the far area, where nothing may be mapped yet:
+   a mapping found there (an address the kernel gave someone after all)
+   is never replaced, and the commit fails. */
+static int
+map_far (void *p, size_t size)
+{
+  void *q = mmap (p, size, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE
+                  | MAP_FIXED_NOREPLACE, -1, 0);
+  if (q == MAP_FAILED)
+    return -1;
+  if (q != p)
+    {
+      /* A kernel older than MAP_FIXED_NOREPLACE took it as a hint. */
+      munmap (q, size);
+      return -1;
+    }
+  return 0;
+}
+
 int
 hi_prim_commit (void *p, size_t size)
 {
-  if (mprotect (p, size, PROT_READ | PROT_WRITE) != 0)
-    return -1;
-  madvise (p, size, MADV_DODUMP);
+  if (in_far (p))
+    {
+      if (map_far (p, size) != 0)
+        return -1;
+    }
+  else
+    {
+      if (mprotect (p, size, PROT_READ | PROT_WRITE) != 0)
+        return -1;
+      madvise (p, size, MADV_DODUMP);
+    }
   /* The kernel dumps anonymous memory only once something was written
      to its mapping: an arena nobody wrote yet (the sites' time entries
      of a program whose threads keep their own) must be in a core too. */
@@ -134,13 +234,14 @@ hi_prim_commit (void *p, size_t size)
 void
 hi_prim_release (void *p, size_t size)
 {
-  if (in_private (p))
+  if (in_private (p) && !in_far (p))
     {
       /* Its pages back to the system; the addresses stay reserved. */
       madvise (p, size, MADV_DONTNEED);
       mprotect (p, size, PROT_NONE);
       return;
     }
+  /* A far address is never claimed twice: unmapped, it stays unused. */
   munmap (p, size);
 }
 

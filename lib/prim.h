@@ -19,11 +19,14 @@ void *hi_prim_alloc_nodump (size_t size);
    from (format.h, HI_PRIVATE_BYTES), reserved now if not yet; 0 if it
    cannot be. */
 uint64_t hi_prim_private_base (void);
-/* Reserve SIZE bytes of address space, inaccessible (so core dumps and
-   gcore skip it) until committed; NULL on failure. */
+/* Reserve SIZE bytes of address space for later commits; NULL on
+   failure.  Where it can, this maps nothing (prim-linux.c, the far
+   area): the process's address space grows only as parts are
+   committed.  Else an inaccessible mapping, left out of core dumps. */
 void *hi_prim_reserve (size_t size);
-/* Make [P, P + SIZE) of a reservation readable and writable (zeroed);
-   P and SIZE page-aligned.  0, or -1. */
+/* Make [P, P + SIZE) of a reservation readable and writable (zeroed),
+   and part of core dumps; P and SIZE page-aligned, each part committed
+   once.  0, or -1. */
 int hi_prim_commit (void *p, size_t size);
 /* Give back memory from hi_prim_alloc or hi_prim_reserve. */
 void hi_prim_release (void *p, size_t size);

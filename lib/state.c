@@ -91,6 +91,22 @@ hi_arena_commit (int index, uint64_t n)
   return ok ? 0 : -1;
 }
 
+void
+hi_arenas_release (void)
+{
+  struct hi_root *r = &heapinspect_root;
+  for (int i = 0; i < HI_MAX_ARENAS + HI_MAX_MORE_ARENAS; i++)
+    if (hi_state.reserved[i])
+      {
+        struct hi_arena_desc *a = hi_arena_at (i);
+        hi_prim_release ((void *) (uintptr_t) a->addr,
+                         (size_t) hi_state.reserved[i]);
+        *a = (struct hi_arena_desc) { 0 };
+        hi_state.reserved[i] = hi_state.committed[i] = 0;
+      }
+  r->n_arenas = 0;
+}
+
 /* Raise arena INDEX's count to N if it is below. */
 static void
 raise_count (int index, uint64_t n)

@@ -53,13 +53,22 @@ static void
 top_chains (struct hi_tdetail *d)
 {
   uint64_t n_sites = HI_LOAD_ACQ (heapinspect_root.arenas[HI_A_SITES].count);
-  if (!hi_state.scratch)
+  if (n_sites > hi_state.scratch_cap)
     {
-      /* Touched as far as there are sites; never in a core. */
-      hi_state.scratch = hi_prim_alloc_nodump (HI_CAP_SITES
-                                               * sizeof hi_state.scratch[0]);
-      if (!hi_state.scratch)
+      /* Twice the sites there are, never in a core: the address space
+         used grows with the program's chains. */
+      uint64_t cap = n_sites * 2 < 4096 ? 4096 : n_sites * 2;
+      if (cap > HI_CAP_SITES)
+        cap = HI_CAP_SITES;
+      void *p = hi_prim_alloc_nodump ((size_t) cap
+                                      * sizeof hi_state.scratch[0]);
+      if (!p)
         return;
+      if (hi_state.scratch)
+        hi_prim_release (hi_state.scratch, (size_t) hi_state.scratch_cap
+                                           * sizeof hi_state.scratch[0]);
+      hi_state.scratch = p;
+      hi_state.scratch_cap = cap;
     }
   int64_t (*live)[2] = hi_state.scratch;
   for (uint64_t s = 0; s < n_sites; s++)

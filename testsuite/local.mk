@@ -24,7 +24,7 @@ check_PROGRAMS += %reldir%/progs/entry-points %reldir%/progs/threads \
 	%reldir%/progs/widget-static %reldir%/progs/hip-tool \
 	%reldir%/progs/zero-size %reldir%/progs/leak-rows \
 	%reldir%/progs/inlined %reldir%/progs/run-ends \
-	%reldir%/progs/no-ptrace
+	%reldir%/progs/no-ptrace %reldir%/progs/heap-fill
 %canon_reldir%_progs_inlined_CFLAGS = $(progs_cflags) -O2
 # heapinspect.gdb/time.exp: phases, a snapshot between them, for heap
 # peak, heap timeline and heap diff.

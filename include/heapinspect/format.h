@@ -682,8 +682,9 @@ struct hi_pool
 };
 
 /* The monitor's private region: HI_PRIVATE_BYTES of address space from
-   root.client[HI_CLIENT_PRIVATE] on, reserved once and kept out of core
-   dumps, where the monitor keeps what no reader needs (its caches, its
+   root.client[HI_CLIENT_PRIVATE] on, claimed once (its pages mapped as
+   they are used, or reserved whole where they cannot be) and kept out
+   of core dumps, where the monitor keeps what no reader needs (its caches, its
    indexes, scratch).  It holds no pointer to a block a reader should
    count (a reachability scan leaves it out of its roots), and a core
    lacks its bytes by design, not by damage. */
