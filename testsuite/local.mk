@@ -321,6 +321,10 @@ EXTRA_DIST += %reldir%/progs/freed-bugs.c %reldir%/progs/setuid-keep.c
 check_PROGRAMS += %reldir%/progs/reach-cases
 %canon_reldir%_progs_reach_cases_CFLAGS = $(progs_cflags) -fno-builtin
 %canon_reldir%_progs_reach_cases_LDADD = -lpthread
+# heapinspect.cli/dead-threads.exp: blocks only exited threads' stacks
+# point to.
+check_PROGRAMS += %reldir%/progs/dead-threads
+%canon_reldir%_progs_dead_threads_LDADD = -lpthread
 check_LTLIBRARIES += %reldir%/progs/libreachtls.la
 %canon_reldir%_progs_libreachtls_la_SOURCES = %reldir%/progs/reach-tls.c
 %canon_reldir%_progs_libreachtls_la_CFLAGS = $(progs_cflags)

@@ -130,6 +130,10 @@ int64_t hi_scan_find (const struct hi_scan *s, uint64_t addr);
    are not roots.  HI_E_NOMEM. */
 hi_status hi_scan_glibc (struct hi_scan *s, struct hi_ranges *exclude);
 
+/* reach-stacks.c: add to EXCLUDE the stacks of exited threads that
+   glibc keeps mapped (its stack cache): not roots.  HI_E_NOMEM. */
+hi_status hi_scan_dead_stacks (struct hi_scan *s, struct hi_ranges *exclude);
+
 /* Prefetch what hi_scan_find (S, ADDR) reads: STAGE 0 its page entry,
    1 (once that is in) its first block record.  Lookups of pointers
    found together are made in stages, so their cache misses overlap. */

@@ -357,7 +357,8 @@ hi_scan_mark (struct hi_scan *s, unsigned flags)
   for (size_t i = 0; i < s->heap.n; i++)
     if (hi_ranges_add (&exclude, s->heap.v[i].start, s->heap.v[i].end))
       goto nomem;
-  if (hi_scan_glibc (s, &exclude) != HI_OK)
+  if (hi_scan_glibc (s, &exclude) != HI_OK
+      || hi_scan_dead_stacks (s, &exclude) != HI_OK)
     goto nomem;
   hi_ranges_normalize (&exclude);
   /* Threads whose stack pointer is in no mapping held. */

@@ -176,6 +176,16 @@ summary_table (const struct hi_reach *rc, const struct hi_reach_totals *shown,
                 "'s stack from the caller of exit() up (%s of exit()'s own "
                 "frames not scanned)", rc->exit_tid, frames);
     }
+  if (rc->dead_stacks)
+    {
+      size_t used = strlen (line);
+      char dead[32];
+      hi_human_bytes (rc->dead_stack_bytes, dead, sizeof dead);
+      snprintf (line + used, sizeof line - used, "; not the %" PRIu64
+                " exited thread%s stack%s glibc keeps (%s)", rc->dead_stacks,
+                rc->dead_stacks == 1 ? "'s" : "s'",
+                rc->dead_stacks == 1 ? "" : "s", dead);
+    }
   summary_line (r, t, "searched", line);
   if (rc->redzone)
     {
@@ -195,6 +205,8 @@ summary_table (const struct hi_reach *rc, const struct hi_reach_totals *shown,
   summary_number (r, t, "threads", rc->threads);
   summary_number (r, t, "heap_bytes", rc->heap_bytes);
   summary_number (r, t, "root_bytes", rc->root_bytes);
+  summary_number (r, t, "dead_stacks", rc->dead_stacks);
+  summary_number (r, t, "dead_stack_bytes", rc->dead_stack_bytes);
   const struct hi_reach_skipped *k = &rc->skipped;
   summary_number (r, t, "skipped_mappings", k->mappings);
   summary_number (r, t, "skipped_mapping_bytes", k->mapping_bytes);

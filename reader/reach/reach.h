@@ -7,7 +7,7 @@
    What counts as a root (memcheck's root set, as a core or a stopped
    process shows it):
    - every thread's general registers (hi_target_ops.thread_regs);
-   - each thread's stack, from its stack pointer minus the 128-byte red
+   - each live thread's stack, from its stack pointer minus the 128-byte red
      zone up to the end of the mapping that holds the stack pointer; at
      `run --leak-check`'s exit stop, the exiting thread's from exit()'s
      caller's frame, with that caller's callee-saved registers as roots
@@ -18,7 +18,8 @@
      shared memory; not devices but /dev/zero), except malloc's own heap
      memory (the brk heap, the used part of each non-main arena's heap,
      each mmapped chunk: free chunks keep stale pointers), the monitor's
-     arenas, and glibc's main arena state in libc's data.  Read-only
+     arenas, glibc's main arena state in libc's data, and the stacks of
+     exited threads glibc keeps for reuse (reach-stacks.c).  Read-only
      memory (relro once protected) is not a root, as in memcheck.
    A word is a pointer if it is 8-aligned.  A word equal to a block's
    user pointer is a start pointer; one inside its user bytes (not at its
@@ -114,6 +115,9 @@ struct hi_reach
   uint64_t scanned_bytes;    /* bytes of reached blocks scanned */
   uint64_t heap_bytes;       /* bytes of the mappings found to be
                                 malloc's heap memory (not roots) */
+  uint64_t dead_stacks;      /* exited threads' stacks glibc keeps mapped
+                                (its stack cache): not roots */
+  uint64_t dead_stack_bytes; /* ... and their bytes */
   /* Held at `run --leak-check`'s exit stop (the monitor's record, see
      heapinspect/leak-stop.h): the thread that called exit(), whose stack is a
      root from exit()'s caller's frame up, and the bytes of exit()'s own
