@@ -21,5 +21,8 @@ CLEANFILES += %reldir%/paths.h
 FORCE:
 .PHONY: FORCE
 %canon_reldir%_heapinspect_LDADD = reader/libhireader.la
+# libthread_db calls back the reader's proc_service (reader/target/
+# thread-db.c): the ps_* functions must be in the dynamic symbol table.
+%canon_reldir%_heapinspect_LDFLAGS = -Wl,--export-dynamic-symbol=ps_*
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-diff.c
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-leakcheck.c

@@ -204,7 +204,7 @@ hi_gdb_cache_open (const struct hi_target *inner, uint64_t root,
     {
       /* No cache: the model reads directly (the counts stay right). */
       c->off = 1;
-      *out = (struct hi_target) { &cache_ops, c };
+      *out = (struct hi_target) { &cache_ops, c, 0 };
       return c;
     }
   struct header old;
@@ -229,7 +229,7 @@ hi_gdb_cache_open (const struct hi_target *inner, uint64_t root,
         c->off = 1;
       c->end = (sizeof c->h + c->h.key_len + 15) & ~(uint64_t) 15;
     }
-  *out = (struct hi_target) { &cache_ops, c };
+  *out = (struct hi_target) { &cache_ops, c, 0 };
   return c;
 }
 

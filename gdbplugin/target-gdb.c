@@ -49,6 +49,7 @@ hi_gdb_target (struct hi_gdb_inferior *g, struct hi_target *out)
 {
   out->ops = &gdb_ops;
   out->ctx = g;
+  out->thread_db = 0;          /* gdb has its own proc_service */
 }
 
 static int
@@ -173,7 +174,7 @@ hi_gdb_mapped_open (struct hi_gdb_mapped *m, const struct hi_target *inner,
                     uint64_t root, const struct hi_thread_regs *regs,
                     size_t n_regs)
 {
-  *m = (struct hi_gdb_mapped) { *inner, { NULL, NULL }, 0, regs, n_regs };
+  *m = (struct hi_gdb_mapped) { *inner, { NULL, NULL, 0 }, 0, regs, n_regs };
   m->have_side = find_side (inner, root, &m->side) == 0;
 }
 
@@ -182,6 +183,7 @@ hi_gdb_mapped_lost (struct hi_gdb_mapped *m, struct hi_target *out)
 {
   out->ops = m->have_side ? &lost_ops : &lost_ops_no_map;
   out->ctx = m;
+  out->thread_db = 0;          /* gdb has its own proc_service */
 }
 
 void
@@ -191,6 +193,7 @@ hi_gdb_mapped_block (struct hi_gdb_mapped *m, struct hi_target *out)
     {
       out->ops = &block_ops;
       out->ctx = m;
+      out->thread_db = 0;          /* gdb has its own proc_service */
     }
   else
     *out = m->inner;

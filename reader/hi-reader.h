@@ -117,6 +117,10 @@ struct hi_target
 {
   const struct hi_target_ops *ops;
   void *ctx;
+  /* 1: the reader may ask glibc's libthread_db for the threads (set by
+     the reader's own core and process targets); 0 where the host gives
+     them (gdb, whose own proc_service libthread_db would call). */
+  int thread_db;
 };
 
 /* Open the snapshot file PATH as a target in *OUT (owned by the caller,

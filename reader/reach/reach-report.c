@@ -207,6 +207,7 @@ summary_table (const struct hi_reach *rc, const struct hi_reach_totals *shown,
   summary_number (r, t, "root_bytes", rc->root_bytes);
   summary_number (r, t, "dead_stacks", rc->dead_stacks);
   summary_number (r, t, "dead_stack_bytes", rc->dead_stack_bytes);
+  summary_number (r, t, "thread_db", (uint64_t) rc->thread_db);
   const struct hi_reach_skipped *k = &rc->skipped;
   summary_number (r, t, "skipped_mappings", k->mappings);
   summary_number (r, t, "skipped_mapping_bytes", k->mapping_bytes);

@@ -3,32 +3,35 @@
    cache, up to 40 MiB, for the next pthread_create), with every word
    the thread left there: scanned as a root, it would make blocks only a
    dead thread pointed to look reachable, where memcheck (which stops
-   tracking a thread's stack when it exits) calls them lost.
+   scanning a thread's frames as they are popped) calls them lost.
 
    A stack glibc allocated holds its thread's descriptor at its top
    (struct pthread, TLS_TCB_AT_TP on x86-64), whose first word (tcb)
-   and third (self) both hold the descriptor's own address: the thread
-   pointer.  Every live thread's thread pointer is in its registers
-   (fs_base).  So an anonymous mapping whose top holds such a
-   descriptor that is no live thread's is an exited thread's stack.
-   Without the threads' registers (a raw dump, gdb's own target) live
-   and dead cannot be told apart, and every stack stays a root.  Nor
-   when glibc counts more running threads (__nptl_nthreads, which a
-   thread lowers as it exits by itself) than the target has: threads
-   killed with the process (the kernel's exit stop after _exit or a
-   signal) left their stacks as they were, uncached, and memcheck, which
-   still tracks them, scans them.
+   and third (self) both hold the descriptor's own address.  An
+   anonymous mapping whose top holds such a descriptor is a thread's
+   stack; the thread is alive when glibc's own thread list has its
+   descriptor.  That list comes from libthread_db (target/thread-db.c),
+   as gdb gets it: it holds every thread glibc has not cleaned up after,
+   including threads killed with the process at the kernel's exit stop,
+   whose stacks memcheck still scans.  Where libthread_db cannot be had,
+   the registers stand in: a descriptor no thread's fs_base names is
+   dead, if glibc counts as many running threads (__nptl_nthreads,
+   which a thread lowers as it exits by itself) as the target has;
+   else, and without every thread's registers (a raw dump, gdb's own
+   target), every stack stays a root.
 
-   What memcheck stops scanning is the frames the thread popped: the
-   stack below its last stack pointer.  Its descriptor and its static
-   TLS blocks (right below the descriptor) stay memory like any other,
-   scanned: the descriptor points into its DTV, which memcheck then
-   calls possibly lost.  So the part left out is the mapping's start up
-   to the lowest static TLS block its DTV names (the descriptor's own
-   address if the DTV cannot be read). */
+   What memcheck stops scanning is the frames: the stack below the
+   thread's last stack pointer.  Its descriptor and its static TLS
+   blocks (right below the descriptor) stay memory like any other: the
+   descriptor points into its DTV, which memcheck then calls possibly
+   lost.  So the part left out is the mapping's start up to the lowest
+   static TLS block its DTV names (the descriptor's own address if the
+   DTV cannot be read). */
 #define _GNU_SOURCE
 #include "reach/reach-int.h"
+#include "target/target.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The descriptor lies this near the top: sizeof (struct pthread) (2,304
@@ -36,9 +39,24 @@
 #define TOP_SEARCHED 8192u
 #define TCB_ALIGN 16u
 
-static int
-is_live_tcb (const struct hi_scan *s, uint64_t tp)
+/* Who is alive: libthread_db's descriptors, or the threads' fs_base. */
+struct alive
 {
+  struct hi_db_thread *db;
+  size_t n_db;
+  int have_db;
+};
+
+static int
+is_alive (const struct hi_scan *s, const struct alive *a, uint64_t tp)
+{
+  if (a->have_db)
+    {
+      for (size_t i = 0; i < a->n_db; i++)
+        if (a->db[i].descriptor == tp)
+          return 1;
+      return 0;
+    }
   for (size_t i = 0; i < s->n_threads; i++)
     if (s->threads[i].fs_base == tp)
       return 1;
@@ -54,10 +72,11 @@ holds_live_sp (const struct hi_scan *s, const struct hi_map_entry *e)
   return 0;
 }
 
-/* The address of the thread descriptor at mapping E's top if no live
-   thread has it, else 0. */
+/* The address of the thread descriptor at mapping E's top if its thread
+   is dead, else 0. */
 static uint64_t
-dead_descriptor (struct hi_scan *s, const struct hi_map_entry *e)
+dead_descriptor (struct hi_scan *s, const struct alive *a,
+                 const struct hi_map_entry *e)
 {
   uint64_t size = e->end - e->start;
   uint64_t from = size > TOP_SEARCHED ? e->end - TOP_SEARCHED : e->start;
@@ -76,7 +95,7 @@ dead_descriptor (struct hi_scan *s, const struct hi_map_entry *e)
           memcpy (&tcb, p + off, 8);
           memcpy (&self, p + off + 16, 8);
           if (tcb == tp && self == tp)
-            return is_live_tcb (s, tp) ? 0 : tp;
+            return is_alive (s, a, tp) ? 0 : tp;
         }
       at += len;
     }
@@ -113,39 +132,59 @@ static_tls_start (struct hi_scan *s, uint64_t start, uint64_t tp)
   return low;
 }
 
-hi_status
-hi_scan_dead_stacks (struct hi_scan *s, struct hi_ranges *exclude)
+/* Whether the registers can stand in for libthread_db: every thread's
+   thread pointer known, and glibc counting no thread the target lacks.
+   (The main thread's descriptor lies in memory ld.so mapped, which may
+   hold roots: it must be known alive.) */
+static int
+registers_tell (struct hi_scan *s)
 {
-  /* Every thread's thread pointer known, or nothing is left out: the
-     main thread's descriptor lies in memory ld.so mapped, and may sit
-     near the top of a mapping that holds roots. */
   if (!s->n_threads)
-    return HI_OK;
+    return 0;
   for (size_t i = 0; i < s->n_threads; i++)
     if (!s->threads[i].fs_base)
-      return HI_OK;
+      return 0;
   uint64_t at;
   uint32_t running;
   const unsigned char *p;
   if (!s->t->ops->lookup_symbol
       || s->t->ops->lookup_symbol (s->t->ctx, "__nptl_nthreads", &at) != 0
       || !(p = hi_scan_read (s, at, 4)))
-    return HI_OK;
+    return 0;
   memcpy (&running, p, 4);
-  if (running != s->n_threads)
-    return HI_OK;
+  return running == s->n_threads;
+}
+
+hi_status
+hi_scan_dead_stacks (struct hi_scan *s, struct hi_ranges *exclude)
+{
+  struct alive a = { 0 };
+  const char *why;
+  a.have_db = hi_thread_db_list (s->t, &a.db, &a.n_db, &why) == 0
+              && a.n_db > 0;
+  s->r->thread_db = a.have_db;
+  if (!a.have_db && !registers_tell (s))
+    {
+      free (a.db);
+      return HI_OK;
+    }
+  hi_status st = HI_OK;
   for (size_t i = 0; i < s->n_maps; i++)
     {
       const struct hi_map_entry *e = &s->maps[i];
       uint64_t tp;
       if (!hi_scan_map_is_root (e) || !e->in_target || e->path[0]
-          || holds_live_sp (s, e) || !(tp = dead_descriptor (s, e)))
+          || holds_live_sp (s, e) || !(tp = dead_descriptor (s, &a, e)))
         continue;
       uint64_t stop = static_tls_start (s, e->start, tp);
       if (hi_ranges_add (exclude, e->start, stop))
-        return HI_E_NOMEM;
+        {
+          st = HI_E_NOMEM;
+          break;
+        }
       s->r->dead_stacks++;
       s->r->dead_stack_bytes += stop - e->start;
     }
-  return HI_OK;
+  free (a.db);
+  return st;
 }

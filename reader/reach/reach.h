@@ -118,6 +118,8 @@ struct hi_reach
   uint64_t dead_stacks;      /* exited threads' stacks glibc keeps mapped
                                 (its stack cache): not roots */
   uint64_t dead_stack_bytes; /* ... and their bytes */
+  int thread_db;             /* 1: which threads live came from glibc's
+                                libthread_db; 0: from the registers */
   /* Held at `run --leak-check`'s exit stop (the monitor's record, see
      heapinspect/leak-stop.h): the thread that called exit(), whose stack is a
      root from exit()'s caller's frame up, and the bytes of exit()'s own

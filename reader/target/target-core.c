@@ -486,6 +486,7 @@ hi_target_open_core (const char *path, const char *exe, struct hi_target *out)
     }
   out->ops = &core_ops;
   out->ctx = c;
+  out->thread_db = 1;
   return HI_OK;
 fail:
   core_close (c);

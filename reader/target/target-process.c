@@ -433,6 +433,7 @@ opened (struct process *p, struct hi_target *out)
 {
   out->ops = &process_ops;
   out->ctx = p;
+  out->thread_db = 1;
   return HI_OK;
 }
 
@@ -491,5 +492,7 @@ hi_target_open_maps (int pid, struct hi_target *out)
     return HI_E_NOMEM;
   if (read_maps (p) != 0 || open_mem (p) != 0)
     return open_failed (p);
-  return opened (p, out);
+  hi_status st = opened (p, out);
+  out->thread_db = 0;           /* gdb holds it, with its own */
+  return st;
 }

@@ -28,4 +28,20 @@ int hi_find_symbol_in_mappings (const struct hi_mapping *maps, size_t n,
                                 const char *exe, const char *name,
                                 uint64_t *addr);
 
+/* A thread as glibc's libthread_db lists it (thread-db.c). */
+struct hi_db_thread
+{
+  uint64_t descriptor;          /* its struct pthread (th_unique) */
+  uint64_t tid;                 /* its kernel thread id */
+  uint64_t start;               /* its start function; 0 for the main
+                                   thread */
+};
+
+/* The threads of T that glibc has not yet cleaned up after (running,
+   or killed with the process and not reaped), as libthread_db lists
+   them: 0 with *OUT (malloc'd, N of them), or -1 with *WHY saying why
+   not (no libthread_db, another glibc, a target the host reads). */
+int hi_thread_db_list (const struct hi_target *t, struct hi_db_thread **out,
+                       size_t *n, const char **why);
+
 #endif

@@ -368,7 +368,7 @@ image_v5 (void)
 static hi_status
 load_with (const struct hi_target_ops *ops, struct hi_model **out)
 {
-  struct hi_target t = { ops, &im };
+  struct hi_target t = { ops, &im, 0 };
   *out = NULL;
   return hi_model_load (&t, out);
 }
@@ -385,7 +385,7 @@ block_text (const struct hi_target_ops *ops, uint64_t addr, hi_status *s,
             enum hi_format format)
 {
   struct hi_model *m;
-  struct hi_target t = { ops, &im };
+  struct hi_target t = { ops, &im, 0 };
   char *text = NULL;
   size_t len = 0;
   *s = hi_model_load (&t, &m);

@@ -190,7 +190,7 @@ image_v3 (struct image *im)
 static hi_status
 load (struct image *im, struct hi_model **out)
 {
-  struct hi_target t = { &image_ops, im };
+  struct hi_target t = { &image_ops, im, 0 };
   *out = NULL;
   return hi_model_load (&t, out);
 }

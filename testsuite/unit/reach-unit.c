@@ -191,7 +191,7 @@ main (void)
   sites[3].bytes[0] = 40 + 56;
 #undef NEXT
 
-  struct hi_target t = { &ops, NULL };
+  struct hi_target t = { &ops, NULL, 0 };
   struct hi_reach *r = NULL;
   hi_status s = hi_reach_scan (&t, &m, 0, &r);
   check (s == HI_OK && r, "reach: scan", "status %d", (int) s);
@@ -243,7 +243,7 @@ main (void)
   /* A target without a memory map has nothing to scan. */
   struct hi_target_ops none = ops;
   none.mapping = NULL;
-  struct hi_target tn = { &none, NULL };
+  struct hi_target tn = { &none, NULL, 0 };
   check (hi_reach_scan (&tn, &m, 0, &r) == HI_E_NO_MEMORY && !r,
          "reach: no memory map", "not HI_E_NO_MEMORY");
   return failed;

@@ -185,7 +185,7 @@ image_v4 (void)
 static hi_status
 load (struct hi_model **out)
 {
-  struct hi_target t = { &image_ops, &im };
+  struct hi_target t = { &image_ops, &im, 0 };
   *out = NULL;
   return hi_model_load (&t, out);
 }

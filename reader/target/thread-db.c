@@ -1,0 +1,251 @@
+/* thread-db.c - the target's threads as glibc's libthread_db lists
+   them, as gdb asks for them: the reader implements proc_service (the
+   callbacks libthread_db calls: memory, registers, symbols) over its
+   target ops, loads libthread_db and walks its thread list.  That list
+   is glibc's own: every thread not yet exited and cleaned up (its
+   stack_used and stack_user lists), with each thread's descriptor
+   address and start function, and never the stacks glibc keeps cached
+   for reuse.
+
+   libthread_db resolves the ps_* functions in the global scope: the
+   host's executable must export them (cli/local.mk links with
+   --export-dynamic-symbol).  In gdb, whose own ps_* would take our
+   handle for its own, the plugin's targets never ask (hi_target's
+   thread_db flag is 0 there).  libthread_db checks glibc's version
+   string in the target against its own and refuses another glibc: the
+   caller then falls back to what the registers say.  Memory a core
+   leaves out because the file holds it (libc's read-only data, where
+   that version string and libthread_db's layout descriptions are) is
+   read from the mapped file. */
+#define _GNU_SOURCE
+#include "target/target.h"
+#include "util/errors.h"
+#include "util/vec.h"
+
+#include <dlfcn.h>
+#include <proc_service.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/procfs.h>
+#include <thread_db.h>
+#include <unistd.h>
+
+struct ps_prochandle
+{
+  const struct hi_target *t;
+};
+
+/* Read [ADDR, ADDR + LEN) from the file mapped there (a core leaves a
+   file's unwritten pages out).  0, or -1. */
+static int
+read_mapped_file (const struct hi_target *t, uint64_t addr, void *buf,
+                  size_t len)
+{
+  if (!t->ops->mapping)
+    return -1;
+  struct hi_map_entry e;
+  for (size_t i = 0; t->ops->mapping (t->ctx, i, &e) == 0; i++)
+    {
+      if (addr < e.start || addr >= e.end)
+        continue;
+      if (!e.path[0] || e.path[0] == '[' || len > e.end - addr)
+        return -1;
+      int fd = hi_open_regular (e.path);
+      if (fd < 0)
+        return -1;
+      ssize_t n = pread (fd, buf, len, (off_t) (e.file_offset
+                                                 + (addr - e.start)));
+      close (fd);
+      return n == (ssize_t) len ? 0 : -1;
+    }
+  return -1;
+}
+
+ps_err_e
+ps_pdread (struct ps_prochandle *ph, psaddr_t addr, void *buf, size_t len)
+{
+  uint64_t a = (uint64_t) (uintptr_t) addr;
+  if (ph->t->ops->read_memory (ph->t->ctx, a, buf, len) == 0
+      || read_mapped_file (ph->t, a, buf, len) == 0)
+    return PS_OK;
+  return PS_BADADDR;
+}
+
+ps_err_e
+ps_pdwrite (struct ps_prochandle *ph, psaddr_t addr, const void *buf,
+            size_t len)
+{
+  (void) ph, (void) addr, (void) buf, (void) len;
+  return PS_ERR;                /* the reader never writes */
+}
+
+ps_err_e
+ps_lgetregs (struct ps_prochandle *ph, lwpid_t lwp, prgregset_t regs)
+{
+  struct hi_thread_regs th;
+  if (!ph->t->ops->thread_regs)
+    return PS_BADLID;
+  for (size_t i = 0; ph->t->ops->thread_regs (ph->t->ctx, i, &th) == 0; i++)
+    if (th.tid == (uint64_t) lwp)
+      {
+        memset (regs, 0, sizeof (prgregset_t));
+        size_t n = th.n_regs < sizeof (prgregset_t) / sizeof regs[0]
+                   ? th.n_regs : sizeof (prgregset_t) / sizeof regs[0];
+        for (size_t k = 0; k < n; k++)
+          regs[k] = (elf_greg_t) th.regs[k];
+        return PS_OK;
+      }
+  return PS_BADLID;
+}
+
+ps_err_e
+ps_lsetregs (struct ps_prochandle *ph, lwpid_t lwp, const prgregset_t regs)
+{
+  (void) ph, (void) lwp, (void) regs;
+  return PS_ERR;
+}
+
+ps_err_e
+ps_lgetfpregs (struct ps_prochandle *ph, lwpid_t lwp, prfpregset_t *regs)
+{
+  (void) ph, (void) lwp, (void) regs;
+  return PS_NOFREGS;
+}
+
+ps_err_e
+ps_lsetfpregs (struct ps_prochandle *ph, lwpid_t lwp,
+               const prfpregset_t *regs)
+{
+  (void) ph, (void) lwp, (void) regs;
+  return PS_ERR;
+}
+
+pid_t
+ps_getpid (struct ps_prochandle *ph)
+{
+  /* The first thread is the main one: its id is the process's. */
+  struct hi_thread_regs th;
+  if (ph->t->ops->thread_regs && ph->t->ops->thread_regs (ph->t->ctx, 0,
+                                                          &th) == 0)
+    return (pid_t) th.tid;
+  return 0;
+}
+
+ps_err_e
+ps_pglobal_lookup (struct ps_prochandle *ph, const char *object,
+                   const char *name, psaddr_t *addr)
+{
+  (void) object;                /* glibc's names are its own */
+  uint64_t a;
+  if (!ph->t->ops->lookup_symbol
+      || ph->t->ops->lookup_symbol (ph->t->ctx, name, &a) != 0)
+    return PS_NOSYM;
+  *addr = (psaddr_t) (uintptr_t) a;
+  return PS_OK;
+}
+
+/* libthread_db's entry points, found once. */
+static struct
+{
+  int tried;
+  const char *why;
+  td_err_e (*init) (void);
+  td_err_e (*ta_new) (struct ps_prochandle *, td_thragent_t **);
+  td_err_e (*ta_delete) (td_thragent_t *);
+  td_err_e (*ta_thr_iter) (const td_thragent_t *, td_thr_iter_f *, void *,
+                           td_thr_state_e, int, sigset_t *, unsigned int);
+  td_err_e (*thr_get_info) (const td_thrhandle_t *, td_thrinfo_t *);
+} db;
+
+static const char *
+load (void)
+{
+  if (db.tried)
+    return db.why;
+  db.tried = 1;
+  void *h = dlopen ("libthread_db.so.1", RTLD_NOW | RTLD_LOCAL);
+  if (!h)
+    return db.why = "libthread_db.so.1 cannot be loaded";
+  db.init = (td_err_e (*) (void)) dlsym (h, "td_init");
+  db.ta_new = (td_err_e (*) (struct ps_prochandle *, td_thragent_t **))
+    dlsym (h, "td_ta_new");
+  db.ta_delete = (td_err_e (*) (td_thragent_t *)) dlsym (h, "td_ta_delete");
+  db.ta_thr_iter = (td_err_e (*) (const td_thragent_t *, td_thr_iter_f *,
+                                  void *, td_thr_state_e, int, sigset_t *,
+                                  unsigned int))
+    dlsym (h, "td_ta_thr_iter");
+  db.thr_get_info = (td_err_e (*) (const td_thrhandle_t *, td_thrinfo_t *))
+    dlsym (h, "td_thr_get_info");
+  if (!db.init || !db.ta_new || !db.ta_delete || !db.ta_thr_iter
+      || !db.thr_get_info || db.init () != TD_OK)
+    return db.why = "libthread_db.so.1 lacks its entry points";
+  return NULL;
+}
+
+struct collect
+{
+  struct hi_db_thread *v;
+  size_t n, cap;
+  int failed;
+};
+
+static int
+one_thread (const td_thrhandle_t *th, void *arg)
+{
+  struct collect *c = arg;
+  td_thrinfo_t info;
+  if (db.thr_get_info (th, &info) != TD_OK
+      || hi_grow ((void **) &c->v, &c->cap, c->n + 1, sizeof *c->v) != 0)
+    {
+      c->failed = 1;
+      return 1;
+    }
+  c->v[c->n++] = (struct hi_db_thread) {
+    .descriptor = (uint64_t) (uintptr_t) th->th_unique,
+    .tid = (uint64_t) info.ti_lid,
+    .start = (uint64_t) (uintptr_t) info.ti_startfunc,
+  };
+  return c->n > 100000;         /* a hostile list ends somewhere */
+}
+
+int
+hi_thread_db_list (const struct hi_target *t, struct hi_db_thread **out,
+                   size_t *n, const char **why)
+{
+  *out = NULL;
+  *n = 0;
+  if (!t->thread_db)
+    {
+      *why = "the host gives the threads";
+      return -1;
+    }
+  if ((*why = load ()))
+    return -1;
+  struct ps_prochandle ph = { t };
+  td_thragent_t *ta;
+  td_err_e e = db.ta_new (&ph, &ta);
+  if (e != TD_OK)
+    {
+      *why = e == TD_VERSION ? "libthread_db does not match the target's glibc"
+             : e == TD_NOLIBTHREAD ? "the target has no glibc threads"
+             : "libthread_db cannot read the target";
+      return -1;
+    }
+  struct collect c = { 0 };
+  sigset_t all;
+  sigfillset (&all);
+  e = db.ta_thr_iter (ta, one_thread, &c, TD_THR_ANY_STATE,
+                      TD_THR_LOWEST_PRIORITY, &all, TD_THR_ANY_USER_FLAGS);
+  db.ta_delete (ta);
+  if (e != TD_OK || c.failed)
+    {
+      free (c.v);
+      *why = "libthread_db cannot walk the target's threads";
+      return -1;
+    }
+  *out = c.v;
+  *n = c.n;
+  *why = NULL;
+  return 0;
+}
