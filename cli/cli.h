@@ -32,6 +32,16 @@ struct hi_model *hi_cli_load (const struct hi_source *src,
 struct hi_model *hi_cli_load_open (const struct hi_source *src,
                                    struct hi_target *keep);
 
+/* hi_cli_load, but for a core or process without heapinspect data:
+   NULL with nothing said and *NO_DATA set (a snapshot has data). */
+struct hi_model *hi_cli_load_or_none (const struct hi_source *src,
+                                      int *no_data);
+
+/* glibc's own heap of SRC (no monitor needed) to stdout, as OPT's format
+   says: the exit status; *WRITTEN as hi_cli_report's. */
+int hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
+                  int *written);
+
 /* Print the tables named in TABLES (comma-separated) of M, or its
    chains in a profile format, to stdout.  Returns the exit status; sets
    *WRITTEN to 1 if the report was written whole (a damaged input gives

@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* No word: ARGV starts at the source. */
 int
@@ -47,10 +48,22 @@ hi_parse_peak (int argc, char **argv, struct hi_settings *st)
 int
 hi_cmd_report (const struct hi_settings *st, int *written)
 {
-  struct hi_model *m = hi_cli_load (&st->src, NULL);
+  int no_data;
+  struct hi_model *m = hi_cli_load_or_none (&st->src, &no_data);
   int status = 1;
   if (m)
     status = hi_cli_report (&st->src, m, st->tables, &st->opt, written);
+  else if (no_data && (strcmp (st->tables, HI_OPT_TABLES_DEFAULT) == 0
+                       || strcmp (st->tables, "stat") == 0))
+    /* A program the monitor never ran in: glibc's heap still answers. */
+    status = hi_cli_glibc (&st->src, &st->opt, written);
+  else if (no_data)
+    {
+      fprintf (stderr, "heapinspect: %s: no heapinspect data: these tables "
+               "need the monitor (run the program with "
+               "LD_PRELOAD=.../libheapinspect.so); `heapinspect stat %s` "
+               "shows glibc's heap\n", st->src.name, st->src.name);
+    }
   hi_model_free (m);
   return status;
 }

@@ -52,34 +52,86 @@ hi_cli_error (const char *source, const char *message)
 }
 
 static struct hi_model *load (const struct hi_source *src,
-                              struct hi_target *keep, int finish);
+                              struct hi_target *keep, int finish,
+                              int *no_data);
 
 struct hi_model *
 hi_cli_load (const struct hi_source *src, struct hi_target *keep)
 {
-  return load (src, keep, 1);
+  return load (src, keep, 1, NULL);
 }
 
 struct hi_model *
 hi_cli_load_open (const struct hi_source *src, struct hi_target *keep)
 {
-  return load (src, keep, 0);
+  return load (src, keep, 0, NULL);
+}
+
+struct hi_model *
+hi_cli_load_or_none (const struct hi_source *src, int *no_data)
+{
+  *no_data = 0;
+  return load (src, NULL, 1, no_data);
+}
+
+static hi_status
+open_target (const struct hi_source *src, struct hi_target *t)
+{
+  if (src->pid)
+    return hi_target_open_process ((int) src->pid, !src->no_stop, t);
+  if (src->raw)
+    return hi_target_open_raw (src->raw_path, src->raw_base,
+                               (size_t) src->raw, src->exe, t);
+  return hi_target_open_file (src->path, src->exe,
+                              HI_FILE_SNAPSHOT | HI_FILE_ELF, t, NULL);
+}
+
+int
+hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
+              int *written)
+{
+  struct hi_target t;
+  *written = 0;
+  hi_status s = open_target (src, &t);
+  if (s != HI_OK)
+    {
+      hi_cli_error (src->name, hi_strerror (s));
+      return 1;
+    }
+  const char *why = NULL;
+  s = hi_glibc_report (&t, src->name, opt, stdout, &why);
+  hi_status after = hi_target_finish (&t);
+  hi_target_close (&t);
+  if (s == HI_E_NO_GLIBC)
+    {
+      fprintf (stderr, "heapinspect: %s: no heapinspect data, and glibc's "
+               "heap cannot be read: %s\n", src->name, why);
+      return 1;
+    }
+  if (s == HI_E_USAGE)
+    {
+      hi_cli_error (src->name, "no heapinspect data: glibc's heap is "
+                    "shown as text or JSON only");
+      return 2;
+    }
+  if (s != HI_OK)
+    {
+      hi_cli_error (src->name, hi_strerror (s));
+      return 1;
+    }
+  if (after != HI_OK)
+    hi_cli_error (src->name, hi_strerror (after));
+  *written = 1;
+  return after != HI_OK;
 }
 
 static struct hi_model *
-load (const struct hi_source *src, struct hi_target *keep, int finish)
+load (const struct hi_source *src, struct hi_target *keep, int finish,
+      int *no_data)
 {
   struct hi_target t;
   struct hi_model *m = NULL;
-  hi_status s;
-  if (src->pid)
-    s = hi_target_open_process ((int) src->pid, !src->no_stop, &t);
-  else if (src->raw)
-    s = hi_target_open_raw (src->raw_path, src->raw_base, (size_t) src->raw,
-                            src->exe, &t);
-  else
-    s = hi_target_open_file (src->path, src->exe,
-                             HI_FILE_SNAPSHOT | HI_FILE_ELF, &t, NULL);
+  hi_status s = open_target (src, &t);
   if (s == HI_OK)
     {
       s = hi_model_load (&t, &m);
@@ -97,6 +149,11 @@ load (const struct hi_source *src, struct hi_target *keep, int finish)
         *keep = t;
       else
         hi_target_close (&t);
+    }
+  if (s == HI_E_NO_DATA && no_data && !src->raw)
+    {
+      *no_data = 1;             /* the caller says what it does instead */
+      return NULL;
     }
   if (s != HI_OK)
     {

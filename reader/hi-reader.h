@@ -34,7 +34,8 @@
   X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)") \
   X (HI_E_REGEX, "not a valid regular expression") \
   X (HI_E_SUPPRESSIONS, "cannot use the suppressions file") \
-  X (HI_E_WRITE, "cannot write the output")
+  X (HI_E_WRITE, "cannot write the output") \
+  X (HI_E_NO_GLIBC, "glibc's heap cannot be read")
 #define HI_ERROR_ENUM(name, msg) name,
 typedef enum { HI_ERRORS (HI_ERROR_ENUM) HI_NSTATUS } hi_status;
 #undef HI_ERROR_ENUM
@@ -407,6 +408,16 @@ enum hi_table_id
 #undef HI_X_ENUM
   HI_NTABLES
 };
+
+/* glibc's own heap of target T, read with no monitor needed
+   (reader/glibc/): its totals under mallinfo2()'s names and one row per
+   arena with malloc_info()'s figures, in text or JSON, to OUT; NAME
+   names the source.  HI_E_NO_GLIBC with *WHY saying why in a few words;
+   HI_E_USAGE for another format, nothing written; HI_E_NOMEM,
+   HI_E_WRITE. */
+hi_status hi_glibc_report (const struct hi_target *t, const char *name,
+                           const struct hi_options *opt, FILE *out,
+                           const char **why);
 
 /* The names of HI_TABLES, ", " between them, for messages: a static
    string.  Thread-safe. */

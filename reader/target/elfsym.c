@@ -1,10 +1,12 @@
 /* elfsym.c - finding a data symbol of a process in the ELF files it has
-   mapped (from a core's NT_FILE note or /proc/PID/maps). */
+   mapped (from a core's NT_FILE note or /proc/PID/maps), or in their
+   separate debug files. */
 #define _GNU_SOURCE
 #include "target/target.h"
 #include "hi-reader.h"
 
 #include <fcntl.h>
+#include <stdio.h>
 #include <gelf.h>
 #include <string.h>
 #include <unistd.h>
@@ -108,4 +110,61 @@ hi_find_symbol_in_mappings (const struct hi_mapping *maps, size_t n,
       return 0;
     }
   return -1;
+}
+
+/* The build-id of ELF, as lowercase hex in HEX (at least 2 * 64 + 1
+   bytes).  0, or -1 if it has none. */
+static int
+build_id (Elf *elf, char *hex)
+{
+  Elf_Scn *scn = NULL;
+  while ((scn = elf_nextscn (elf, scn)) != NULL)
+    {
+      GElf_Shdr sh;
+      if (!gelf_getshdr (scn, &sh) || sh.sh_type != SHT_NOTE)
+        continue;
+      Elf_Data *data = elf_getdata (scn, NULL);
+      size_t off = 0, name_off, desc_off;
+      GElf_Nhdr nh;
+      while (data && (off = gelf_getnote (data, off, &nh, &name_off,
+                                          &desc_off)) > 0)
+        if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4
+            && memcmp ((char *) data->d_buf + name_off, "GNU", 4) == 0
+            && nh.n_descsz >= 2 && nh.n_descsz <= 64)
+          {
+            const unsigned char *d = (const unsigned char *) data->d_buf
+                                     + desc_off;
+            for (size_t i = 0; i < nh.n_descsz; i++)
+              sprintf (hex + 2 * i, "%02x", d[i]);
+            return 0;
+          }
+    }
+  return -1;
+}
+
+int
+hi_find_debug_symbol (const char *path, uint64_t load_start,
+                      const char *name, uint64_t *addr, uint64_t *value)
+{
+  int fd = hi_open_regular (path);
+  if (fd < 0)
+    return -1;
+  elf_version (EV_CURRENT);
+  Elf *elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  char hex[2 * 64 + 1];
+  int have = elf && elf_kind (elf) == ELF_K_ELF && build_id (elf, hex) == 0;
+  if (elf)
+    elf_end (elf);
+  close (fd);
+  if (!have)
+    return -1;
+  char debug[64 + sizeof hex];
+  snprintf (debug, sizeof debug, "/usr/lib/debug/.build-id/%.2s/%s.debug",
+            hex, hex + 2);
+  uint64_t vaddr;
+  int is_dyn;
+  if (lookup_in_file (debug, name, value, &vaddr, &is_dyn) != 0)
+    return -1;
+  *addr = is_dyn ? load_start - vaddr + *value : *value;
+  return 0;
 }

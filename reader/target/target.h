@@ -28,6 +28,21 @@ int hi_find_symbol_in_mappings (const struct hi_mapping *maps, size_t n,
                                 const char *exe, const char *name,
                                 uint64_t *addr);
 
+/* Read [ADDR, ADDR + LEN) of T from the file mapped there, for memory a
+   core leaves out because the file holds it (a library's read-only
+   data): 0, or -1 (not file-backed, not readable, not all of it). */
+int hi_target_read_mapped_file (const struct hi_target *t, uint64_t addr,
+                                void *buf, size_t len);
+
+/* For ELF file PATH mapped from LOAD_START on (its first page): the
+   address of symbol NAME in its separate debug file, found by the
+   file's build-id under /usr/lib/debug/.build-id (Debian's -dbg
+   packages), .symtab then .dynsym; *VALUE gets the symbol's st_value
+   (a TLS symbol's offset in its block).  0, or -1. */
+int hi_find_debug_symbol (const char *path, uint64_t load_start,
+                          const char *name, uint64_t *addr,
+                          uint64_t *value);
+
 /* A thread as glibc's libthread_db lists it (thread-db.c). */
 struct hi_db_thread
 {

@@ -36,11 +36,9 @@ struct ps_prochandle
   const struct hi_target *t;
 };
 
-/* Read [ADDR, ADDR + LEN) from the file mapped there (a core leaves a
-   file's unwritten pages out).  0, or -1. */
-static int
-read_mapped_file (const struct hi_target *t, uint64_t addr, void *buf,
-                  size_t len)
+int
+hi_target_read_mapped_file (const struct hi_target *t, uint64_t addr,
+                            void *buf, size_t len)
 {
   if (!t->ops->mapping)
     return -1;
@@ -67,7 +65,7 @@ ps_pdread (struct ps_prochandle *ph, psaddr_t addr, void *buf, size_t len)
 {
   uint64_t a = (uint64_t) (uintptr_t) addr;
   if (ph->t->ops->read_memory (ph->t->ctx, a, buf, len) == 0
-      || read_mapped_file (ph->t, a, buf, len) == 0)
+      || hi_target_read_mapped_file (ph->t, a, buf, len) == 0)
     return PS_OK;
   return PS_BADADDR;
 }

@@ -1,0 +1,272 @@
+/* glibc-load.c - reading glibc's heap into the model of glibc.h:
+   libc found among the target's mappings, its version from its own
+   string, main_arena and mp_ from its debug file, then every arena of
+   the ring from main_arena, each walked the way int_mallinfo walks it
+   (top, fastbins, bins), never trusting a word. */
+#define _GNU_SOURCE
+#include "glibc/glibc.h"
+#include "target/target.h"
+#include "util/vec.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ARENAS 4096u
+#define MAX_HEAPS 65536u
+#define SIZE_BITS 7u
+#define MIN_CHUNK 32u
+
+struct walk
+{
+  const struct hi_target *t;
+  const struct hi_glibc_layout *l;
+  struct hi_glibc *g;
+};
+
+static int
+read64 (const struct walk *w, uint64_t addr, uint64_t *v)
+{
+  return w->t->ops->read_memory (w->t->ctx, addr, v, 8);
+}
+
+/* The libc.so.6 mapping's start and file.  0, or -1. */
+static int
+find_libc (const struct hi_target *t, uint64_t *start, char *path,
+           size_t size)
+{
+  struct hi_map_entry e;
+  for (size_t i = 0; t->ops->mapping (t->ctx, i, &e) == 0; i++)
+    {
+      const char *base = strrchr (e.path, '/');
+      if (e.file_offset == 0 && base && strncmp (base, "/libc.so.", 9) == 0)
+        {
+          *start = e.start;
+          snprintf (path, size, "%s", e.path);
+          return 0;
+        }
+    }
+  return -1;
+}
+
+/* glibc's version string ("2.36") into G->version.  0, or -1. */
+static int
+find_version (const struct hi_target *t, struct hi_glibc *g)
+{
+  uint64_t at;
+  char v[sizeof g->version];
+  if (!t->ops->lookup_symbol
+      || t->ops->lookup_symbol (t->ctx, "__nptl_version", &at) != 0)
+    return -1;
+  memset (v, 0, sizeof v);
+  for (size_t n = sizeof v - 1; n > 0; n--)
+    if (t->ops->read_memory (t->ctx, at, v, n) == 0
+        || hi_target_read_mapped_file (t, at, v, n) == 0)
+      break;
+  v[sizeof v - 1] = 0;
+  if (!v[0] || strspn (v, "0123456789.") != strlen (v))
+    return -1;
+  memcpy (g->version, v, sizeof v);
+  return 0;
+}
+
+/* A chunk's size from its size word, or 0 if it cannot be one (a bad
+   size is damage; the caller stops). */
+static uint64_t
+chunk_size (const struct walk *w, uint64_t chunk, uint64_t limit)
+{
+  uint64_t word;
+  if ((chunk & 15) || read64 (w, chunk + 8, &word) != 0)
+    return 0;
+  uint64_t size = word & ~(uint64_t) SIZE_BITS;
+  return size >= MIN_CHUNK && size <= limit && !(size & 15) ? size : 0;
+}
+
+/* Walk one list from FIRST: NEXT_AT is where a chunk keeps its link
+   (16 fd, 24 bk), PROTECTED whether links are PROTECT_PTR'd, END where
+   the list ends (0 or the bin).  Counts into *N and *BYTES; the largest
+   into *LARGEST.  A cycle, a bad chunk or an unreadable one ends it as
+   damage. */
+static void
+walk_list (struct walk *w, uint64_t first, unsigned next_at, int protected,
+           uint64_t end, uint64_t limit, uint64_t *n, uint64_t *bytes,
+           uint64_t *largest)
+{
+  uint64_t p = first, slow = first, steps = 0;
+  while (p != end)
+    {
+      uint64_t size = chunk_size (w, p, limit), link;
+      if (!size || read64 (w, p + next_at, &link) != 0)
+        {
+          w->g->damaged++;
+          return;
+        }
+      (*n)++;
+      *bytes += size;
+      if (size > *largest)
+        *largest = size;
+      p = protected ? ((p + next_at) >> 12) ^ link : link;
+      /* Floyd: a cycle meets the slow walker. */
+      if (++steps % 2 == 0 && read64 (w, slow + next_at, &link) == 0)
+        slow = protected ? ((slow + next_at) >> 12) ^ link : link;
+      if (p == slow && p != end)
+        {
+          w->g->damaged++;
+          return;
+        }
+    }
+}
+
+static void
+walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
+            struct hi_glibc_arena *a)
+{
+  const struct hi_glibc_layout *l = w->l;
+  a->addr = addr;
+  a->system_bytes = st[l->state_system_mem / 8];
+  a->max_system_bytes = st[l->state_max_system_mem / 8];
+  /* No chunk is larger than what the arena holds (but the first heap's
+     top, which may be as large as the heap). */
+  uint64_t limit = a->system_bytes > l->heap_max ? a->system_bytes
+                                                 : l->heap_max;
+  uint64_t top = st[l->state_top / 8];
+  a->top_bytes = chunk_size (w, top, limit);
+  if (!a->top_bytes)
+    w->g->damaged++;
+  a->largest_free = a->top_bytes;
+  for (uint32_t i = 0; i < l->nfastbins; i++)
+    {
+      uint64_t first = st[l->state_fastbins / 8 + i];
+      walk_list (w, first, 16, l->safe_linking, 0, limit, &a->fast_chunks,
+                 &a->fast_bytes, &a->largest_free);
+    }
+  for (uint32_t i = 1; i < l->nbins; i++)
+    {
+      /* bin_at (i): the pair of bins[] at (i - 1) * 2, taken as a chunk
+         whose fd is at 16. */
+      uint64_t pair = l->state_bins + (uint64_t) (i - 1) * 16;
+      uint64_t bin = addr + pair - 16;
+      uint64_t last = st[pair / 8 + 1];       /* bk */
+      walk_list (w, last, 24, 0, bin, limit, &a->bin_chunks, &a->bin_bytes,
+                 &a->largest_free);
+    }
+  if (a->is_main)
+    return;
+  /* Its heaps: the top's heap_info, then prev by prev. */
+  uint64_t h = top & ~(l->heap_max - 1);
+  if (read64 (w, h + l->heap_size, &a->heap_bytes) != 0
+      || read64 (w, h + l->heap_mprotect_size, &a->heap_mprotect) != 0)
+    {
+      w->g->damaged++;
+      return;
+    }
+  while (h && a->heaps < MAX_HEAPS)
+    {
+      uint64_t prev;
+      a->heaps++;
+      if (read64 (w, h + l->heap_prev, &prev) != 0)
+        {
+          w->g->damaged++;
+          return;
+        }
+      if (prev & (l->heap_max - 1))
+        {
+          w->g->damaged++;
+          return;
+        }
+      h = prev;
+    }
+}
+
+hi_status
+hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
+               const char **why)
+{
+  *out = NULL;
+  char path[HI_MAP_PATH_MAX];
+  uint64_t libc;
+  if (!t->ops->mapping || find_libc (t, &libc, path, sizeof path) != 0)
+    {
+      *why = "no libc.so.6 is mapped in it (a static program, or no "
+             "memory map)";
+      return HI_E_NO_GLIBC;
+    }
+  struct hi_glibc *g = calloc (1, sizeof *g);
+  if (!g)
+    return HI_E_NOMEM;
+  struct walk w = { t, NULL, g };
+  uint64_t main_arena, mp, value;
+  if (find_version (t, g) != 0)
+    *why = "glibc's version string cannot be read";
+  else if (!(w.l = hi_glibc_layout (g->version)))
+    *why = "its glibc's malloc layout is not one this heapinspect knows";
+  else if (hi_find_debug_symbol (path, libc, "main_arena", &main_arena,
+                                 &value) != 0
+           || hi_find_debug_symbol (path, libc, "mp_", &mp, &value) != 0)
+    *why = "libc's debug symbols are not installed (Debian: apt-get "
+           "install libc6-dbg)";
+  else
+    *why = NULL;
+  if (*why)
+    {
+      free (g);
+      return HI_E_NO_GLIBC;
+    }
+  g->found_by = "libc's debug symbols";
+  int32_t n_mmaps = 0;
+  if (t->ops->read_memory (t->ctx, mp + w.l->par_n_mmaps, &n_mmaps, 4) != 0
+      || read64 (&w, mp + w.l->par_mmapped_mem, &g->mmapped_bytes) != 0)
+    g->damaged++;
+  g->mmapped_chunks = n_mmaps > 0 ? (uint64_t) n_mmaps : 0;
+  uint64_t *st = malloc (w.l->state_size);
+  size_t cap = 0;
+  uint64_t a = main_arena;
+  hi_status s = st ? HI_OK : HI_E_NOMEM;
+  while (s == HI_OK && g->n_arenas < MAX_ARENAS)
+    {
+      if (t->ops->read_memory (t->ctx, a, st, w.l->state_size) != 0)
+        {
+          g->damaged++;
+          break;
+        }
+      if (hi_grow ((void **) &g->arenas, &cap, g->n_arenas + 1,
+                   sizeof *g->arenas) != 0)
+        {
+          s = HI_E_NOMEM;
+          break;
+        }
+      struct hi_glibc_arena *ar = &g->arenas[g->n_arenas++];
+      memset (ar, 0, sizeof *ar);
+      ar->is_main = a == main_arena;
+      walk_arena (&w, st, a, ar);
+      a = st[w.l->state_next / 8];
+      if (a == main_arena)
+        break;
+      /* The ring passes each arena once. */
+      for (uint64_t k = 0; k < g->n_arenas; k++)
+        if (g->arenas[k].addr == a)
+          {
+            g->damaged++;
+            a = main_arena;
+            break;
+          }
+      if (a == main_arena)
+        break;
+    }
+  free (st);
+  if (s != HI_OK)
+    {
+      hi_glibc_free (g);
+      return s;
+    }
+  *out = g;
+  return HI_OK;
+}
+
+void
+hi_glibc_free (struct hi_glibc *g)
+{
+  if (!g)
+    return;
+  free (g->arenas);
+  free (g);
+}

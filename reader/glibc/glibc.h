@@ -1,0 +1,82 @@
+/* glibc.h - the second model: glibc's own heap (ptmalloc), read from a
+   core or a live process whether or not the monitor was ever loaded.
+   What it holds follows glibc's own accounting (malloc.c's
+   int_mallinfo and __malloc_info), so its figures can be checked
+   against mallinfo2() and malloc_info() at the same moment:
+   - per arena: the system memory it holds (system_mem and its
+     maximum), its top chunk, its fastbins' chunks and its other bins'
+     (unsorted, small, large) chunks, counts and bytes, and the largest
+     free chunk;
+   - for the process: mmapped chunks (mp_.n_mmaps, mp_.mmapped_mem).
+   Chunk sizes are glibc's chunksize(): header included.  Chunks in a
+   thread's tcache are in use for glibc's accounting, as here.
+
+   Where things are: main_arena and mp_ from libc's separate debug file
+   (found by build-id: Debian's libc6-dbg), the layout of malloc_state,
+   malloc_par and heap_info from a table by glibc's version string
+   (glibc-layout.c: versions whose layout was checked are the only ones
+   read).  Nothing read is trusted: every list walk is bounded, a cycle
+   or a pointer outside the arena's heaps ends it and is counted as
+   damage. */
+#ifndef HI_GLIBC_H
+#define HI_GLIBC_H
+
+#include <stdint.h>
+
+#include "hi-reader.h"
+
+/* One malloc arena. */
+struct hi_glibc_arena
+{
+  uint64_t addr;              /* its malloc_state */
+  int is_main;                /* main_arena: the brk heap */
+  uint64_t system_bytes;      /* system_mem */
+  uint64_t max_system_bytes;  /* max_system_mem */
+  uint64_t top_bytes;         /* the top chunk's size */
+  uint64_t fast_chunks, fast_bytes;   /* in its fastbins */
+  uint64_t bin_chunks, bin_bytes;     /* in its other bins */
+  uint64_t largest_free;      /* the largest free chunk (top included) */
+  uint64_t heaps;             /* heap_info chain length (0: main) */
+  uint64_t heap_bytes;        /* its first heap's size (non-main), as
+                                 malloc_info's aspace total */
+  uint64_t heap_mprotect;     /* ... and mprotect_size */
+};
+
+struct hi_glibc
+{
+  char version[16];           /* "2.36" */
+  const char *found_by;       /* how main_arena was found, for the report */
+  struct hi_glibc_arena *arenas;
+  uint64_t n_arenas;
+  uint64_t mmapped_chunks;    /* mp_.n_mmaps */
+  uint64_t mmapped_bytes;     /* mp_.mmapped_mem */
+  uint64_t damaged;           /* lists cut short: a pointer outside the
+                                 arena, a cycle, a size that cannot be */
+};
+
+/* Read glibc's heap of target T into *OUT (free with hi_glibc_free).
+   HI_OK; HI_E_NO_GLIBC with *WHY saying why not in a few words (no
+   glibc, an unknown version, no debug symbols); HI_E_NOMEM. */
+hi_status hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
+                         const char **why);
+void hi_glibc_free (struct hi_glibc *g);
+
+/* glibc-layout.c: the offsets of one glibc version's malloc structures
+   (x86-64). */
+struct hi_glibc_layout
+{
+  const char *version;
+  uint32_t state_fastbins, state_top, state_bins, state_next;
+  uint32_t state_system_mem, state_max_system_mem, state_size;
+  uint32_t nfastbins, nbins;
+  uint32_t par_n_mmaps, par_mmapped_mem, par_sbrk_base;
+  uint32_t heap_info_size, heap_prev, heap_size, heap_mprotect_size;
+  uint64_t heap_max;          /* HEAP_MAX_SIZE: heaps are aligned to it */
+  int safe_linking;           /* fastbin and tcache links PROTECT_PTR'd */
+};
+/* The layout of glibc VERSION, or NULL if it is not one checked. */
+const struct hi_glibc_layout *hi_glibc_layout (const char *version);
+/* The versions known, for messages ("2.36"). */
+const char *hi_glibc_versions (void);
+
+#endif

@@ -1,0 +1,160 @@
+/* table-glibc.c - glibc's own heap (glibc/glibc.h) as a report: its
+   totals under the names mallinfo2() gives them, then one row per
+   arena with the figures malloc_info() prints for it.  For any glibc
+   program, monitored or not. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "glibc/glibc.h"
+#include "report/rmodel.h"
+#include "util/num.h"
+
+static const struct hi_column kv_columns[] = {
+  { .key = "key", .head = "key", .type = HI_CELL_TEXT },
+  { .key = "value", .head = "value", .type = HI_CELL_COUNT },
+};
+
+/* A row KEY = C of key/value table T. */
+static void
+kv (struct hi_rmodel *r, struct hi_table *t, const char *key,
+    struct hi_cell c)
+{
+  struct hi_cell *row = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+  if (!row)
+    return;
+  row[0] = hi_cell_text (key);
+  row[1] = c;
+}
+
+/* mallinfo2()'s figures: int_mallinfo's sums over the arenas. */
+static void
+totals_table (const struct hi_glibc *g, struct hi_rmodel *r)
+{
+  struct hi_table *t = hi_rmodel_table (r, "glibc", "glibc Heap",
+                                        kv_columns, 2);
+  if (!t)
+    return;
+  t->keyvalue = 1;
+  t->threshold = -1;
+  uint64_t system = 0, fast_n = 0, fast_b = 0, free_n = 0, free_b = 0;
+  uint64_t top_b = 0, largest = 0, keepcost = 0;
+  for (uint64_t i = 0; i < g->n_arenas; i++)
+    {
+      const struct hi_glibc_arena *a = &g->arenas[i];
+      system = hi_add_sat (system, a->system_bytes);
+      fast_n = hi_add_sat (fast_n, a->fast_chunks);
+      fast_b = hi_add_sat (fast_b, a->fast_bytes);
+      /* ordblks: the top and the other bins' chunks. */
+      free_n = hi_add_sat (free_n, hi_add_sat (1, a->bin_chunks));
+      free_b = hi_add_sat (free_b, hi_add_sat (a->top_bytes,
+                                               hi_add_sat (a->fast_bytes,
+                                                           a->bin_bytes)));
+      top_b = hi_add_sat (top_b, a->top_bytes);
+      if (a->largest_free > largest)
+        largest = a->largest_free;
+      if (a->is_main)
+        keepcost = a->top_bytes;
+    }
+  char version[64];
+  snprintf (version, sizeof version, "%s (main_arena from %s)", g->version,
+            g->found_by);
+  kv (r, t, "glibc", hi_cell_text (hi_rmodel_strdup (r, version)));
+  kv (r, t, "arenas", hi_cell_count (g->n_arenas));
+  kv (r, t, "arena", hi_cell_count (system));
+  kv (r, t, "ordblks", hi_cell_count (free_n));
+  kv (r, t, "smblks", hi_cell_count (fast_n));
+  kv (r, t, "hblks", hi_cell_count (g->mmapped_chunks));
+  kv (r, t, "hblkhd", hi_cell_count (g->mmapped_bytes));
+  kv (r, t, "usmblks", hi_cell_count (0));
+  kv (r, t, "fsmblks", hi_cell_count (fast_b));
+  kv (r, t, "uordblks", hi_cell_count (hi_sub0 (system, free_b)));
+  kv (r, t, "fordblks", hi_cell_count (free_b));
+  kv (r, t, "keepcost", hi_cell_count (keepcost));
+  kv (r, t, "largest_free", hi_cell_count (largest));
+  /* Fragmentation: free bytes outside the tops, of all free bytes. */
+  kv (r, t, "fragmentation", (struct hi_cell) { HI_CELL_RATE, NULL,
+                                                hi_sub0 (free_b, top_b),
+                                                free_b });
+  kv (r, t, "damaged", hi_cell_count (g->damaged));
+}
+
+static const struct hi_column arena_columns[] = {
+  { .key = "arena", .head = "arena", .type = HI_CELL_TEXT, .left = 1 },
+  { .key = "system", .head = "system", .type = HI_CELL_COUNT },
+  { .key = "max_system", .head = "max system", .type = HI_CELL_COUNT },
+  { .key = "fast_count", .head = "fast", .type = HI_CELL_COUNT },
+  { .key = "fast_size", .head = "fast bytes", .type = HI_CELL_COUNT },
+  { .key = "rest_count", .head = "rest", .type = HI_CELL_COUNT },
+  { .key = "rest_size", .head = "rest bytes", .type = HI_CELL_COUNT },
+  { .key = "top", .head = "top", .type = HI_CELL_COUNT },
+  { .key = "heaps", .head = "heaps", .type = HI_CELL_COUNT },
+};
+
+/* One row per arena, malloc_info()'s <heap> figures: "rest" is the top
+   and the other bins' chunks, as malloc_info counts them. */
+static void
+arena_table (const struct hi_glibc *g, struct hi_rmodel *r)
+{
+  struct hi_table *t = hi_rmodel_table (r, "glibc_arenas", "glibc Arenas",
+                                        arena_columns,
+                                        sizeof arena_columns
+                                        / sizeof arena_columns[0]);
+  if (!t)
+    return;
+  t->legend = "malloc_info()'s figures per arena, in bytes of chunks "
+              "(headers included; malloc_info's rest bytes also add 1 "
+              "per binned chunk, its PREV_INUSE bit)";
+  t->threshold = -1;
+  for (uint64_t i = 0; i < g->n_arenas; i++)
+    {
+      const struct hi_glibc_arena *a = &g->arenas[i];
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        return;
+      char name[40];
+      if (a->is_main)
+        snprintf (name, sizeof name, "main");
+      else
+        snprintf (name, sizeof name, "0x%" PRIx64, a->addr);
+      c[0] = hi_cell_text (hi_rmodel_strdup (r, name));
+      c[1] = hi_cell_count (a->system_bytes);
+      c[2] = hi_cell_count (a->max_system_bytes);
+      c[3] = hi_cell_count (a->fast_chunks);
+      c[4] = hi_cell_count (a->fast_bytes);
+      c[5] = hi_cell_count (hi_add_sat (1, a->bin_chunks));
+      c[6] = hi_cell_count (hi_add_sat (a->top_bytes, a->bin_bytes));
+      c[7] = hi_cell_count (a->top_bytes);
+      c[8] = hi_cell_count (a->heaps);
+    }
+}
+
+hi_status
+hi_glibc_report (const struct hi_target *t, const char *name,
+                 const struct hi_options *opt, FILE *out, const char **why)
+{
+  *why = NULL;
+  if (opt->format != HI_TEXT && opt->format != HI_JSON)
+    return HI_E_USAGE;
+  struct hi_glibc *g;
+  hi_status s = hi_glibc_load (t, &g, why);
+  if (s != HI_OK)
+    return s;
+  struct hi_rmodel r;
+  hi_rmodel_init (&r);
+  r.source = name;
+  r.incomplete = g->damaged != 0;
+  totals_table (g, &r);
+  arena_table (g, &r);
+  if (r.nomem)
+    s = HI_E_NOMEM;
+  else
+    {
+      hi_emit_text_or_json (&r, opt, out);
+      if (ferror (out))
+        s = HI_E_WRITE;
+    }
+  hi_rmodel_free (&r);
+  hi_glibc_free (g);
+  return s;
+}
