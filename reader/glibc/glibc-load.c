@@ -177,6 +177,87 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
     }
 }
 
+#define TCACHE_BINS 64u
+#define TCACHE_COUNTS 0u        /* uint16_t counts[64] */
+#define TCACHE_ENTRIES 128u     /* tcache_entry *entries[64] */
+#define TCACHE_MAX_CHAIN 65535u /* counts are 16 bits */
+
+/* One thread's tcache at PTR (its tcache_perthread_struct) into *TC:
+   every bin's list walked (links PROTECT_PTR'd, entries point at user
+   memory, 16 bytes into the chunk) and checked against its count. */
+static void
+walk_tcache (struct walk *w, uint64_t ptr, struct hi_glibc_tcache *tc)
+{
+  uint16_t counts[TCACHE_BINS];
+  uint64_t entries[TCACHE_BINS];
+  if (w->t->ops->read_memory (w->t->ctx, ptr + TCACHE_COUNTS, counts,
+                              sizeof counts) != 0
+      || w->t->ops->read_memory (w->t->ctx, ptr + TCACHE_ENTRIES, entries,
+                                 sizeof entries) != 0)
+    {
+      w->g->damaged++;
+      return;
+    }
+  for (unsigned b = 0; b < TCACHE_BINS; b++)
+    {
+      uint64_t e = entries[b], n = 0;
+      /* A bin's chunks are all of one size: 32 + 16 * b. */
+      uint64_t size = 32 + 16 * (uint64_t) b;
+      while (e && n <= TCACHE_MAX_CHAIN)
+        {
+          uint64_t link;
+          if ((e & 15) || chunk_size (w, e - 16, size) != size
+              || read64 (w, e, &link) != 0)
+            break;
+          n++;
+          e = w->l->safe_linking ? (e >> 12) ^ link : link;
+        }
+      if (e || n != counts[b])
+        w->g->damaged++;
+      tc->chunks += n;
+      tc->bytes += n * size;
+    }
+}
+
+/* Every thread's tcache, through libthread_db: the TLS variable
+   `tcache` (its offset in libc's TLS block from the debug file) in each
+   thread.  Leaves G->tcache_known 0 when that cannot be had. */
+static hi_status
+read_tcaches (struct walk *w, const char *path, uint64_t libc,
+              uint64_t bias)
+{
+  uint64_t addr, offset, map;
+  struct hi_db_thread *th;
+  size_t n;
+  const char *why;
+  if (hi_find_debug_symbol (path, libc, "tcache", &addr, &offset) != 0
+      || hi_target_link_map (w->t, bias, &map) != 0
+      || hi_thread_db_list_tls (w->t, map, offset, &th, &n, &why) != 0)
+    return HI_OK;
+  w->g->tcaches = calloc (n ? n : 1, sizeof *w->g->tcaches);
+  if (!w->g->tcaches)
+    {
+      free (th);
+      return HI_E_NOMEM;
+    }
+  w->g->tcache_known = 1;
+  for (size_t i = 0; i < n; i++)
+    {
+      struct hi_glibc_tcache *tc = &w->g->tcaches[w->g->n_tcaches++];
+      tc->tid = th[i].tid;
+      uint64_t ptr;
+      if (!th[i].tls || read64 (w, th[i].tls, &ptr) != 0)
+        {
+          w->g->damaged++;
+          continue;
+        }
+      if (ptr)                  /* 0: the thread never allocated */
+        walk_tcache (w, ptr, tc);
+    }
+  free (th);
+  return HI_OK;
+}
+
 hi_status
 hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
                const char **why)
@@ -194,13 +275,13 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
   if (!g)
     return HI_E_NOMEM;
   struct walk w = { t, NULL, g };
-  uint64_t main_arena, mp, value;
+  uint64_t main_arena, mp, value, value_arena = 0;
   if (find_version (t, g) != 0)
     *why = "glibc's version string cannot be read";
   else if (!(w.l = hi_glibc_layout (g->version)))
     *why = "its glibc's malloc layout is not one this heapinspect knows";
   else if (hi_find_debug_symbol (path, libc, "main_arena", &main_arena,
-                                 &value) != 0
+                                 &value_arena) != 0
            || hi_find_debug_symbol (path, libc, "mp_", &mp, &value) != 0)
     *why = "libc's debug symbols are not installed (Debian: apt-get "
            "install libc6-dbg)";
@@ -253,6 +334,8 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
         break;
     }
   free (st);
+  if (s == HI_OK)
+    s = read_tcaches (&w, path, libc, main_arena - value_arena);
   if (s != HI_OK)
     {
       hi_glibc_free (g);
@@ -268,5 +351,6 @@ hi_glibc_free (struct hi_glibc *g)
   if (!g)
     return;
   free (g->arenas);
+  free (g->tcaches);
   free (g);
 }

@@ -7,7 +7,9 @@
      maximum), its top chunk, its fastbins' chunks and its other bins'
      (unsorted, small, large) chunks, counts and bytes, and the largest
      free chunk;
-   - for the process: mmapped chunks (mp_.n_mmaps, mp_.mmapped_mem).
+   - for the process: mmapped chunks (mp_.n_mmaps, mp_.mmapped_mem);
+   - per thread: what its tcache holds (threads and their TLS from
+     libthread_db), which glibc's accounting counts as in use.
    Chunk sizes are glibc's chunksize(): header included.  Chunks in a
    thread's tcache are in use for glibc's accounting, as here.
 
@@ -42,6 +44,13 @@ struct hi_glibc_arena
   uint64_t heap_mprotect;     /* ... and mprotect_size */
 };
 
+/* One thread's tcache (its `tcache` TLS variable, from libthread_db). */
+struct hi_glibc_tcache
+{
+  uint64_t tid;
+  uint64_t chunks, bytes;     /* the chunks its bins hold */
+};
+
 struct hi_glibc
 {
   char version[16];           /* "2.36" */
@@ -51,7 +60,15 @@ struct hi_glibc
   uint64_t mmapped_chunks;    /* mp_.n_mmaps */
   uint64_t mmapped_bytes;     /* mp_.mmapped_mem */
   uint64_t damaged;           /* lists cut short: a pointer outside the
-                                 arena, a cycle, a size that cannot be */
+                                 arena, a cycle, a size that cannot be;
+                                 a tcache bin whose count is not its
+                                 list's length */
+  /* Each thread's tcache; tcache_known 0 when the threads' TLS could not
+     be had (no libthread_db, another glibc): the chunks there are then
+     counted in use only. */
+  struct hi_glibc_tcache *tcaches;
+  uint64_t n_tcaches;
+  int tcache_known;
 };
 
 /* Read glibc's heap of target T into *OUT (free with hi_glibc_free).

@@ -76,7 +76,51 @@ totals_table (const struct hi_glibc *g, struct hi_rmodel *r)
   kv (r, t, "fragmentation", (struct hi_cell) { HI_CELL_RATE, NULL,
                                                 hi_sub0 (free_b, top_b),
                                                 free_b });
+  uint64_t tc_n = 0, tc_b = 0;
+  for (uint64_t i = 0; i < g->n_tcaches; i++)
+    {
+      tc_n = hi_add_sat (tc_n, g->tcaches[i].chunks);
+      tc_b = hi_add_sat (tc_b, g->tcaches[i].bytes);
+    }
+  if (g->tcache_known)
+    {
+      kv (r, t, "tcache_chunks", hi_cell_count (tc_n));
+      kv (r, t, "tcache_bytes", hi_cell_count (tc_b));
+    }
+  else
+    kv (r, t, "tcache", hi_cell_text ("not read (the threads' TLS needs "
+                                      "libthread_db)"));
   kv (r, t, "damaged", hi_cell_count (g->damaged));
+}
+
+static const struct hi_column tcache_columns[] = {
+  { .key = "thread", .head = "thread", .type = HI_CELL_COUNT },
+  { .key = "chunks", .head = "chunks", .type = HI_CELL_COUNT },
+  { .key = "bytes", .head = "bytes", .type = HI_CELL_COUNT },
+};
+
+/* One row per thread: what its tcache holds (in use for glibc). */
+static void
+tcache_table (const struct hi_glibc *g, struct hi_rmodel *r)
+{
+  if (!g->tcache_known)
+    return;
+  struct hi_table *t = hi_rmodel_table (r, "glibc_tcache", "glibc Tcache",
+                                        tcache_columns, 3);
+  if (!t)
+    return;
+  t->legend = "free chunks each thread's tcache holds (glibc counts them "
+              "in use), by thread id";
+  t->threshold = -1;
+  for (uint64_t i = 0; i < g->n_tcaches; i++)
+    {
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        return;
+      c[0] = hi_cell_count (g->tcaches[i].tid);
+      c[1] = hi_cell_count (g->tcaches[i].chunks);
+      c[2] = hi_cell_count (g->tcaches[i].bytes);
+    }
 }
 
 static const struct hi_column arena_columns[] = {
@@ -146,6 +190,7 @@ hi_glibc_report (const struct hi_target *t, const char *name,
   r.incomplete = g->damaged != 0;
   totals_table (g, &r);
   arena_table (g, &r);
+  tcache_table (g, &r);
   if (r.nomem)
     s = HI_E_NOMEM;
   else

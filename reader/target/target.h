@@ -50,6 +50,9 @@ struct hi_db_thread
   uint64_t tid;                 /* its kernel thread id */
   uint64_t start;               /* its start function; 0 for the main
                                    thread */
+  uint64_t tls;                 /* with hi_thread_db_list_tls: the TLS
+                                   variable's address in this thread; 0
+                                   if unknown */
 };
 
 /* The threads of T that glibc has not yet cleaned up after (running,
@@ -58,5 +61,17 @@ struct hi_db_thread
    not (no libthread_db, another glibc, a target the host reads). */
 int hi_thread_db_list (const struct hi_target *t, struct hi_db_thread **out,
                        size_t *n, const char **why);
+/* The same, with each thread's address of the TLS variable at OFFSET in
+   the TLS block of the module whose link_map is at MAP (td_thr_tls_get_
+   addr: a dlopen'd module's through the DTV too). */
+int hi_thread_db_list_tls (const struct hi_target *t, uint64_t map,
+                           uint64_t offset, struct hi_db_thread **out,
+                           size_t *n, const char **why);
+
+/* The address of the link_map of the loaded object whose load bias
+   (l_addr) is BIAS, from the dynamic linker's _r_debug list.  0, or
+   -1. */
+int hi_target_link_map (const struct hi_target *t, uint64_t bias,
+                        uint64_t *map);
 
 #endif

@@ -154,6 +154,8 @@ static struct
   td_err_e (*ta_thr_iter) (const td_thragent_t *, td_thr_iter_f *, void *,
                            td_thr_state_e, int, sigset_t *, unsigned int);
   td_err_e (*thr_get_info) (const td_thrhandle_t *, td_thrinfo_t *);
+  td_err_e (*thr_tls_get_addr) (const td_thrhandle_t *, psaddr_t, size_t,
+                                psaddr_t *);
 } db;
 
 static const char *
@@ -175,8 +177,11 @@ load (void)
     dlsym (h, "td_ta_thr_iter");
   db.thr_get_info = (td_err_e (*) (const td_thrhandle_t *, td_thrinfo_t *))
     dlsym (h, "td_thr_get_info");
+  db.thr_tls_get_addr = (td_err_e (*) (const td_thrhandle_t *, psaddr_t,
+                                       size_t, psaddr_t *))
+    dlsym (h, "td_thr_tls_get_addr");
   if (!db.init || !db.ta_new || !db.ta_delete || !db.ta_thr_iter
-      || !db.thr_get_info || db.init () != TD_OK)
+      || !db.thr_get_info || !db.thr_tls_get_addr || db.init () != TD_OK)
     return db.why = "libthread_db.so.1 lacks its entry points";
   return NULL;
 }
@@ -186,6 +191,7 @@ struct collect
   struct hi_db_thread *v;
   size_t n, cap;
   int failed;
+  uint64_t tls_map, tls_offset;  /* the TLS variable asked for, if any */
 };
 
 static int
@@ -199,10 +205,16 @@ one_thread (const td_thrhandle_t *th, void *arg)
       c->failed = 1;
       return 1;
     }
+  psaddr_t tls = 0;
+  if (c->tls_map
+      && db.thr_tls_get_addr (th, (psaddr_t) (uintptr_t) c->tls_map,
+                              (size_t) c->tls_offset, &tls) != TD_OK)
+    tls = 0;
   c->v[c->n++] = (struct hi_db_thread) {
     .descriptor = (uint64_t) (uintptr_t) th->th_unique,
     .tid = (uint64_t) info.ti_lid,
     .start = (uint64_t) (uintptr_t) info.ti_startfunc,
+    .tls = (uint64_t) (uintptr_t) tls,
   };
   return c->n > 100000;         /* a hostile list ends somewhere */
 }
@@ -210,6 +222,14 @@ one_thread (const td_thrhandle_t *th, void *arg)
 int
 hi_thread_db_list (const struct hi_target *t, struct hi_db_thread **out,
                    size_t *n, const char **why)
+{
+  return hi_thread_db_list_tls (t, 0, 0, out, n, why);
+}
+
+int
+hi_thread_db_list_tls (const struct hi_target *t, uint64_t map,
+                       uint64_t offset, struct hi_db_thread **out,
+                       size_t *n, const char **why)
 {
   *out = NULL;
   *n = 0;
@@ -230,7 +250,7 @@ hi_thread_db_list (const struct hi_target *t, struct hi_db_thread **out,
              : "libthread_db cannot read the target";
       return -1;
     }
-  struct collect c = { 0 };
+  struct collect c = { .tls_map = map, .tls_offset = offset };
   sigset_t all;
   sigfillset (&all);
   e = db.ta_thr_iter (ta, one_thread, &c, TD_THR_ANY_STATE,
@@ -246,4 +266,31 @@ hi_thread_db_list (const struct hi_target *t, struct hi_db_thread **out,
   *n = c.n;
   *why = NULL;
   return 0;
+}
+
+int
+hi_target_link_map (const struct hi_target *t, uint64_t bias, uint64_t *map)
+{
+  /* struct r_debug: r_version, then r_map; struct link_map: l_addr,
+     l_name, l_ld, l_next (the public part, fixed by the ABI).  Matched
+     by load bias: names differ (/lib or /usr/lib, symlinks). */
+  uint64_t r_debug, lm;
+  if (!t->ops->lookup_symbol
+      || t->ops->lookup_symbol (t->ctx, "_r_debug", &r_debug) != 0
+      || t->ops->read_memory (t->ctx, r_debug + 8, &lm, 8) != 0)
+    return -1;
+  for (unsigned i = 0; lm && i < 4096; i++)
+    {
+      uint64_t l_addr, next;
+      if (t->ops->read_memory (t->ctx, lm, &l_addr, 8) != 0
+          || t->ops->read_memory (t->ctx, lm + 24, &next, 8) != 0)
+        return -1;
+      if (l_addr == bias)
+        {
+          *map = lm;
+          return 0;
+        }
+      lm = next;
+    }
+  return -1;
 }
