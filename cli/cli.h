@@ -35,12 +35,13 @@ struct hi_model *hi_cli_load_open (const struct hi_source *src,
 /* hi_cli_load, but for a core or process without heapinspect data:
    NULL with nothing said and *NO_DATA set (a snapshot has data). */
 struct hi_model *hi_cli_load_or_none (const struct hi_source *src,
-                                      int *no_data);
+                                      struct hi_target *keep, int *no_data);
 
 /* glibc's own heap of SRC (no monitor needed) to stdout, as OPT's format
-   says: the exit status; *WRITTEN as hi_cli_report's. */
+   says: its totals, or with BLOCK what it says of that address.  The
+   exit status; *WRITTEN as hi_cli_report's. */
 int hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
-                  int *written);
+                  const uint64_t *block, int *written);
 
 /* Print the tables named in TABLES (comma-separated) of M, or its
    chains in a profile format, to stdout.  Returns the exit status; sets

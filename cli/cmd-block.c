@@ -25,7 +25,10 @@ hi_cmd_block (const struct hi_settings *st, int *written)
   const struct hi_source *src = &st->src;
   struct hi_target t;
   *written = 0;
-  struct hi_model *m = hi_cli_load (src, &t);
+  int no_data;
+  struct hi_model *m = hi_cli_load_or_none (src, &t, &no_data);
+  if (!m && no_data)
+    return hi_cli_glibc (src, &st->opt, &st->block_addr, written);
   if (!m)
     return 1;
   hi_status s = hi_block_report (&t, m, src->exe, st->block_addr, &st->opt,

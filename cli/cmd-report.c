@@ -49,14 +49,14 @@ int
 hi_cmd_report (const struct hi_settings *st, int *written)
 {
   int no_data;
-  struct hi_model *m = hi_cli_load_or_none (&st->src, &no_data);
+  struct hi_model *m = hi_cli_load_or_none (&st->src, NULL, &no_data);
   int status = 1;
   if (m)
     status = hi_cli_report (&st->src, m, st->tables, &st->opt, written);
   else if (no_data && (strcmp (st->tables, HI_OPT_TABLES_DEFAULT) == 0
                        || strcmp (st->tables, "stat") == 0))
     /* A program the monitor never ran in: glibc's heap still answers. */
-    status = hi_cli_glibc (&st->src, &st->opt, written);
+    status = hi_cli_glibc (&st->src, &st->opt, NULL, written);
   else if (no_data)
     {
       fprintf (stderr, "heapinspect: %s: no heapinspect data: these tables "

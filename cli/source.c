@@ -68,10 +68,11 @@ hi_cli_load_open (const struct hi_source *src, struct hi_target *keep)
 }
 
 struct hi_model *
-hi_cli_load_or_none (const struct hi_source *src, int *no_data)
+hi_cli_load_or_none (const struct hi_source *src, struct hi_target *keep,
+                     int *no_data)
 {
   *no_data = 0;
-  return load (src, NULL, 1, no_data);
+  return load (src, keep, 1, no_data);
 }
 
 static hi_status
@@ -88,7 +89,7 @@ open_target (const struct hi_source *src, struct hi_target *t)
 
 int
 hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
-              int *written)
+              const uint64_t *block, int *written)
 {
   struct hi_target t;
   *written = 0;
@@ -99,7 +100,9 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
       return 1;
     }
   const char *why = NULL;
-  s = hi_glibc_report (&t, src->name, opt, stdout, &why);
+  s = block ? hi_glibc_block_report (&t, src->name, *block, opt, stdout,
+                                     &why)
+            : hi_glibc_report (&t, src->name, opt, stdout, &why);
   hi_status after = hi_target_finish (&t);
   hi_target_close (&t);
   if (s == HI_E_NO_GLIBC)
@@ -113,6 +116,14 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
       hi_cli_error (src->name, "no heapinspect data: glibc's heap is "
                     "shown as text or JSON only");
       return 2;
+    }
+  if (s == HI_E_NOT_BLOCK)
+    {
+      /* An answer, as the monitor's "not ours" is. */
+      printf ("0x%llx: in no heap of glibc's (no heapinspect data: glibc's "
+              "heap was read)\n", (unsigned long long) *block);
+      *written = 1;
+      return 1;
     }
   if (s != HI_OK)
     {

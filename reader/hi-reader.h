@@ -419,6 +419,15 @@ hi_status hi_glibc_report (const struct hi_target *t, const char *name,
                            const struct hi_options *opt, FILE *out,
                            const char **why);
 
+/* What glibc's heap of T says of ADDR (no monitor needed): its chunk,
+   size, state (in use, in a thread's tcache, a fastbin, a bin, the top,
+   mmapped), arena and neighbours, in text or JSON, to OUT.
+   HI_E_NOT_BLOCK, nothing written, if no heap of glibc's holds it;
+   else as hi_glibc_report. */
+hi_status hi_glibc_block_report (const struct hi_target *t, const char *name,
+                                 uint64_t addr, const struct hi_options *opt,
+                                 FILE *out, const char **why);
+
 /* The names of HI_TABLES, ", " between them, for messages: a static
    string.  Thread-safe. */
 const char *hi_table_names (void);

@@ -21,6 +21,7 @@ struct walk
   const struct hi_target *t;
   const struct hi_glibc_layout *l;
   struct hi_glibc *g;
+  int nomem;
 };
 
 static int
@@ -87,9 +88,24 @@ chunk_size (const struct walk *w, uint64_t chunk, uint64_t limit)
    into *LARGEST.  A cycle, a bad chunk or an unreadable one ends it as
    damage. */
 static void
+note_free (struct walk *w, uint64_t chunk, uint32_t list, uint32_t index)
+{
+  struct hi_glibc *g = w->g;
+  size_t cap = (size_t) g->cap_frees;
+  if (hi_grow ((void **) &g->frees, &cap, (size_t) g->n_frees + 1,
+               sizeof *g->frees) != 0)
+    {
+      w->nomem = 1;
+      return;
+    }
+  g->cap_frees = cap;
+  g->frees[g->n_frees++] = (struct hi_glibc_free) { chunk, list, index };
+}
+
+static void
 walk_list (struct walk *w, uint64_t first, unsigned next_at, int protected,
-           uint64_t end, uint64_t limit, uint64_t *n, uint64_t *bytes,
-           uint64_t *largest)
+           uint64_t end, uint64_t limit, uint32_t list, uint32_t index,
+           uint64_t *n, uint64_t *bytes, uint64_t *largest)
 {
   uint64_t p = first, slow = first, steps = 0;
   while (p != end)
@@ -102,6 +118,7 @@ walk_list (struct walk *w, uint64_t first, unsigned next_at, int protected,
         }
       (*n)++;
       *bytes += size;
+      note_free (w, p, list, index);
       if (size > *largest)
         *largest = size;
       p = protected ? ((p + next_at) >> 12) ^ link : link;
@@ -129,6 +146,7 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
   uint64_t limit = a->system_bytes > l->heap_max ? a->system_bytes
                                                  : l->heap_max;
   uint64_t top = st[l->state_top / 8];
+  a->top = top;
   a->top_bytes = chunk_size (w, top, limit);
   if (!a->top_bytes)
     w->g->damaged++;
@@ -136,8 +154,8 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
   for (uint32_t i = 0; i < l->nfastbins; i++)
     {
       uint64_t first = st[l->state_fastbins / 8 + i];
-      walk_list (w, first, 16, l->safe_linking, 0, limit, &a->fast_chunks,
-                 &a->fast_bytes, &a->largest_free);
+      walk_list (w, first, 16, l->safe_linking, 0, limit, HI_GLIBC_FASTBIN,
+                 i, &a->fast_chunks, &a->fast_bytes, &a->largest_free);
     }
   for (uint32_t i = 1; i < l->nbins; i++)
     {
@@ -146,8 +164,8 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
       uint64_t pair = l->state_bins + (uint64_t) (i - 1) * 16;
       uint64_t bin = addr + pair - 16;
       uint64_t last = st[pair / 8 + 1];       /* bk */
-      walk_list (w, last, 24, 0, bin, limit, &a->bin_chunks, &a->bin_bytes,
-                 &a->largest_free);
+      walk_list (w, last, 24, 0, bin, limit, HI_GLIBC_BIN, i,
+                 &a->bin_chunks, &a->bin_bytes, &a->largest_free);
     }
   if (a->is_main)
     return;
@@ -159,10 +177,17 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
       w->g->damaged++;
       return;
     }
+  size_t cap = 0;
   while (h && a->heaps < MAX_HEAPS)
     {
-      uint64_t prev;
+      uint64_t prev, size;
       a->heaps++;
+      if (read64 (w, h + l->heap_size, &size) == 0 && size <= l->heap_max
+          && hi_grow ((void **) &a->heap_list, &cap,
+                      (size_t) a->n_heap_list + 1, sizeof *a->heap_list)
+             == 0)
+        a->heap_list[a->n_heap_list++] = (struct hi_glibc_heap) { h,
+                                                                 h + size };
       if (read64 (w, h + l->heap_prev, &prev) != 0)
         {
           w->g->damaged++;
@@ -210,6 +235,8 @@ walk_tcache (struct walk *w, uint64_t ptr, struct hi_glibc_tcache *tc)
               || read64 (w, e, &link) != 0)
             break;
           n++;
+          note_free (w, e - 16, HI_GLIBC_TCACHE,
+                     (uint32_t) (tc - w->g->tcaches));
           e = w->l->safe_linking ? (e >> 12) ^ link : link;
         }
       if (e || n != counts[b])
@@ -258,6 +285,13 @@ read_tcaches (struct walk *w, const char *path, uint64_t libc,
   return HI_OK;
 }
 
+static int
+by_chunk (const void *x, const void *y)
+{
+  const struct hi_glibc_free *a = x, *b = y;
+  return a->chunk < b->chunk ? -1 : a->chunk > b->chunk;
+}
+
 hi_status
 hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
                const char **why)
@@ -274,7 +308,7 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
   struct hi_glibc *g = calloc (1, sizeof *g);
   if (!g)
     return HI_E_NOMEM;
-  struct walk w = { t, NULL, g };
+  struct walk w = { t, NULL, g, 0 };
   uint64_t main_arena, mp, value, value_arena = 0;
   if (find_version (t, g) != 0)
     *why = "glibc's version string cannot be read";
@@ -293,11 +327,14 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
       return HI_E_NO_GLIBC;
     }
   g->found_by = "libc's debug symbols";
+  g->layout = w.l;
   int32_t n_mmaps = 0;
   if (t->ops->read_memory (t->ctx, mp + w.l->par_n_mmaps, &n_mmaps, 4) != 0
       || read64 (&w, mp + w.l->par_mmapped_mem, &g->mmapped_bytes) != 0)
     g->damaged++;
   g->mmapped_chunks = n_mmaps > 0 ? (uint64_t) n_mmaps : 0;
+  if (read64 (&w, mp + w.l->par_sbrk_base, &g->sbrk_base) != 0)
+    g->damaged++;
   uint64_t *st = malloc (w.l->state_size);
   size_t cap = 0;
   uint64_t a = main_arena;
@@ -336,6 +373,10 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
   free (st);
   if (s == HI_OK)
     s = read_tcaches (&w, path, libc, main_arena - value_arena);
+  if (s == HI_OK && w.nomem)
+    s = HI_E_NOMEM;
+  if (s == HI_OK && g->n_frees > 1)
+    qsort (g->frees, (size_t) g->n_frees, sizeof *g->frees, by_chunk);
   if (s != HI_OK)
     {
       hi_glibc_free (g);
@@ -350,7 +391,10 @@ hi_glibc_free (struct hi_glibc *g)
 {
   if (!g)
     return;
+  for (uint64_t i = 0; i < g->n_arenas; i++)
+    free (g->arenas[i].heap_list);
   free (g->arenas);
   free (g->tcaches);
+  free (g->frees);
   free (g);
 }

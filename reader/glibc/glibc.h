@@ -42,6 +42,32 @@ struct hi_glibc_arena
   uint64_t heap_bytes;        /* its first heap's size (non-main), as
                                  malloc_info's aspace total */
   uint64_t heap_mprotect;     /* ... and mprotect_size */
+  uint64_t top;               /* the top chunk's address */
+  struct hi_glibc_heap *heap_list;  /* non-main: its heaps, newest first */
+  uint64_t n_heap_list;
+};
+
+struct hi_glibc_layout;
+
+/* A heap of a non-main arena: [start, end) (its heap_info's size). */
+struct hi_glibc_heap
+{
+  uint64_t start, end;
+};
+
+/* A free chunk some list holds, and which. */
+enum hi_glibc_list
+{
+  HI_GLIBC_FASTBIN = 1,       /* index: the fastbin */
+  HI_GLIBC_BIN,               /* index: the bin (1 unsorted, 2-63 small,
+                                 64-126 large) */
+  HI_GLIBC_TCACHE             /* index: the thread's place in tcaches */
+};
+struct hi_glibc_free
+{
+  uint64_t chunk;
+  uint32_t list;              /* enum hi_glibc_list */
+  uint32_t index;
 };
 
 /* One thread's tcache (its `tcache` TLS variable, from libthread_db). */
@@ -69,7 +95,37 @@ struct hi_glibc
   struct hi_glibc_tcache *tcaches;
   uint64_t n_tcaches;
   int tcache_known;
+  uint64_t sbrk_base;         /* mp_.sbrk_base: the brk heap's start */
+  const struct hi_glibc_layout *layout;
+  /* Every free chunk a list holds, sorted by address (for block). */
+  struct hi_glibc_free *frees;
+  uint64_t n_frees, cap_frees;
 };
+
+/* What glibc's heap says of one address (glibc-chunk.c). */
+enum hi_glibc_state
+{
+  HI_GLIBC_IN_USE = 1,
+  HI_GLIBC_FREE_LISTED,       /* in a fastbin, a bin or a tcache */
+  HI_GLIBC_FREE_UNLISTED,     /* free by its neighbour's bit, in no list */
+  HI_GLIBC_TOP,
+  HI_GLIBC_MMAPPED
+};
+struct hi_glibc_chunk
+{
+  uint64_t chunk, size;       /* its address and chunksize() */
+  uint32_t state;             /* enum hi_glibc_state */
+  struct hi_glibc_free listed;  /* for HI_GLIBC_FREE_LISTED */
+  uint64_t arena;             /* its arena's malloc_state; 0: mmapped */
+  int main_arena;
+  uint64_t prev, prev_size;   /* the chunk before (0: none known) */
+  uint64_t next, next_size;   /* the chunk after (0: none) */
+};
+/* The chunk of G (read from T) holding ADDR: 0 and *OUT, or -1 if no
+   heap of glibc's holds it (or its heap's chunks cannot be walked to
+   it: damage). */
+int hi_glibc_find (const struct hi_target *t, const struct hi_glibc *g,
+                   uint64_t addr, struct hi_glibc_chunk *out);
 
 /* Read glibc's heap of target T into *OUT (free with hi_glibc_free).
    HI_OK; HI_E_NO_GLIBC with *WHY saying why not in a few words (no

@@ -203,3 +203,116 @@ hi_glibc_report (const struct hi_target *t, const char *name,
   hi_glibc_free (g);
   return s;
 }
+
+/* What glibc's state of chunk C is, in words, into BUF. */
+static void
+state_text (const struct hi_glibc *g, const struct hi_glibc_chunk *c,
+            char *buf, size_t size)
+{
+  switch (c->state)
+    {
+    case HI_GLIBC_IN_USE:
+      snprintf (buf, size, "in use");
+      return;
+    case HI_GLIBC_TOP:
+      snprintf (buf, size, "the top chunk (free, at the arena's end)");
+      return;
+    case HI_GLIBC_MMAPPED:
+      snprintf (buf, size, "in use, mmapped on its own");
+      return;
+    case HI_GLIBC_FREE_UNLISTED:
+      snprintf (buf, size, "free by its neighbour's PREV_INUSE bit, but "
+                "in no bin or tcache (damage?)");
+      return;
+    default:
+      break;
+    }
+  const struct hi_glibc_free *f = &c->listed;
+  if (f->list == HI_GLIBC_TCACHE && f->index < g->n_tcaches)
+    snprintf (buf, size, "free, in thread %" PRIu64 "'s tcache (bin %"
+              PRIu64 ")", g->tcaches[f->index].tid, (c->size - 32) / 16);
+  else if (f->list == HI_GLIBC_FASTBIN)
+    snprintf (buf, size, "free, in fastbin %" PRIu32, f->index);
+  else if (f->index == 1)
+    snprintf (buf, size, "free, in the unsorted bin");
+  else
+    snprintf (buf, size, "free, in %s bin %" PRIu32,
+              f->index < 64 ? "small" : "large", f->index);
+}
+
+hi_status
+hi_glibc_block_report (const struct hi_target *t, const char *name,
+                       uint64_t addr, const struct hi_options *opt,
+                       FILE *out, const char **why)
+{
+  *why = NULL;
+  if (opt->format != HI_TEXT && opt->format != HI_JSON)
+    return HI_E_USAGE;
+  struct hi_glibc *g;
+  hi_status s = hi_glibc_load (t, &g, why);
+  if (s != HI_OK)
+    return s;
+  struct hi_glibc_chunk c;
+  if (hi_glibc_find (t, g, addr, &c) != 0)
+    {
+      hi_glibc_free (g);
+      return HI_E_NOT_BLOCK;
+    }
+  struct hi_rmodel r;
+  hi_rmodel_init (&r);
+  r.source = name;
+  r.incomplete = g->damaged != 0;
+  struct hi_table *tb = hi_rmodel_table (&r, "glibc_block", "glibc Chunk",
+                                         kv_columns, 2);
+  if (tb)
+    {
+      char text[160];
+      tb->keyvalue = 1;
+      tb->threshold = -1;
+      snprintf (text, sizeof text, "0x%" PRIx64, addr);
+      kv (&r, tb, "address", hi_cell_text (hi_rmodel_strdup (&r, text)));
+      snprintf (text, sizeof text, "0x%" PRIx64, c.chunk);
+      kv (&r, tb, "chunk", hi_cell_text (hi_rmodel_strdup (&r, text)));
+      kv (&r, tb, "size", hi_cell_count (c.size));
+      /* Usable bytes: the chunk less its size word (an in-use chunk's
+         neighbour lends its prev_size word); an mmapped one less both
+         words. */
+      kv (&r, tb, "usable", hi_cell_count (c.state == HI_GLIBC_MMAPPED
+                                           ? c.size - 16 : c.size - 8));
+      kv (&r, tb, "offset", hi_cell_count (addr - c.chunk));
+      state_text (g, &c, text, sizeof text);
+      kv (&r, tb, "state", hi_cell_text (hi_rmodel_strdup (&r, text)));
+      if (c.arena)
+        {
+          if (c.main_arena)
+            snprintf (text, sizeof text, "main");
+          else
+            snprintf (text, sizeof text, "0x%" PRIx64, c.arena);
+          kv (&r, tb, "arena", hi_cell_text (hi_rmodel_strdup (&r, text)));
+        }
+      if (c.prev)
+        {
+          snprintf (text, sizeof text, "0x%" PRIx64 " (%" PRIu64 " bytes)",
+                    c.prev, c.prev_size);
+          kv (&r, tb, "previous", hi_cell_text (hi_rmodel_strdup (&r,
+                                                                  text)));
+        }
+      if (c.next)
+        {
+          snprintf (text, sizeof text, "0x%" PRIx64 " (%" PRIu64 " bytes)",
+                    c.next, c.next_size);
+          kv (&r, tb, "next", hi_cell_text (hi_rmodel_strdup (&r, text)));
+        }
+    }
+  if (r.nomem)
+    s = HI_E_NOMEM;
+  else
+    {
+      hi_emit_text_or_json (&r, opt, out);
+      if (ferror (out))
+        s = HI_E_WRITE;
+    }
+  hi_rmodel_free (&r);
+  hi_glibc_free (g);
+  return s;
+}

@@ -19,6 +19,8 @@ static pthread_barrier_t made;
 static pthread_mutex_t hold = PTHREAD_MUTEX_INITIALIZER;
 static void *volatile kept[4096];
 static unsigned n_kept;
+/* The last churn's blocks, freed or not (by this thread). */
+static __thread uintptr_t last[512];
 
 /* Allocate N blocks of SIZE; free every other one (FREE_ODD). */
 static void
@@ -28,10 +30,13 @@ churn (unsigned n, size_t size, int free_odd)
   for (unsigned i = 0; i < n; i++)
     p[i] = malloc (size);
   for (unsigned i = 0; i < n; i++)
-    if (free_odd && (i & 1))
-      free (p[i]);
-    else
-      kept[n_kept++ % 4096] = p[i];
+    {
+      last[i] = (uintptr_t) p[i];
+      if (free_odd && (i & 1))
+        free (p[i]);
+      else
+        kept[n_kept++ % 4096] = p[i];
+    }
 }
 
 static void *
@@ -64,11 +69,16 @@ main (int argc, char **argv)
   churn (200, 600, 1);          /* small bins */
   churn (60, 3000, 1);          /* large bins */
   churn (4, 300000, 1);         /* mmapped */
+  void *mapped = (void *) last[0];
   void *big = malloc (70000);
   kept[n_kept++ % 4096] = malloc (16);
   free (big);                   /* unsorted, or merged into the top */
   churn (300, 24, 1);           /* tcache, then fastbins (last: a large
                                    request would consolidate them) */
+  /* The first block freed stays in the tcache (seven fit), the eighth
+     goes to a fastbin. */
+  uintptr_t in_tcache = last[1], in_fastbin = last[15];
+  void *in_use = (void *) last[0];
   churn (300, 100, 1);
   pthread_barrier_wait (&made);
   struct mallinfo2 mi = mallinfo2 ();
@@ -79,6 +89,16 @@ main (int argc, char **argv)
                     "fordblks %zu\nkeepcost %zu\n", mi.arena, mi.ordblks,
                     mi.smblks, mi.hblks, mi.hblkhd, mi.usmblks, mi.fsmblks,
                     mi.uordblks, mi.fordblks, mi.keepcost);
+  if (write (1, line, (size_t) n) != n)
+    return 3;
+  n = snprintf (line, sizeof line,
+                "block in_use 0x%lx %zu\nblock mmapped 0x%lx %zu\n"
+                "block tcache 0x%lx\nblock fastbin 0x%lx\n"
+                "block stack 0x%lx\n",
+                (unsigned long) in_use, malloc_usable_size (in_use),
+                (unsigned long) mapped, malloc_usable_size (mapped),
+                (unsigned long) in_tcache, (unsigned long) in_fastbin,
+                (unsigned long) line);
   if (write (1, line, (size_t) n) != n)
     return 3;
   malloc_info (0, info);

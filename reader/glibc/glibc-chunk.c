@@ -1,0 +1,177 @@
+/* glibc-chunk.c - the chunk of glibc's heap holding an address, and its
+   state and neighbours, for `block` without the monitor: the heap
+   holding the address (the brk heap from mp_.sbrk_base to the main
+   arena's top, a non-main arena's heap, or an mmapped chunk's own
+   mapping), then its chunks walked from the heap's first to the one
+   holding the address, each size word checked. */
+#define _GNU_SOURCE
+#include "glibc/glibc.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define SIZE_BITS 7u
+#define PREV_INUSE 1u
+#define IS_MMAPPED 2u
+#define MIN_CHUNK 32u
+
+static int
+size_word (const struct hi_target *t, uint64_t chunk, uint64_t *word)
+{
+  return t->ops->read_memory (t->ctx, chunk + 8, word, 8);
+}
+
+/* The first chunk at or after P whose user memory is 16-aligned. */
+static uint64_t
+first_chunk (uint64_t p)
+{
+  return p + ((16 - ((p + 16) & 15)) & 15);
+}
+
+static const struct hi_glibc_free *
+listed (const struct hi_glibc *g, uint64_t chunk)
+{
+  uint64_t lo = 0, hi = g->n_frees;
+  while (lo < hi)
+    {
+      uint64_t mid = lo + (hi - lo) / 2;
+      if (g->frees[mid].chunk < chunk)
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+  return lo < g->n_frees && g->frees[lo].chunk == chunk ? &g->frees[lo]
+                                                         : NULL;
+}
+
+/* Walk [START, END) of arena A's heap to the chunk holding ADDR. */
+static int
+walk_to (const struct hi_target *t, const struct hi_glibc *g,
+         const struct hi_glibc_arena *a, uint64_t start, uint64_t end,
+         uint64_t addr, struct hi_glibc_chunk *out)
+{
+  uint64_t p = start, prev = 0, prev_size = 0;
+  for (uint64_t steps = 0; p < end && steps < (end - start) / 16 + 1;
+       steps++)
+    {
+      uint64_t word;
+      if (size_word (t, p, &word) != 0)
+        return -1;
+      uint64_t size = word & ~(uint64_t) SIZE_BITS;
+      int is_top = p == a->top;
+      if (size < (is_top ? 16 : MIN_CHUNK) || (size & 15)
+          || size > end - p)
+        return -1;              /* a bad size word: damage */
+      if (addr < p + size)
+        {
+          memset (out, 0, sizeof *out);
+          out->chunk = p;
+          out->size = size;
+          out->arena = a->addr;
+          out->main_arena = a->is_main;
+          out->prev = prev;
+          out->prev_size = prev_size;
+          if (!is_top && p + size < end)
+            {
+              uint64_t next_word;
+              out->next = p + size;
+              if (size_word (t, out->next, &next_word) == 0)
+                {
+                  out->next_size = next_word & ~(uint64_t) SIZE_BITS;
+                  const struct hi_glibc_free *f = listed (g, p);
+                  if (f)
+                    {
+                      out->state = HI_GLIBC_FREE_LISTED;
+                      out->listed = *f;
+                    }
+                  else
+                    out->state = next_word & PREV_INUSE
+                                 ? HI_GLIBC_IN_USE : HI_GLIBC_FREE_UNLISTED;
+                }
+              else
+                out->state = HI_GLIBC_IN_USE;
+            }
+          else
+            out->state = is_top ? HI_GLIBC_TOP : HI_GLIBC_IN_USE;
+          return 0;
+        }
+      if (is_top)
+        return -1;
+      prev = p;
+      prev_size = size;
+      p += size;
+    }
+  return -1;
+}
+
+/* An mmapped chunk holding ADDR: its mapping's start holds a chunk
+   whose size word has IS_MMAPPED (mappings of neighbouring chunks may
+   have merged: walk them). */
+static int
+find_mmapped (const struct hi_target *t, uint64_t addr,
+              struct hi_glibc_chunk *out)
+{
+  if (!t->ops->mapping)
+    return -1;
+  struct hi_map_entry e;
+  for (size_t i = 0; t->ops->mapping (t->ctx, i, &e) == 0; i++)
+    {
+      if (addr < e.start || addr >= e.end)
+        continue;
+      uint64_t p = e.start, prev = 0, prev_size = 0;
+      while (p < e.end)
+        {
+          uint64_t word;
+          if (size_word (t, p, &word) != 0 || !(word & IS_MMAPPED))
+            return -1;
+          uint64_t size = word & ~(uint64_t) SIZE_BITS;
+          if (size < 4096 || (size & 4095) || size > e.end - p)
+            return -1;
+          if (addr < p + size)
+            {
+              memset (out, 0, sizeof *out);
+              out->chunk = p;
+              out->size = size;
+              out->state = HI_GLIBC_MMAPPED;
+              out->prev = prev;
+              out->prev_size = prev_size;
+              return 0;
+            }
+          prev = p;
+          prev_size = size;
+          p += size;
+        }
+      return -1;
+    }
+  return -1;
+}
+
+int
+hi_glibc_find (const struct hi_target *t, const struct hi_glibc *g,
+               uint64_t addr, struct hi_glibc_chunk *out)
+{
+  for (uint64_t i = 0; i < g->n_arenas; i++)
+    {
+      const struct hi_glibc_arena *a = &g->arenas[i];
+      if (a->is_main)
+        {
+          uint64_t start = first_chunk (g->sbrk_base);
+          uint64_t end = a->top + a->top_bytes;
+          if (g->sbrk_base && addr >= start && addr < end)
+            return walk_to (t, g, a, start, end, addr, out);
+          continue;
+        }
+      for (uint64_t k = 0; k < a->n_heap_list; k++)
+        {
+          const struct hi_glibc_heap *h = &a->heap_list[k];
+          if (addr < h->start || addr >= h->end)
+            continue;
+          /* The arena's first heap holds its malloc_state too. */
+          uint64_t start = h->start + g->layout->heap_info_size;
+          if (a->addr == start)
+            start = first_chunk (start + g->layout->state_size);
+          return walk_to (t, g, a, start, h->end, addr, out);
+        }
+    }
+  return find_mmapped (t, addr, out);
+}
