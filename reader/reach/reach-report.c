@@ -55,6 +55,9 @@ hi_reach_skipped_text (const struct hi_reach *r, char *buf, size_t size)
   if (k->bad_headers)
     SAY ("%" PRIu64 " damaged block header%s", k->bad_headers,
          k->bad_headers == 1 ? "" : "s");
+  if (k->stale_headers)
+    SAY ("%" PRIu64 " stale block header%s (of blocks given back to "
+         "malloc)", k->stale_headers, k->stale_headers == 1 ? "" : "s");
   if (k->missing_blocks)
     {
       hi_human_bytes (k->missing_bytes, h, sizeof h);
@@ -201,6 +204,7 @@ summary_table (const struct hi_reach *rc, const struct hi_reach_totals *shown,
   summary_number (r, t, "unreadable_bytes", k->unreadable_bytes);
   summary_number (r, t, "skipped_threads", k->threads);
   summary_number (r, t, "bad_headers", k->bad_headers);
+  summary_number (r, t, "stale_headers", k->stale_headers);
   summary_number (r, t, "missing_blocks", k->missing_blocks);
   summary_number (r, t, "missing_bytes", k->missing_bytes);
   summary_number (r, t, "no_threads", (uint64_t) k->no_threads);
