@@ -359,6 +359,10 @@ EXTRA_DIST += %reldir%/progs/nocfi.c
 # frames under exit()'s (the exit stop's scan starts at exit()'s caller).
 check_PROGRAMS += %reldir%/progs/leak-stale
 %canon_reldir%_progs_leak_stale_CFLAGS = $(progs_cflags)
+# realloc-scan.exp: blocks realloc moved, and stale headers of them.
+check_PROGRAMS += %reldir%/progs/realloc-moves
+%canon_reldir%_progs_realloc_moves_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_realloc_moves_LDADD = -lpthread
 check_PROGRAMS += %reldir%/progs/leak-stale-cxx-O0 %reldir%/progs/leak-stale-cxx-O2
 %canon_reldir%_progs_leak_stale_cxx_O0_SOURCES = %reldir%/progs/leak-stale-cxx-O0.cc
 %canon_reldir%_progs_leak_stale_cxx_O0_CXXFLAGS = $(AM_CXXFLAGS) -g
