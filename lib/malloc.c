@@ -74,9 +74,13 @@ site_for (const struct hi_frame *caller)
 
 /* Write the header at BASE + OFFSET (the birth stamp before it, and
    for an aligned block the offset before that) and account for the new
-   block, the last one this thread allocated.  The check word is written
-   last, after the counts: a reader that stops this thread anywhere finds
-   no header the counts do not have (release clears it before them). */
+   block, the last one this thread allocated.  The check word goes
+   before the counts: written after them, it kept the block's address
+   live across their calls, which saved it deep in the thread's stack,
+   a stale pointer that a scan without the threads' stack pointers
+   takes for a root (leak-live.exp's block held only in a register).  A
+   thread stopped in between shows one block more than the counts; the
+   leak scan's count rule knows (reader/reach/reach-stale.c). */
 static inline HOT void *
 finish (void *base, size_t offset, uint32_t site, uint64_t size)
 {
@@ -90,13 +94,13 @@ finish (void *base, size_t offset, uint32_t site, uint64_t size)
     }
   h->site = site;
   h->size_flags = sf;
+  h->check = hi_block_check (heapinspect_root.header_salt,
+                             (uint64_t) (uintptr_t) h, site, sf);
   if (HI_UNLIKELY (HI_POST))
     hi_guard_fill_redzone (h + 1, size);
   if (site != HI_SITE_INTERNAL)
     hi_tls.last_block = ~(uintptr_t) (h + 1);
   hi_account_alloc (site, size, birth);
-  h->check = hi_block_check (heapinspect_root.header_salt,
-                             (uint64_t) (uintptr_t) h, site, sf);
   return h + 1;
 }
 
@@ -166,7 +170,8 @@ release (struct block *b, const struct hi_frame *caller, int when)
   int held = HI_UNLIKELY (hi_state.guard.quarantine)
              && b->site != HI_SITE_INTERNAL && !smashed;
   /* A second free finds a freed header; a smashed block is leaked (glibc
-     would abort on it).  Cleared before the counts change (finish). */
+     would abort on it).  Cleared before the counts change: a thread
+     stopped in between shows no header the counts have freed. */
   if (!held)
     b->h->check = ~b->h->check;
   hi_account_free (b->site, b->size, b->site == HI_SITE_INTERNAL ? NULL

@@ -2,20 +2,23 @@
    25).
 
    A header valid for its address is a live block only while the monitor
-   counts it.  Two rules take stale ones out of the scan, each where it
-   is certain, and count them as skipped (skipped.stale_headers):
+   counts it.  Two rules take stale ones out of the scan, and count them
+   as skipped (skipped.stale_headers):
    1. a header in a chunk glibc holds free (reach-blocks.c, with
       hi_chunk_state: the next chunk's PREV_INUSE bit is clear);
    2. here: a chain cannot have more live blocks than its counters give
       it (allocations minus frees, every thread's: hi_model_site_live).
       They are exact in a core, a snapshot, a stopped process and gdb's
       inferior: each thread counts its own blocks, and lib/malloc.c
-      writes a header's check word after the counts and clears it before
-      them, so no moment shows a header the counts do not have.  A
-      monitor before issue 25 left a valid header behind at each block
-      glibc's realloc moved; in a chunk glibc keeps "in use" in its
-      tcache or a fastbin (where a birth stamp before the header leaves
-      the header whole), only the counts show it.
+      clears a header's check word before the counts of a free.  It
+      writes a new block's just before its counts, so a thread stopped
+      in those few instructions shows one block more than its chain's
+      counts, and the rule takes one of the chain for stale: the new
+      one is reachable (a register holds it), so another if one is less
+      reached.  A monitor before issue 25 left a valid header behind at
+      each block glibc's realloc moved; in a chunk glibc keeps "in use"
+      in its tcache or a fastbin (where a birth stamp before the header
+      leaves the header whole), only the counts show it.
    When a chain has E blocks more than its counters, which E are stale
    the counts cannot say.  They are taken
    - by reach first: definitely lost, then indirectly lost, possibly
