@@ -220,6 +220,9 @@ struct hi_leak_stop
   int fd;                  /* the pipe; -1: no stop */
   long pid;                /* the tracer's */
   uint64_t identity;       /* the pipe's, seen at start */
+  uint64_t held_ns;        /* how long the stop held the process (the
+                              tracer's scan): the snapshots written after
+                              it leave that out of their times */
 };
 
 struct hi_state

@@ -359,6 +359,9 @@ EXTRA_DIST += %reldir%/progs/nocfi.c
 # frames under exit()'s (the exit stop's scan starts at exit()'s caller).
 check_PROGRAMS += %reldir%/progs/leak-stale
 %canon_reldir%_progs_leak_stale_CFLAGS = $(progs_cflags)
+# leak-live.exp: a program whose scan takes a while (its run time).
+check_PROGRAMS += %reldir%/progs/many-blocks
+%canon_reldir%_progs_many_blocks_CFLAGS = $(progs_cflags)
 # realloc-scan.exp: blocks realloc moved, and stale headers of them.
 check_PROGRAMS += %reldir%/progs/realloc-moves
 %canon_reldir%_progs_realloc_moves_CFLAGS = $(progs_cflags)
