@@ -412,7 +412,11 @@ hi_reach_report (const struct hi_target *t, const struct hi_model *m,
   hi_rmodel_init (&r);
   r.source = name;
   r.incomplete = m->damaged != 0;
-  s = summary_table (rc, &shown, &supp, &r);
+  /* Heap errors first, as memcheck reports its errors before its leak
+     summary (and the default tables lead with them: hi_report). */
+  s = m->errors_total ? hi_table_errors (&a, &r) : HI_OK;
+  if (s == HI_OK)
+    s = summary_table (rc, &shown, &supp, &r);
   if (s == HI_OK)
     s = class_table (&a, rc, &r);
   if (s == HI_OK)
