@@ -332,7 +332,9 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
      its header would survive, valid for its address, a live block to
      every reader that finds blocks by their headers (the leak scan,
      `block ADDR`).  A block grown or shrunk in place gets its header
-     back from finish; one glibc cannot move keeps it. */
+     back from finish; if glibc fails, the block and its header stay.
+     Meanwhile a reader (another thread's snapshot, a core) finds the
+     block freed and not yet counted so: missing, never twice. */
   b.h->check = ~b.h->check;
   void *nb = __libc_realloc (b.base, n + PRE + HI_POST);
   if (!nb)
