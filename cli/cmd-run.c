@@ -117,6 +117,12 @@ child (char **argv, int go_fd, int err_fd, const char *preload,
     setenv (HI_LEAK_STOP_ENV, stop, 1);
   else
     unsetenv (HI_LEAK_STOP_ENV);
+  /* Traced, we read the program at its end and report its heap errors,
+     named: the monitor then says only their first line. */
+  if (traced == 't')
+    setenv (HI_RUN_REPORTS_ENV, pid, 1);
+  else
+    unsetenv (HI_RUN_REPORTS_ENV);
   execvp (argv[0], argv);
   int e = errno;
   if (write (err_fd, &e, sizeof e) != (ssize_t) sizeof e)
@@ -471,6 +477,21 @@ find_snapshot (struct launch *l)
     explain_missing (l->prog, l->output, l->end.model != NULL);
 }
 
+/* Whether the comma-separated LIST names table NAME. */
+static int
+has_table (const char *list, const char *name)
+{
+  size_t n = strlen (name);
+  for (const char *p = list; *p;)
+    {
+      size_t len = strcspn (p, ",");
+      if (len == n && strncmp (p, name, n) == 0)
+        return 1;
+      p += len + (p[len] == ',');
+    }
+  return 0;
+}
+
 /* The tables of L's program, read at its end or from its snapshot file.
    STATUS: the program's exit status.  The exit status. */
 static int
@@ -495,6 +516,13 @@ report_tables (struct launch *l, const char *tables,
     fprintf (stderr, "heapinspect: %s: incomplete report: %llu damaged "
              "entries were left out\n", src.name,
              (unsigned long long) hi_model_damaged (m));
+  /* Heap errors lead the report whatever -t says: the monitor left
+     their full report to us (HI_RUN_REPORTS_ENV). */
+  char with_errors[256];
+  if (totals.errors_total && !has_table (tables, "errors")
+      && (size_t) snprintf (with_errors, sizeof with_errors, "errors,%s",
+                            tables) < sizeof with_errors)
+    tables = with_errors;
   int r = hi_cli_report (&src, m, tables, opt, written);
   hi_model_free (m);
   return status ? status : r;

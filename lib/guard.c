@@ -9,6 +9,7 @@
 #include "guard.h"
 #include "chain.h"
 #include "modules.h"
+#include "heapinspect/leak-stop.h"
 
 #include <dlfcn.h>
 #include <link.h>
@@ -79,6 +80,11 @@ hi_guard_configure (void)
   else if (on && *on && strcmp (on, "abort") != 0)
     warn_value ("HEAPINSPECT_ON_ERROR", on, "the values are abort, report "
                 "and ignore; using abort");
+  const char *run = hi_prim_getenv (HI_RUN_REPORTS_ENV);
+  long pid = 0;
+  for (; run && *run >= '0' && *run <= '9' && pid < 0x7fffffffL; run++)
+    pid = pid * 10 + (*run - '0');
+  g->run_pid = run && !*run ? pid : 0;
   const char *q = hi_prim_getenv ("HEAPINSPECT_QUARANTINE");
   if (q && *q)
     {
@@ -604,6 +610,25 @@ act (int may_abort)
   hi_prim_abort ();
 }
 
+/* Whether `heapinspect run` reports this process's errors in full, its
+   frames named (leak-stop.h). */
+static int
+reported_by_run (void)
+{
+  return hi_state.guard.run_pid != 0
+         && (uint64_t) hi_state.guard.run_pid == hi_prim_pid ();
+}
+
+/* The report cut to its first line, "==PID== heapinspect: ERROR: ...". */
+static void
+headline_only (void)
+{
+  struct hi_guard *g = &hi_state.guard;
+  const char *nl = memchr (g->report, '\n', g->report_len);
+  if (nl)
+    g->report_len = (size_t) (nl - g->report) + 1;
+}
+
 static void
 error_locked (struct hi_error *e, int may_abort, int lost,
               const char *where_path, int have_lock)
@@ -619,6 +644,9 @@ error_locked (struct hi_error *e, int may_abort, int lost,
     return;
   /* dladdr takes the loader's lock: not from a signal handler. */
   compose (e, lost, where_path, may_abort || mine.in_exit);
+  int by_run = reported_by_run ();
+  if (by_run)
+    headline_only ();
   if (++hi_state.guard.reports == REPORTS_MAX)
     {
       put_head ();
@@ -634,10 +662,17 @@ error_locked (struct hi_error *e, int may_abort, int lost,
          "(HEAPINSPECT_ON_ERROR=abort)\n");
   else
     put ("going on (HEAPINSPECT_ON_ERROR=report)\n");
+  put_head ();
+  if (by_run)
+    {
+      put ("the report, every frame named: heapinspect run's, when the "
+           "program ends\n");
+      hi_prim_write_err (hi_state.guard.report, hi_state.guard.report_len);
+      return;
+    }
   /* The frames are addresses: heapinspect names them from the snapshot
      (written before an abort and at exit) or the core. */
   char path[1024];
-  put_head ();
   put ("names for these frames: heapinspect -t errors ");
   if (hi_auto_snapshot_path (path, sizeof path) == 0)
     put (path);

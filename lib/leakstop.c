@@ -122,7 +122,12 @@ hi_leak_stop_at_exit (void)
   int fd = ls->fd;
   ls->fd = -1;
   record_exit_frame ();
+  uint64_t from = hi_prim_monotonic_ns ();
   hi_prim_stop_for_tracer (fd, ls->identity, HI_LEAK_STOP_VALUE);
+  /* The program did nothing meanwhile: its run time stops here, and the
+     exit snapshot, written next, says so (snapshot.c). */
+  uint64_t to = hi_prim_monotonic_ns ();
+  ls->held_ns = to > from ? to - from : 0;
   /* The registers may be the program's pointers: the monitor's memory
      keeps none once the stop is over. */
   heapinspect_exit_stop.magic = 0;

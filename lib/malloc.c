@@ -74,7 +74,13 @@ site_for (const struct hi_frame *caller)
 
 /* Write the header at BASE + OFFSET (the birth stamp before it, and
    for an aligned block the offset before that) and account for the new
-   block, the last one this thread allocated. */
+   block, the last one this thread allocated.  The check word goes
+   before the counts: written after them, it kept the block's address
+   live across their calls, which saved it deep in the thread's stack,
+   a stale pointer that a scan without the threads' stack pointers
+   takes for a root (leak-live.exp's block held only in a register).  A
+   thread stopped in between shows one block more than the counts; the
+   leak scan's count rule knows (reader/reach/reach-stale.c). */
 static inline HOT void *
 finish (void *base, size_t offset, uint32_t site, uint64_t size)
 {
@@ -161,19 +167,22 @@ release (struct block *b, const struct hi_frame *caller, int when)
                             b->site, HI_SITE_UNKNOWN, caller, when);
   if (HI_UNLIKELY (b->h->size_flags & HI_BLOCK_TYPE_MASK))
     hi_types_freed (b->h->size_flags, b->site);
+  int held = HI_UNLIKELY (hi_state.guard.quarantine)
+             && b->site != HI_SITE_INTERNAL && !smashed;
+  /* A second free finds a freed header; a smashed block is leaked (glibc
+     would abort on it).  Cleared before the counts change: a thread
+     stopped in between shows no header the counts have freed. */
+  if (!held)
+    b->h->check = ~b->h->check;
   hi_account_free (b->site, b->size, b->site == HI_SITE_INTERNAL ? NULL
                    : b->birth, temporary (b));
   if (HI_UNLIKELY (smashed))
-    {
-      b->h->check = ~b->h->check;   /* leaked: glibc would abort on it */
-      return;
-    }
-  if (HI_UNLIKELY (hi_state.guard.quarantine) && b->site != HI_SITE_INTERNAL)
+    return;
+  if (held)
     {
       hi_quarantine_put (b->h, b->base, b->size, b->site, caller);
       return;
     }
-  b->h->check = ~b->h->check;   /* a second free finds a freed header */
   __libc_free (b->base);
 }
 
@@ -227,12 +236,16 @@ alloc_aligned (size_t align, size_t n, const struct hi_frame *caller)
 
 /* What glibc's pointer of P is while the monitor is not running (it
    could not start, or this thread is starting it): a block with our
-   header, made before, goes back from its base. */
+   header, made before, goes back from its base, its header marked
+   freed first (as release marks it). */
 static void *
-base_of (void *p)
+forget (void *p)
 {
   struct block b;
-  return lookup (p, &b) ? b.base : p;
+  if (!lookup (p, &b))
+    return p;
+  b.h->check = ~b.h->check;
+  return b.base;
 }
 
 static inline HOT void
@@ -242,7 +255,7 @@ free_any (void *p, const struct hi_frame *caller)
   if (!p)
     return;
   if (HI_UNLIKELY (!hi_ensure_init ()))
-    __libc_free (base_of (p));
+    __libc_free (forget (p));
   else if (lookup (p, &b))
     release (&b, caller, HI_WHEN_FREE);
   else if (hi_guard_bad_pointer (p, caller, HI_WHEN_FREE))
@@ -268,7 +281,7 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
       if (q)
         memcpy (q, p, b.size < n ? b.size : n);
       if (q || n == 0)
-        __libc_free (b.base);
+        __libc_free (forget (p));
       return q;
     }
   if (!lookup (p, &b))
@@ -314,9 +327,21 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
   uint32_t site = site_for (caller);
   struct hi_block_birth born = b.birth ? *b.birth : (struct hi_block_birth) { 0, 0 };
   uint64_t typed = b.h->size_flags;
+  /* The old header says "freed" before glibc has the chunk: a block
+     glibc moves is freed there, and merged into a free chunk before it
+     its header would survive, valid for its address, a live block to
+     every reader that finds blocks by their headers (the leak scan,
+     `block ADDR`).  A block grown or shrunk in place gets its header
+     back from finish; if glibc fails, the block and its header stay.
+     Meanwhile a reader (another thread's snapshot, a core) finds the
+     block freed and not yet counted so: missing, never twice. */
+  b.h->check = ~b.h->check;
   void *nb = __libc_realloc (b.base, n + PRE + HI_POST);
   if (!nb)
-    return NULL;         /* the old block is untouched */
+    {
+      b.h->check = ~b.h->check;   /* the old block is untouched */
+      return NULL;
+    }
   hi_account_free (b.site, b.size, b.birth && b.site != HI_SITE_INTERNAL
                    ? &born : NULL, 0);
   void *q = finish (nb, hi_state.birth, site, n);

@@ -132,6 +132,9 @@ struct hi_shadow_state
 struct hi_guard
 {
   int on_error;            /* HI_GUARD_ON_ERROR_* */
+  long run_pid;            /* HEAPINSPECT_RUN_REPORTS: in this process
+                              heapinspect run reports the errors in full
+                              (leak-stop.h); 0: none */
   int quarantine;          /* 1: freed blocks go to the quarantine */
   uint64_t redzone;        /* guard bytes after every block */
   int errors_index;        /* the errors arena's index in the root's lists */
@@ -220,6 +223,9 @@ struct hi_leak_stop
   int fd;                  /* the pipe; -1: no stop */
   long pid;                /* the tracer's */
   uint64_t identity;       /* the pipe's, seen at start */
+  uint64_t held_ns;        /* how long the stop held the process (the
+                              tracer's scan): the snapshots written after
+                              it leave that out of their times */
 };
 
 struct hi_state

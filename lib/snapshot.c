@@ -94,6 +94,11 @@ hi_snapshot_write (const char *template, int warn)
      file is consistent with itself even while threads keep allocating. */
   struct hi_root root = heapinspect_root;
   hi_prim_clocks (&root.snapshot_realtime_ns, &root.snapshot_monotonic_ns);
+  /* The program's own time: not the time `run --leak-check` held it at
+     its exit stop to scan it (leakstop.c), or its run time would count
+     the scan. */
+  root.snapshot_realtime_ns -= hi_state.leak_stop.held_ns;
+  root.snapshot_monotonic_ns -= hi_state.leak_stop.held_ns;
   struct hi_snap_region reg[HI_MAX_ARENAS + HI_MAX_MORE_ARENAS + 1];
   uint32_t nreg = 0;
   reg[nreg++] = (struct hi_snap_region) {

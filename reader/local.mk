@@ -57,6 +57,7 @@ CLEANFILES += %reldir%/report/profile.pb-c.c %reldir%/report/profile.pb-c.h
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/report/emit-svg-timeline.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/symbols/dwscopes.h %reldir%/symbols/dwscopes.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/model/model-guard.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/model/chunk.h %reldir%/model/chunk.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/tables/table-errors.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/reach/reach.h %reldir%/reach/reach.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/reach/reach-int.h %reldir%/reach/reach-map.c
@@ -70,5 +71,6 @@ CLEANFILES += %reldir%/report/profile.pb-c.c %reldir%/report/profile.pb-c.h
 	%reldir%/glibc/glibc-layout.c %reldir%/glibc/glibc-load.c \
 	%reldir%/glibc/glibc-chunk.c \
 	%reldir%/tables/table-glibc.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/reach/reach-stale.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/util/vec.h %reldir%/util/vec.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/util/sort.h

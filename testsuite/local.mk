@@ -366,6 +366,13 @@ EXTRA_DIST += %reldir%/progs/nocfi.c
 # frames under exit()'s (the exit stop's scan starts at exit()'s caller).
 check_PROGRAMS += %reldir%/progs/leak-stale
 %canon_reldir%_progs_leak_stale_CFLAGS = $(progs_cflags)
+# leak-live.exp: a program whose scan takes a while (its run time).
+check_PROGRAMS += %reldir%/progs/many-blocks
+%canon_reldir%_progs_many_blocks_CFLAGS = $(progs_cflags)
+# realloc-scan.exp: blocks realloc moved, and stale headers of them.
+check_PROGRAMS += %reldir%/progs/realloc-moves
+%canon_reldir%_progs_realloc_moves_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_realloc_moves_LDADD = -lpthread
 check_PROGRAMS += %reldir%/progs/leak-stale-cxx-O0 %reldir%/progs/leak-stale-cxx-O2
 %canon_reldir%_progs_leak_stale_cxx_O0_SOURCES = %reldir%/progs/leak-stale-cxx-O0.cc
 %canon_reldir%_progs_leak_stale_cxx_O0_CXXFLAGS = $(AM_CXXFLAGS) -g

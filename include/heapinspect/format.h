@@ -143,7 +143,9 @@ struct hi_root
   struct hi_arena_desc arenas[HI_MAX_ARENAS];
   struct hi_totals totals;
   /* Version 3 on.  0 in the process; a snapshot file's copy of the root
-     says when it was written (CLOCK_REALTIME and CLOCK_MONOTONIC, ns). */
+     says when it was written (CLOCK_REALTIME and CLOCK_MONOTONIC, ns),
+     less the time `heapinspect run --leak-check` held the process at its
+     exit stop before (leak-stop.h), when the program did nothing. */
   uint64_t snapshot_realtime_ns;
   uint64_t snapshot_monotonic_ns;
   /* Version 4 on: time. */

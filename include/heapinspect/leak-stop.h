@@ -1,5 +1,6 @@
-/* leak-stop.h - the exit stop of `heapinspect run --leak-check`, shared
-   by the monitor and heapinspect(1).
+/* leak-stop.h - the exit stop of `heapinspect run --leak-check`, and who
+   reports heap errors under `heapinspect run`, shared by the monitor and
+   heapinspect(1).
 
    heapinspect, the program's tracer, sets HEAPINSPECT_LEAK_STOP=FD:PID
    in the program's environment, FD the read end of a pipe whose write
@@ -22,6 +23,17 @@
 #include <stdint.h>
 
 #define HI_LEAK_STOP_ENV "HEAPINSPECT_LEAK_STOP"
+
+/* Heap errors under `heapinspect run`: heapinspect sets
+   HEAPINSPECT_RUN_REPORTS=PID (the program's pid) in the program's
+   environment while it traces it, since then it reads the program at
+   its end and its report leads with the heap errors, every frame named
+   with its file and line.  In process PID only (not a child of its
+   fork, which run does not read), the monitor then writes just the
+   first line of each error's report when it finds it, not the frames
+   (addresses, the names only the dynamic symbol tables give): one
+   report per error, the named one (libheapinspect(7)). */
+#define HI_RUN_REPORTS_ENV "HEAPINSPECT_RUN_REPORTS"
 /* "HILEAK\0\1": the value that tells the stop from any other SIGTRAP. */
 #define HI_LEAK_STOP_VALUE 0x01004b41454c4948ull
 

@@ -22,7 +22,7 @@
    its mapping. */
 #define _GNU_SOURCE
 #include "target/target.h"
-#include "model/model.h"
+#include "model/chunk.h"
 #include "reach/reach-int.h"
 #include "util/vec.h"
 #include "util/sort.h"
@@ -63,6 +63,21 @@ word_at (const struct hi_scan *s, const unsigned char *buf, uint64_t lo,
       return 0;
     }
   return s->t->ops->read_memory (s->t->ctx, addr, out, 8);
+}
+
+/* word_at as hi_chunk_read_fn. */
+struct piece
+{
+  const struct hi_scan *s;
+  const unsigned char *buf;
+  uint64_t lo, hi;
+};
+
+static int
+piece_word (void *ctx, uint64_t addr, uint64_t *out)
+{
+  const struct piece *p = ctx;
+  return word_at (p->s, p->buf, p->lo, p->hi, addr, out);
 }
 
 /* Search [A, B) of mapping E for headers.  *ARENA_HEAP is set when a
@@ -122,6 +137,15 @@ search (struct hi_scan *s, const struct hi_map_entry *e, uint64_t a,
                   continue;
                 }
               base = h - off;
+            }
+          /* A header in a chunk glibc holds free is stale (chunk.h):
+             no block, and its bytes are searched, not stepped over. */
+          struct piece pc = { s, buf, lo, hi };
+          if (live && hi_chunk_state (piece_word, &pc, base, user + size,
+                                      e->end) == HI_CHUNK_FREE)
+            {
+              s->r->skipped.stale_headers++;
+              continue;
             }
           uint64_t chunk_size, prev_size;
           if (base >= 16 && word_at (s, buf, lo, hi, base - 8, &chunk_size) == 0
@@ -272,6 +296,17 @@ hi_scan_blocks (struct hi_scan *s)
   if (st != HI_OK)
     return st;
   hi_ranges_normalize (&s->heap);
+  return hi_scan_index (s);
+}
+
+hi_status
+hi_scan_index (struct hi_scan *s)
+{
+  for (size_t i = 0; i < s->n_spans; i++)
+    free (s->spans[i].page);
+  free (s->spans);
+  s->n_spans = 0;
+  s->lo = s->hi = 0;
   s->spans = calloc (s->heap.n + 1, sizeof *s->spans);
   if (!s->spans)
     return HI_E_NOMEM;

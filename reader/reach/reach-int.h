@@ -121,6 +121,9 @@ const unsigned char *hi_scan_read (struct hi_scan *s, uint64_t addr,
    parts, the monitor's arenas left out), the heap memory holding them,
    and index them.  HI_E_NOMEM. */
 hi_status hi_scan_blocks (struct hi_scan *s);
+/* (Re)build S's index of its blocks (spans over S->heap), after the
+   search or after blocks were taken out.  HI_E_NOMEM. */
+hi_status hi_scan_index (struct hi_scan *s);
 /* The block ADDR points into (its start or inside, a 0-byte block
    covering its start), or -1. */
 int64_t hi_scan_find (const struct hi_scan *s, uint64_t addr);
@@ -142,5 +145,11 @@ void hi_scan_prefetch (const struct hi_scan *s, uint64_t addr, int stage);
 /* reach-mark.c: memcheck's marking, from the roots, then the cliques;
    sets S->state.  HI_E_NOMEM. */
 hi_status hi_scan_mark (struct hi_scan *s, unsigned flags);
+
+/* reach-stale.c: take out of S's blocks, once marked, the stale headers
+   the monitor's counters show (more blocks of a chain than it has
+   live), counted in skipped.stale_headers; *DROPPED says whether any
+   were (S is then to be indexed and marked again).  HI_E_NOMEM. */
+hi_status hi_scan_drop_stale (struct hi_scan *s, int *dropped);
 
 #endif

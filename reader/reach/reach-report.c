@@ -55,6 +55,9 @@ hi_reach_skipped_text (const struct hi_reach *r, char *buf, size_t size)
   if (k->bad_headers)
     SAY ("%" PRIu64 " damaged block header%s", k->bad_headers,
          k->bad_headers == 1 ? "" : "s");
+  if (k->stale_headers)
+    SAY ("%" PRIu64 " stale block header%s (of blocks given back to "
+         "malloc)", k->stale_headers, k->stale_headers == 1 ? "" : "s");
   if (k->missing_blocks)
     {
       hi_human_bytes (k->missing_bytes, h, sizeof h);
@@ -214,6 +217,7 @@ summary_table (const struct hi_reach *rc, const struct hi_reach_totals *shown,
   summary_number (r, t, "unreadable_bytes", k->unreadable_bytes);
   summary_number (r, t, "skipped_threads", k->threads);
   summary_number (r, t, "bad_headers", k->bad_headers);
+  summary_number (r, t, "stale_headers", k->stale_headers);
   summary_number (r, t, "missing_blocks", k->missing_blocks);
   summary_number (r, t, "missing_bytes", k->missing_bytes);
   summary_number (r, t, "no_threads", (uint64_t) k->no_threads);
@@ -421,7 +425,11 @@ hi_reach_report (const struct hi_target *t, const struct hi_model *m,
   hi_rmodel_init (&r);
   r.source = name;
   r.incomplete = m->damaged != 0;
-  s = summary_table (rc, &shown, &supp, &r);
+  /* Heap errors first, as memcheck reports its errors before its leak
+     summary (and the default tables lead with them: hi_report). */
+  s = m->errors_total ? hi_table_errors (&a, &r) : HI_OK;
+  if (s == HI_OK)
+    s = summary_table (rc, &shown, &supp, &r);
   if (s == HI_OK)
     s = class_table (&a, rc, &r);
   if (s == HI_OK)

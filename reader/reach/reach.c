@@ -1,5 +1,5 @@
 /* reach.c - the reachability scan's entry points (issue 15). */
-#include "model/model.h"
+#include "model/chunk.h"
 #include "reach/reach-int.h"
 #include "util/vec.h"
 #include "util/sort.h"
@@ -105,17 +105,8 @@ tally (struct hi_scan *s, struct hi_reach *r)
           found_bytes += f->bytes;
         }
       /* What the monitor counts live there. */
-      const struct hi_site *st = &m->sites[site];
-      uint64_t allocs = 0, frees = 0, bytes = 0, freed = 0;
-      for (int c = 0; c < HI_NSIZE_CLASSES; c++)
-        {
-          allocs += st->allocs[c];
-          frees += st->frees[c];
-          bytes += st->bytes[c];
-          freed += st->bytes_freed[c];
-        }
-      uint64_t live = allocs > frees ? allocs - frees : 0;
-      uint64_t live_bytes = bytes > freed ? bytes - freed : 0;
+      uint64_t live, live_bytes;
+      hi_model_site_live (m, site, &live, &live_bytes);
       if (live > found_blocks)
         {
           r->skipped.missing_blocks += live - found_blocks;
@@ -172,6 +163,29 @@ check_redzones (struct hi_scan *s, struct hi_reach *r)
   return HI_OK;
 }
 
+/* Mark S's blocks (memcheck's classes), and again without the stale
+   headers the counters show, if any (reach-stale.c): the figures the
+   first marking added to R are taken back. */
+static hi_status
+mark (struct hi_scan *s, struct hi_reach *r, unsigned flags)
+{
+  struct hi_reach before = *r;
+  int dropped;
+  hi_status st = hi_scan_mark (s, flags);
+  if (st == HI_OK)
+    st = hi_scan_drop_stale (s, &dropped);
+  if (st != HI_OK || !dropped)
+    return st;
+  before.skipped.stale_headers = r->skipped.stale_headers;
+  *r = before;
+  free (s->stack);
+  free (s->batch);
+  s->stack = s->batch = NULL;
+  s->top = 0;
+  st = hi_scan_index (s);
+  return st == HI_OK ? hi_scan_mark (s, flags) : st;
+}
+
 hi_status
 hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
                unsigned flags, struct hi_reach **out)
@@ -188,9 +202,9 @@ hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
   if (st == HI_OK)
     st = hi_scan_blocks (&s);
   if (st == HI_OK)
-    st = check_redzones (&s, r);
+    st = mark (&s, r, flags);
   if (st == HI_OK)
-    st = hi_scan_mark (&s, flags);
+    st = check_redzones (&s, r);
   if (st == HI_OK)
     st = tally (&s, r);
   for (size_t i = 0; i < s.heap.n; i++)

@@ -76,6 +76,11 @@ struct hi_reach_skipped
   uint64_t bad_headers;      /* headers that look like ours but name a
                                 chain out of range or a size past the
                                 end of their mapping: not blocks */
+  uint64_t stale_headers;    /* headers valid for their address of
+                                blocks given back to malloc (in a chunk
+                                glibc holds free, or more of a chain than
+                                the monitor counts live; reach-stale.c
+                                says which): not blocks */
   uint64_t unreadable_bytes; /* bytes of roots or reached blocks the
                                 target could not give (a torn core, a
                                 block running past a mapping's end) */

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include "model/chunk.h"
 #include "tables/tables.h"
 
 #define PAGE 4096
@@ -41,6 +42,40 @@ header_state (const struct hi_model *m, uint64_t user,
          : h->check == ~want ? HDR_FREED : HDR_NONE;
 }
 
+static void chunk_of (const struct hi_target *t, const struct hi_model *m,
+                      const struct hi_block *b, uint64_t *mp,
+                      uint64_t *chunk, uint64_t *csize, int *mmapped);
+
+static int
+read_word (void *ctx, uint64_t addr, uint64_t *out)
+{
+  return rd (ctx, addr, out, sizeof *out);
+}
+
+/* Whether the block B of a live header is none (model/chunk.h, the
+   leak scan's rules): glibc holds its chunk free, or the monitor counts
+   no live block of its chain.  The header is then of a block given back
+   to malloc: freed. */
+static int
+stale_header (const struct hi_target *t, const struct hi_model *m,
+       const struct hi_block *b)
+{
+  uint64_t mp, chunk, csize;
+  int mmapped;
+  chunk_of (t, m, b, &mp, &chunk, &csize, &mmapped);
+  if (hi_chunk_state (read_word, (void *) t, mp, b->start + b->size,
+                      UINT64_MAX) == HI_CHUNK_FREE)
+    return 1;
+  if (b->site >= m->n_sites)
+    return 0;
+  struct hi_thread_regs regs;
+  int threads = t->ops->thread_regs
+                && t->ops->thread_regs (t->ctx, 0, &regs) == 0;
+  uint64_t live, live_bytes;
+  hi_model_site_live (m, b->site, &live, &live_bytes);
+  return live == 0 && hi_model_site_counts_exact (m, threads);
+}
+
 /* The block whose user pointer is USER, if its header is valid. */
 static int
 block_at (const struct hi_target *t, const struct hi_model *m, uint64_t user,
@@ -57,6 +92,8 @@ block_at (const struct hi_target *t, const struct hi_model *m, uint64_t user,
       b->size = h.size_flags & HI_BLOCK_SIZE_MASK;
       b->aligned = (h.size_flags & HI_BLOCK_ALIGNED) != 0;
       b->site = h.site;
+      if (st == HDR_LIVE && stale_header (t, m, b))
+        st = HDR_FREED;
       b->freed = st != HDR_LIVE;
       b->quarantined = st == HDR_QUARANTINED;
     }
@@ -146,6 +183,8 @@ scan_back (const struct hi_target *t, const struct hi_model *m,
           b.size = h.size_flags & HI_BLOCK_SIZE_MASK;
           b.aligned = (h.size_flags & HI_BLOCK_ALIGNED) != 0;
           b.site = h.site;
+          if (st == HDR_LIVE && stale_header (t, m, &b))
+            st = HDR_FREED;
           b.freed = st != HDR_LIVE;
           b.quarantined = st == HDR_QUARANTINED;
           b.type = (uint32_t) ((h.size_flags & HI_BLOCK_TYPE_MASK)

@@ -302,6 +302,9 @@ heap_standard (void)
   c_free = chunk (256, 0, 0, H_FREE);
   c_m = chunk (48, 24, 4, H_LIVE);
   c_al = chunk (256, 100, 1, H_LIVE);
+  /* The top chunk: glibc's last, its PREV_INUSE bit saying c_al is in
+     use (a chunk whose next one's bit is clear is free). */
+  chunk (256, 0, 0, H_FREE);
   lay_out ();
   /* c_al is aligned: its header 64 bytes into its memory, the offset
      word before it. */

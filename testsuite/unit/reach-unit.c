@@ -101,8 +101,13 @@ put (uint64_t addr, uint64_t v)
   memcpy (at (addr, 8), &v, 8);
 }
 
+/* Blocks are this far apart: each one's chunk (an arena's) runs to the
+   next one's, whose size word says the chunk before it is in use. */
+#define GAP 0x100u
+
 /* A block of ours at user pointer USER: glibc's chunk size word (an
-   arena's chunk), then the header; STATE 0 live, 1 freed, 2 bad site. */
+   arena's chunk of GAP bytes, PREV_INUSE set), then the header; STATE 0
+   live, 1 freed, 2 bad site. */
 static uint64_t
 block (uint64_t user, uint64_t size, uint32_t site, int state)
 {
@@ -111,7 +116,7 @@ block (uint64_t user, uint64_t size, uint32_t site, int state)
   if (state == 1)
     h.check = ~h.check;
   memcpy (at (user - 16, 16), &h, 16);
-  put (user - 24, ((size + 32 + 15) & ~(uint64_t) 15) | 1);
+  put (user - 24, GAP | 1);
   return user;
 }
 
@@ -136,18 +141,18 @@ want (const struct hi_reach *r, uint64_t user, int cls, const char *name)
 int
 main (void)
 {
-  struct hi_site sites[4];
+  struct hi_site sites[5];
   memset (sites, 0, sizeof sites);
   struct hi_model m;
   memset (&m, 0, sizeof m);
   m.root.version = HI_FORMAT_VERSION;
   m.root.header_salt = SALT;
   m.sites = sites;
-  m.n_sites = 4;
+  m.n_sites = 5;
 
-  /* Blocks 0x100 apart, in address order as named. */
+  /* Blocks GAP apart, in address order as named. */
   uint64_t b = HEAP + 0x40;
-#define NEXT (b += 0x100, b)
+#define NEXT (b += GAP, b)
   uint64_t list_a = block (NEXT, 24, 1, 0), list_b = block (NEXT, 24, 1, 0),
            list_c = block (NEXT, 24, 1, 0);
   put (list_a, list_b);
@@ -189,6 +194,29 @@ main (void)
   put (DATA + 48, counted);
   sites[3].allocs[0] = 2;                 /* the monitor counts 2 live */
   sites[3].bytes[0] = 40 + 56;
+
+  /* Chain 4 has 1 live block of 40 bytes, and 2 headers: the stale one
+     is the one nothing reaches (its 24 bytes the surplus), and the block
+     only its bytes point to is definitely lost, not indirectly. */
+  uint64_t kept = block (NEXT, 40, 4, 0), surplus = block (NEXT, 24, 4, 0);
+  uint64_t orphan = block (NEXT, 16, 1, 0);
+  put (DATA + 56, kept);
+  put (surplus, orphan);
+  sites[4].allocs[0] = 1;
+  sites[4].bytes[0] = 40;
+
+  /* A header in a chunk glibc holds free: the next chunk's PREV_INUSE
+     bit is clear. */
+  uint64_t in_free = block (NEXT, 24, 1, 0);
+  put (DATA + 64, in_free);
+  put (in_free - 32 + GAP + 8, GAP);
+  put (in_free - 32 + 2 * GAP + 8, 0x1000 | 1);   /* the top chunk */
+
+  /* The live blocks of chains 1 and 2, as the monitor counts them. */
+  sites[1].allocs[0] = 12;
+  sites[1].bytes[0] = 3 * 24 + 64 + 32 + 3 * 16 + 0 + 16 + 40 + 16;
+  sites[2].allocs[0] = 3;
+  sites[2].bytes[0] = 3 * 40;
 #undef NEXT
 
   struct hi_target t = { &ops, NULL, 0 };
@@ -222,7 +250,16 @@ main (void)
          "%llu blocks, %llu bytes",
          (unsigned long long) r->skipped.missing_blocks,
          (unsigned long long) r->skipped.missing_bytes);
-  check (r->n_blocks == 15 && r->threads == 1 && !r->skipped.no_threads,
+  want (r, kept, HI_REACH_REACHABLE, "reach: a chain's counted block");
+  check (cls_of (r, surplus) == -1 && cls_of (r, in_free) == -1
+         && r->skipped.stale_headers == 2,
+         "reach: stale headers (beyond the counts, in a free chunk) skipped",
+         "classes %d %d, %llu stale", cls_of (r, surplus),
+         cls_of (r, in_free),
+         (unsigned long long) r->skipped.stale_headers);
+  want (r, orphan, HI_REACH_DEFINITE,
+        "reach: a block only a stale header's bytes reach");
+  check (r->n_blocks == 17 && r->threads == 1 && !r->skipped.no_threads,
          "reach: the blocks and threads found", "%llu blocks, %llu threads",
          (unsigned long long) r->n_blocks, (unsigned long long) r->threads);
   uint64_t sum = 0;
