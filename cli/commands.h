@@ -32,7 +32,8 @@ struct hi_settings
    which has none: its first operand), ARGC counts from there.  -1 to
    go on, else the exit status, the usage error said. */
 typedef int hi_parse_fn (int argc, char **argv, struct hi_settings *st);
-/* Run a command with stdout its output; *WRITTEN: 1 if the output was
+/* Run a command with stdout its output (-o FILE's stream, or standard
+   error's for HI_CMD_REPORT_STDERR); *WRITTEN: 1 if the output was
    written whole (-o FILE is replaced only then).  The exit status. */
 typedef int hi_run_fn (const struct hi_settings *st, int *written);
 
@@ -47,6 +48,9 @@ struct hi_command
 #define HI_CMD_ENDS_OPTIONS 1u
 /* It prints text whatever --format says: no check for a terminal. */
 #define HI_CMD_TEXT 2u
+/* Its standard output is its program's: the report goes to standard
+   error unless -o. */
+#define HI_CMD_REPORT_STDERR 4u
 
 /* The options (options.c). */
 /* Parse the options of ARGV[1..ARGC) into ST with getopt_long,
@@ -81,8 +85,8 @@ int hi_check_own_report (const struct hi_settings *st, const char *what);
    suppressions file that cannot be used). */
 int hi_check_filters (const struct hi_options *opt);
 /* pprof's gzip and an SVG are refused on a terminal unless -o names a
-   file. */
-int hi_check_terminal (const struct hi_settings *st);
+   file: FD is where the report goes without -o. */
+int hi_check_terminal (const struct hi_settings *st, int fd);
 
 /* The operands of a command that reads one source (source.c):
    ARGV[0..ARGC) as FILE [EXECUTABLE], or [ELF] after --raw, or
