@@ -90,10 +90,12 @@ int hi_check_terminal (const struct hi_settings *st, int fd);
 
 /* The operands of a command that reads one source (source.c):
    ARGV[0..ARGC) as FILE [EXECUTABLE], or [ELF] after --raw, or
-   [EXECUTABLE] with -p, into ST->src.  NAMED: the command has a word
-   (then a missing FILE is asked for, and --leak-check does not go with
-   it).  -1 to go on, else 2 with the usage error said. */
-int hi_source_operands (int argc, char **argv, int named,
+   [EXECUTABLE] with -p, into ST->src.  WORDS: the command's words as
+   typed before its source ("stat", "block 0x1c0"), or NULL for the
+   report, which has none; with them a missing source is said with the
+   forms that work, and --leak-check does not go with them.  -1 to go
+   on, else 2 with the usage error said. */
+int hi_source_operands (int argc, char **argv, const char *words,
                         struct hi_settings *st);
 
 /* The commands: each one's parse and run. */
