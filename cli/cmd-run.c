@@ -195,6 +195,16 @@ read_failure (hi_status s)
     }
 }
 
+/* Whether a live read's outcome S means there was nothing to report: the
+   program allocated nothing through the monitor, or the monitor was
+   never in it (a static or setuid program).  Said on stderr; run's exit
+   status is then the program's alone, as when there is a report. */
+static int
+nothing_to_report (hi_status s)
+{
+  return s == HI_E_NOT_READY || s == HI_E_NO_DATA;
+}
+
 /* Whether PATTERN (HEAPINSPECT_OUTPUT) can name a file, checked with
    the longest pid so that a bad one stops us before the program runs;
    if not, say why. */
@@ -246,7 +256,8 @@ choose_model (const char *prog, struct hi_traced_end *end, int traced,
 /* `run --leak-check`'s end: the report made at the program's exit, and
    the exit status: RUN's error_exitcode when it found leaks of its
    error_kinds and the program exited (not killed), else STATUS (1 if
-   that is 0 and there is no report). */
+   that is 0 and no report could be made, though there was something to
+   report). */
 static int
 leak_report (const char *prog, struct hi_traced_end *end,
              const struct hi_run *run, int status, int trace_error,
@@ -272,6 +283,10 @@ leak_report (const char *prog, struct hi_traced_end *end,
   else if (end->scanned && end->scan == HI_E_NOT_READY)
     hi_cli_error (prog, "the program allocated no memory through the "
                   "monitor: no leaks are possible");
+  else if (end->scanned && end->scan == HI_E_NO_DATA)
+    hi_cli_error (prog, "the monitor was not loaded in the program (a "
+                  "static or setuid program ignores LD_PRELOAD): no leak "
+                  "check");
   else if (end->scanned)
     hi_cli_error (prog, end->scan == HI_E_NO_MEMORY
                   ? "the leak check needs the program's memory, and it "
@@ -284,8 +299,8 @@ leak_report (const char *prog, struct hi_traced_end *end,
     return run->error_exitcode;
   if (status)
     return status;
-  return end->scanned && end->scan == HI_OK ? 0
-         : end->scanned && end->scan == HI_E_NOT_READY ? 0 : 1;
+  return end->scanned && (end->scan == HI_OK
+                          || nothing_to_report (end->scan)) ? 0 : 1;
 }
 
 /* `run [RUN-OPTIONS] [--] COMMAND ARGS...`: ARGV starts at "run".
@@ -482,7 +497,7 @@ report_tables (struct launch *l, const char *tables,
                                      l->have_file, l->output, &src);
   if (!m)
     return status ? status
-           : l->end.seen_exit && l->end.read == HI_E_NOT_READY ? 0 : 1;
+           : l->end.seen_exit && nothing_to_report (l->end.read) ? 0 : 1;
   struct hi_stat totals;
   hi_stat_compute (m, &totals);
   if (totals.allocations == 0)
@@ -502,7 +517,8 @@ report_tables (struct launch *l, const char *tables,
 
 /* Run the command with the monitor preloaded: its exit status, 128 +
    the signal that killed it, 126/127 if it could not be started, or 1
-   if it exited 0 but no report could be made. */
+   if it exited 0 but no report could be made of what there was to
+   report (nothing_to_report: its status all the same). */
 int
 hi_cmd_run (const struct hi_settings *st, int *written)
 {
