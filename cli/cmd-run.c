@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -88,12 +89,17 @@ restore_signals (void)
 }
 
 /* In the child: wait for the parent's word (traced or not), set the
-   environment, exec.  On failure the errno goes up ERR_FD. */
+   environment, exec.  On failure the errno goes up ERR_FD.  PARENT: our
+   pid, before the fork. */
 static void
 child (char **argv, int go_fd, int err_fd, const char *preload,
-       const char *pattern, int follow, int leak_fd)
+       const char *pattern, int follow, int leak_fd, pid_t parent)
 {
   restore_signals ();
+  /* Killed, we take the program with us, traced (PTRACE_O_EXITKILL) or
+     not: the parent's death signal, which exec keeps. */
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid () != parent)
+    _exit (127);
   char traced = 0;
   if (read (go_fd, &traced, 1) != 1)
     _exit (127);
@@ -403,6 +409,7 @@ start (char **argv, const struct hi_run *run, struct launch *l)
       return 1;
     }
   handle_signals ();
+  pid_t parent = getpid ();
   pid_t pid = fork ();
   if (pid < 0)
     {
@@ -414,7 +421,7 @@ start (char **argv, const struct hi_run *run, struct launch *l)
       close (go[1]);
       close (err[0]);
       child (argv, go[0], err[1], l->preload, l->pattern,
-             run->follow_children, leak[0]);
+             run->follow_children, leak[0], parent);
     }
   child_pid = l->pid = pid;
   close (go[0]);
