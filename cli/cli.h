@@ -56,25 +56,29 @@ int hi_cli_report (const struct hi_source *src, struct hi_model *m,
 void hi_cli_module_problems (const struct hi_source *src,
                              const struct hi_model *m);
 
-/* Where the report goes (output.c): stdout, or -o FILE written
+/* Where the report goes (output.c): stdout, standard error (run's,
+   whose standard output is the program's), or -o FILE written
    atomically (reader/outfile.c).  Must not move between hi_out_open and
    its commit or abort (FILE's stream points into it). */
 struct hi_out
 {
-  const char *path;          /* -o FILE, or NULL: standard output */
+  const char *path;          /* -o FILE, or NULL */
   int open;                  /* FILE is being written */
   struct hi_outfile file;
+  FILE *err;                 /* without FILE: a stream of our own on
+                                standard error, or NULL: stdout */
   FILE *saved_stdout;        /* stdout before hi_out_redirect */
 };
 
-/* Prepare O for PATH (NULL: standard output): for a regular or new file,
-   create the temporary beside it (hi_outfile_open); a device or FIFO is
-   opened as it is.  0, or -1 with one error line said (a directory, no
-   permission).  Signals that end us remove the temporary; a file-size
-   limit makes a write fail instead of killing us. */
-int hi_out_open (struct hi_out *o, const char *path);
-/* From now on stdout is FILE's stream (if -o).  0, or -1 with the error
-   said. */
+/* Prepare O for PATH (NULL: standard output, or standard error if
+   TO_STDERR): for a regular or new file, create the temporary beside it
+   (hi_outfile_open); a device or FIFO is opened as it is.  0, or -1
+   with one error line said (a directory, no permission).  Signals that
+   end us remove the temporary; a file-size limit makes a write fail
+   instead of killing us. */
+int hi_out_open (struct hi_out *o, const char *path, int to_stderr);
+/* From now on stdout is FILE's stream (if -o), or standard error's (if
+   so opened).  0, or -1 with the error said. */
 int hi_out_redirect (struct hi_out *o);
 /* The report is complete: flush it and rename the temporary over FILE.
    0, or -1 with one error line said (a write error, a full disk) and the

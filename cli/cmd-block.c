@@ -15,7 +15,9 @@ hi_parse_block (int argc, char **argv, struct hi_settings *st)
   if (!argv[1][0] || *end)
     return hi_bad_usage ("block needs an address: a number, decimal or "
                          "0x hexadecimal");
-  return hi_source_operands (argc - 2, argv + 2, 1, st);
+  char words[128];
+  snprintf (words, sizeof words, "block %.100s", argv[1]);
+  return hi_source_operands (argc - 2, argv + 2, words, st);
 }
 
 /* 1 if no block of ours holds the address. */

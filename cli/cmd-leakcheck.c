@@ -9,7 +9,7 @@
 int
 hi_parse_leak_check (int argc, char **argv, struct hi_settings *st)
 {
-  int r = hi_source_operands (argc, argv, 0, st);
+  int r = hi_source_operands (argc, argv, NULL, st);
   return r >= 0 ? r : hi_check_own_report (st, "--leak-check");
 }
 

@@ -8,7 +8,7 @@
 int
 hi_parse_modules (int argc, char **argv, struct hi_settings *st)
 {
-  return hi_source_operands (argc - 1, argv + 1, 1, st);
+  return hi_source_operands (argc - 1, argv + 1, argv[0], st);
 }
 
 int

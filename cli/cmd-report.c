@@ -9,7 +9,7 @@
 int
 hi_parse_report (int argc, char **argv, struct hi_settings *st)
 {
-  return hi_source_operands (argc, argv, 0, st);
+  return hi_source_operands (argc, argv, NULL, st);
 }
 
 /* The report as an SVG flame graph; --format may only agree. */
@@ -23,7 +23,7 @@ hi_parse_flamegraph (int argc, char **argv, struct hi_settings *st)
   /* The flame graph, whatever -t says (an SVG of -t timeline alone
      would be the timeline). */
   st->tables = HI_OPT_TABLES_DEFAULT;
-  return hi_source_operands (argc - 1, argv + 1, 1, st);
+  return hi_source_operands (argc - 1, argv + 1, argv[0], st);
 }
 
 /* stat and the time tables have commands of their own, named as the
@@ -32,7 +32,7 @@ int
 hi_parse_table (int argc, char **argv, struct hi_settings *st)
 {
   st->tables = argv[0];
-  return hi_source_operands (argc - 1, argv + 1, 1, st);
+  return hi_source_operands (argc - 1, argv + 1, argv[0], st);
 }
 
 /* The peak as collapsed stacks or a flame graph is the chains' bytes at

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -88,12 +89,17 @@ restore_signals (void)
 }
 
 /* In the child: wait for the parent's word (traced or not), set the
-   environment, exec.  On failure the errno goes up ERR_FD. */
+   environment, exec.  On failure the errno goes up ERR_FD.  PARENT: our
+   pid, before the fork. */
 static void
 child (char **argv, int go_fd, int err_fd, const char *preload,
-       const char *pattern, int follow, int leak_fd)
+       const char *pattern, int follow, int leak_fd, pid_t parent)
 {
   restore_signals ();
+  /* Killed, we take the program with us, traced (PTRACE_O_EXITKILL) or
+     not: the parent's death signal, which exec keeps. */
+  if (prctl (PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid () != parent)
+    _exit (127);
   char traced = 0;
   if (read (go_fd, &traced, 1) != 1)
     _exit (127);
@@ -201,6 +207,16 @@ read_failure (hi_status s)
     }
 }
 
+/* Whether a live read's outcome S means there was nothing to report: the
+   program allocated nothing through the monitor, or the monitor was
+   never in it (a static or setuid program).  Said on stderr; run's exit
+   status is then the program's alone, as when there is a report. */
+static int
+nothing_to_report (hi_status s)
+{
+  return s == HI_E_NOT_READY || s == HI_E_NO_DATA;
+}
+
 /* Whether PATTERN (HEAPINSPECT_OUTPUT) can name a file, checked with
    the longest pid so that a bad one stops us before the program runs;
    if not, say why. */
@@ -252,7 +268,8 @@ choose_model (const char *prog, struct hi_traced_end *end, int traced,
 /* `run --leak-check`'s end: the report made at the program's exit, and
    the exit status: RUN's error_exitcode when it found leaks of its
    error_kinds and the program exited (not killed), else STATUS (1 if
-   that is 0 and there is no report). */
+   that is 0 and no report could be made, though there was something to
+   report). */
 static int
 leak_report (const char *prog, struct hi_traced_end *end,
              const struct hi_run *run, int status, int trace_error,
@@ -278,6 +295,10 @@ leak_report (const char *prog, struct hi_traced_end *end,
   else if (end->scanned && end->scan == HI_E_NOT_READY)
     hi_cli_error (prog, "the program allocated no memory through the "
                   "monitor: no leaks are possible");
+  else if (end->scanned && end->scan == HI_E_NO_DATA)
+    hi_cli_error (prog, "the monitor was not loaded in the program (a "
+                  "static or setuid program ignores LD_PRELOAD): no leak "
+                  "check");
   else if (end->scanned)
     hi_cli_error (prog, end->scan == HI_E_NO_MEMORY
                   ? "the leak check needs the program's memory, and it "
@@ -290,8 +311,8 @@ leak_report (const char *prog, struct hi_traced_end *end,
     return run->error_exitcode;
   if (status)
     return status;
-  return end->scanned && end->scan == HI_OK ? 0
-         : end->scanned && end->scan == HI_E_NOT_READY ? 0 : 1;
+  return end->scanned && (end->scan == HI_OK
+                          || nothing_to_report (end->scan)) ? 0 : 1;
 }
 
 /* `run [RUN-OPTIONS] [--] COMMAND ARGS...`: ARGV starts at "run".
@@ -394,6 +415,7 @@ start (char **argv, const struct hi_run *run, struct launch *l)
       return 1;
     }
   handle_signals ();
+  pid_t parent = getpid ();
   pid_t pid = fork ();
   if (pid < 0)
     {
@@ -405,7 +427,7 @@ start (char **argv, const struct hi_run *run, struct launch *l)
       close (go[1]);
       close (err[0]);
       child (argv, go[0], err[1], l->preload, l->pattern,
-             run->follow_children, leak[0]);
+             run->follow_children, leak[0], parent);
     }
   child_pid = l->pid = pid;
   close (go[0]);
@@ -503,7 +525,7 @@ report_tables (struct launch *l, const char *tables,
                                      l->have_file, l->output, &src);
   if (!m)
     return status ? status
-           : l->end.seen_exit && l->end.read == HI_E_NOT_READY ? 0 : 1;
+           : l->end.seen_exit && nothing_to_report (l->end.read) ? 0 : 1;
   struct hi_stat totals;
   hi_stat_compute (m, &totals);
   if (totals.allocations == 0)
@@ -530,7 +552,8 @@ report_tables (struct launch *l, const char *tables,
 
 /* Run the command with the monitor preloaded: its exit status, 128 +
    the signal that killed it, 126/127 if it could not be started, or 1
-   if it exited 0 but no report could be made. */
+   if it exited 0 but no report could be made of what there was to
+   report (nothing_to_report: its status all the same). */
 int
 hi_cmd_run (const struct hi_settings *st, int *written)
 {

@@ -32,7 +32,8 @@ struct hi_settings
    which has none: its first operand), ARGC counts from there.  -1 to
    go on, else the exit status, the usage error said. */
 typedef int hi_parse_fn (int argc, char **argv, struct hi_settings *st);
-/* Run a command with stdout its output; *WRITTEN: 1 if the output was
+/* Run a command with stdout its output (-o FILE's stream, or standard
+   error's for HI_CMD_REPORT_STDERR); *WRITTEN: 1 if the output was
    written whole (-o FILE is replaced only then).  The exit status. */
 typedef int hi_run_fn (const struct hi_settings *st, int *written);
 
@@ -47,6 +48,9 @@ struct hi_command
 #define HI_CMD_ENDS_OPTIONS 1u
 /* It prints text whatever --format says: no check for a terminal. */
 #define HI_CMD_TEXT 2u
+/* Its standard output is its program's: the report goes to standard
+   error unless -o. */
+#define HI_CMD_REPORT_STDERR 4u
 
 /* The options (options.c). */
 /* Parse the options of ARGV[1..ARGC) into ST with getopt_long,
@@ -81,15 +85,17 @@ int hi_check_own_report (const struct hi_settings *st, const char *what);
    suppressions file that cannot be used). */
 int hi_check_filters (const struct hi_options *opt);
 /* pprof's gzip and an SVG are refused on a terminal unless -o names a
-   file. */
-int hi_check_terminal (const struct hi_settings *st);
+   file: FD is where the report goes without -o. */
+int hi_check_terminal (const struct hi_settings *st, int fd);
 
 /* The operands of a command that reads one source (source.c):
    ARGV[0..ARGC) as FILE [EXECUTABLE], or [ELF] after --raw, or
-   [EXECUTABLE] with -p, into ST->src.  NAMED: the command has a word
-   (then a missing FILE is asked for, and --leak-check does not go with
-   it).  -1 to go on, else 2 with the usage error said. */
-int hi_source_operands (int argc, char **argv, int named,
+   [EXECUTABLE] with -p, into ST->src.  WORDS: the command's words as
+   typed before its source ("stat", "block 0x1c0"), or NULL for the
+   report, which has none; with them a missing source is said with the
+   forms that work, and --leak-check does not go with them.  -1 to go
+   on, else 2 with the usage error said. */
+int hi_source_operands (int argc, char **argv, const char *words,
                         struct hi_settings *st);
 
 /* The commands: each one's parse and run. */

@@ -5,12 +5,14 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The commands named by a word.  `run`'s word ends heapinspect's
    options (the command's own follow it); the others' is the first
    operand after the options. */
 static const struct hi_command commands[] = {
-  { "run", hi_parse_run, hi_cmd_run, HI_CMD_ENDS_OPTIONS },
+  { "run", hi_parse_run, hi_cmd_run,
+    HI_CMD_ENDS_OPTIONS | HI_CMD_REPORT_STDERR },
   { "diff", hi_parse_diff, hi_cmd_diff, 0 },
   { "flamegraph", hi_parse_flamegraph, hi_cmd_report, 0 },
   { "block", hi_parse_block, hi_cmd_block, HI_CMD_TEXT },
@@ -71,14 +73,16 @@ check_options (const struct hi_settings *st)
 
 /* Run CMD with its output on stdout: the report goes to -o FILE's
    temporary, made before anything is read so that a bad name fails at
-   once, and replaces FILE only if written whole; else FILE stays.  The
-   exit status: the command's, or 1 if that was 0 and the output
-   failed. */
+   once, and replaces FILE only if written whole; else FILE stays.
+   Without -o, to standard output, or standard error for a command
+   whose standard output is its program's.  The exit status: the
+   command's, or 1 if that was 0 and the output failed. */
 static int
 run_with_output (const struct hi_command *cmd, const struct hi_settings *st)
 {
   struct hi_out out;
-  if (hi_out_open (&out, st->report) != 0)
+  if (hi_out_open (&out, st->report,
+                   (cmd->flags & HI_CMD_REPORT_STDERR) != 0) != 0)
     return 1;
   if (hi_out_redirect (&out) != 0)
     {
@@ -127,7 +131,9 @@ main (int argc, char **argv)
     }
   if ((r = cmd->parse (argc, argv, &st)) >= 0)
     return r;
-  if (!(cmd->flags & HI_CMD_TEXT) && (r = hi_check_terminal (&st)) >= 0)
+  if (!(cmd->flags & HI_CMD_TEXT)
+      && (r = hi_check_terminal (&st, cmd->flags & HI_CMD_REPORT_STDERR
+                                      ? STDERR_FILENO : STDOUT_FILENO)) >= 0)
     return r;
   return run_with_output (cmd, &st);
 }

@@ -1,12 +1,14 @@
-/* output.c - where heapinspect(1)'s report goes: stdout, or `-o FILE`
-   written atomically by reader/outfile.c (a temporary beside FILE,
-   renamed over it once whole).  The CLI's part: the commands print to
-   stdout, so stdout becomes the file's stream; a signal or a file-size
-   limit must not leave the temporary behind. */
+/* output.c - where heapinspect(1)'s report goes: stdout, standard error
+   (`run`'s: its standard output is the program's), or `-o FILE` written
+   atomically by reader/outfile.c (a temporary beside FILE, renamed over
+   it once whole).  The CLI's part: the commands print to stdout, so
+   stdout becomes the file's or standard error's stream; a signal or a
+   file-size limit must not leave the temporary behind. */
 #define _GNU_SOURCE
 #include "cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -56,11 +58,36 @@ catch_signals (void)
   sigaction (SIGXFSZ, &sa, NULL);
 }
 
+/* A stream of our own on standard error, for the report: buffered by
+   line, so that a line said on stderr meanwhile (a module that cannot
+   be read) comes between the report's lines, not inside one; its
+   descriptor closed on exec, so that `run`'s program does not get it.
+   NULL with the error said. */
+static FILE *
+open_stderr (void)
+{
+  int fd = fcntl (STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+  FILE *f = fd >= 0 ? fdopen (fd, "w") : NULL;
+  if (!f || setvbuf (f, NULL, _IOLBF, BUFSIZ) != 0)
+    {
+      int e = errno;
+      if (f)
+        fclose (f);
+      else if (fd >= 0)
+        close (fd);
+      hi_cli_error ("standard error", strerror (e));
+      return NULL;
+    }
+  return f;
+}
+
 int
-hi_out_open (struct hi_out *o, const char *path)
+hi_out_open (struct hi_out *o, const char *path, int to_stderr)
 {
   memset (o, 0, sizeof *o);
   o->path = path;
+  if (!path && to_stderr)
+    return (o->err = open_stderr ()) ? 0 : -1;
   if (!path)
     return 0;
   hi_status s = hi_outfile_open (&o->file, path);
@@ -78,7 +105,7 @@ hi_out_open (struct hi_out *o, const char *path)
 int
 hi_out_redirect (struct hi_out *o)
 {
-  if (!o->open)
+  if (!o->open && !o->err)
     return 0;
   /* The commands print to stdout: glibc lets stdout be assigned (its
      manual's "Standard Streams"). */
@@ -88,7 +115,7 @@ hi_out_redirect (struct hi_out *o)
       return -1;
     }
   o->saved_stdout = stdout;
-  stdout = o->file.f;
+  stdout = o->open ? o->file.f : o->err;
   return 0;
 }
 
@@ -101,10 +128,28 @@ restore_stdout (struct hi_out *o)
   o->saved_stdout = NULL;
 }
 
+/* Close the stream on standard error: 0, or -1 if a write failed (said
+   if SAY). */
+static int
+close_stderr (struct hi_out *o, int say)
+{
+  if (!o->err)
+    return 0;
+  int failed = ferror (o->err);
+  errno = 0;
+  failed |= fclose (o->err) != 0;
+  int e = errno ? errno : EIO;
+  o->err = NULL;
+  if (failed && say)
+    hi_cli_error ("standard error", strerror (e));
+  return failed ? -1 : 0;
+}
+
 void
 hi_out_abort (struct hi_out *o)
 {
   restore_stdout (o);
+  close_stderr (o, 0);
   if (!o->open)
     return;
   tmp_for_signal = NULL;
@@ -116,6 +161,8 @@ int
 hi_out_commit (struct hi_out *o)
 {
   restore_stdout (o);
+  if (o->err)
+    return close_stderr (o, 1);
   if (!o->open)
     {
       /* The real standard output: a write error shows at the flush. */

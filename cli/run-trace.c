@@ -20,9 +20,12 @@ hi_run_trace (int pid)
   /* EXIT: the stop at the end of do_exit, after the exit handlers and
      also when a signal kills it (SIGKILL included, on kernels that stop
      there: checked by the testsuite).  EXEC: the stop of its exec, so
-     the seize follows it into the program. */
+     the seize follows it into the program.  EXITKILL: the program is
+     ours, part of this run; if we are killed (SIGKILL), it goes with
+     us rather than run on untraced, its report lost. */
   if (ptrace (PTRACE_SEIZE, pid, NULL,
-              (void *) (long) (PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC)) != 0)
+              (void *) (long) (PTRACE_O_TRACEEXIT | PTRACE_O_TRACEEXEC
+                               | PTRACE_O_EXITKILL)) != 0)
     return errno ? errno : EPERM;
   return 0;
 }

@@ -11,9 +11,23 @@
 #include <string.h>
 #include <unistd.h>
 
-int
-hi_source_operands (int argc, char **argv, int named, struct hi_settings *st)
+/* No source after WORDS (the command's words as typed): say what is
+   missing and the forms that work; 2. */
+static int
+no_source (const char *words)
 {
+  char msg[512];
+  snprintf (msg, sizeof msg, "no source given: heapinspect %s FILE "
+            "[EXECUTABLE] (a snapshot or core file), or -p PID (a process), "
+            "or --raw DUMP@ADDRESS (a memory dump)", words);
+  return hi_usage_line (msg);
+}
+
+int
+hi_source_operands (int argc, char **argv, const char *words,
+                    struct hi_settings *st)
+{
+  int named = words != NULL;
   struct hi_source *src = &st->src;
   if (src->pid)
     {
@@ -34,8 +48,7 @@ hi_source_operands (int argc, char **argv, int named, struct hi_settings *st)
   else
     {
       if (argc < 1)
-        return named ? hi_usage_line ("which file?")
-                     : hi_bad_usage ("no source given");
+        return named ? no_source (words) : hi_bad_usage ("no source given");
       if (argc > 2)
         return hi_bad_usage ("too many operands");
       src->path = argv[0];
@@ -54,6 +67,26 @@ hi_cli_error (const char *source, const char *message)
 static struct hi_model *load (const struct hi_source *src,
                               struct hi_target *keep, int finish,
                               int *no_data);
+
+/* SRC's file is an ELF file but no core (S, said as WHY): if what was
+   given as its executable opens as a core or a snapshot, the two were
+   given the other way round; say so, with the order that works.  1 if
+   said. */
+static int
+swapped (const struct hi_source *src, hi_status s, const char *why)
+{
+  if (s != HI_E_NOT_CORE || src->pid || src->raw || !src->exe)
+    return 0;
+  struct hi_target t;
+  if (hi_target_open_file (src->exe, NULL, HI_FILE_SNAPSHOT | HI_FILE_ELF,
+                           &t, NULL) != HI_OK)
+    return 0;
+  hi_target_close (&t);
+  fprintf (stderr, "heapinspect: %s: %s: the core or snapshot comes "
+           "first, then the executable: heapinspect %s %s\n", src->path,
+           why, src->exe, src->path);
+  return 1;
+}
 
 struct hi_model *
 hi_cli_load (const struct hi_source *src, struct hi_target *keep)
@@ -168,7 +201,10 @@ load (const struct hi_source *src, struct hi_target *keep, int finish,
     }
   if (s != HI_OK)
     {
-      hi_cli_error (src->name, hi_strerror (s));
+      char why[512];
+      snprintf (why, sizeof why, "%s", hi_strerror (s));
+      if (!swapped (src, s, why))
+        hi_cli_error (src->name, why);
       return NULL;
     }
   if (hi_model_damaged (m))
@@ -192,6 +228,8 @@ say_module_problem (void *ctx, const char *path, enum hi_module_problem p,
   const char *why = p == HI_MOD_BUILD_ID
                     ? "its build-id differs from the run's (rebuilt since?)"
                     : p == HI_MOD_PATH_CUT ? "its path was too long to record"
+                    : p == HI_MOD_NOT_PROGRAM
+                    ? "not an executable or shared library (ELF)"
                     : err == EINVAL ? "not a regular file" : strerror (err);
   fprintf (stderr, "heapinspect: %s: %s: %s; its code is shown as "
            "module+offset\n", (const char *) ctx, safe, why);

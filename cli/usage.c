@@ -118,9 +118,9 @@ hi_check_filters (const struct hi_options *opt)
 
 /* They are for a file or a pipe, not a terminal. */
 int
-hi_check_terminal (const struct hi_settings *st)
+hi_check_terminal (const struct hi_settings *st, int fd)
 {
-  if (st->report || !isatty (STDOUT_FILENO))
+  if (st->report || !isatty (fd))
     return -1;
   if (st->opt.format == HI_PPROF)
     return hi_usage_line ("--format=pprof is gzip-compressed binary: not "

@@ -485,6 +485,8 @@ enum hi_module_problem
   HI_MOD_PATH_CUT,    /* its path was too long to record */
   HI_MOD_UNREADABLE,  /* cannot be opened (errno), or not a regular file */
   HI_MOD_BUILD_ID,    /* the file's build-id differs from the run's */
+  HI_MOD_NOT_PROGRAM, /* not an ELF executable or shared library (a
+                         text file, a core given as the executable) */
 };
 
 /* Call SAY (CTX, PATH, PROBLEM, ERRNO) for each loaded module of M that

@@ -472,6 +472,16 @@ hi_shown (const struct hi_options *o, uint64_t part, uint64_t whole)
   return whole && part >= need;
 }
 
+uint32_t
+hi_page_rows (const struct hi_options *o)
+{
+  if (o->limit != HI_OPT_LIMIT_AUTO)
+    return o->limit;
+  if (o->verbosity == HI_VERBOSE || o->threshold >= 0)
+    return 0;
+  return o->verbosity == HI_TERSE ? HI_PAGE_ROWS / 2 : HI_PAGE_ROWS;
+}
+
 int
 hi_keep_row (const struct hi_options *o, struct hi_table *t,
              uint64_t *n_shown, int above_threshold)

@@ -140,9 +140,16 @@ void hi_site_path (struct hi_analysis *a, uint64_t s, char *buf, size_t size);
 int32_t hi_threshold (const struct hi_options *o);
 /* Whether a row of PART of WHOLE reaches the threshold (PART 0 never). */
 int hi_shown (const struct hi_options *o, uint64_t part, uint64_t whole);
+/* The rows mprof's flat tables (leaks, bins, direct) show at most: the
+   --limit given, else a page's worth, HI_PAGE_ROWS (half with --terse),
+   so that the default report stays readable; with --verbose or a
+   --threshold given, every row that reaches the threshold (0: no
+   limit).  The call graph has its own, by entries. */
+#define HI_PAGE_ROWS 20
+uint32_t hi_page_rows (const struct hi_options *o);
 /* Whether the next row of T is shown: not if below the threshold
-   (ABOVE_THRESHOLD 0) or past --limit (*N_SHOWN rows shown so far);
-   each row left out is counted in T. */
+   (ABOVE_THRESHOLD 0) or past --limit (*N_SHOWN rows shown so far; no
+   limit for HI_OPT_LIMIT_AUTO); each row left out is counted in T. */
 int hi_keep_row (const struct hi_options *o, struct hi_table *t,
                  uint64_t *n_shown, int above_threshold);
 

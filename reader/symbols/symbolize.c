@@ -176,22 +176,32 @@ check_module (const struct hi_module *rec, const char *path, int *fd,
       *err = errno;
       return HI_MOD_UNREADABLE;
     }
-  if (rec->build_id_len == 0)
-    return HI_MOD_OK;
-  /* A file rebuilt since the run would name the wrong functions. */
+  /* Code is read only from an executable or a shared library: not from
+     a text file or a core named in their place. */
   elf_version (EV_CURRENT);
   Elf *elf = elf_begin (*fd, ELF_C_READ_MMAP, NULL);
-  const void *id = NULL;
-  ssize_t n = elf ? dwelf_elf_gnu_build_id (elf, &id) : -1;
-  int same = n <= 0 || ((size_t) n == rec->build_id_len
-                        && memcmp (id, rec->build_id, (size_t) n) == 0);
+  GElf_Ehdr eh;
+  enum hi_module_problem p = HI_MOD_OK;
+  if (!elf || elf_kind (elf) != ELF_K_ELF || !gelf_getehdr (elf, &eh)
+      || (eh.e_type != ET_EXEC && eh.e_type != ET_DYN))
+    p = HI_MOD_NOT_PROGRAM;
+  else if (rec->build_id_len)
+    {
+      /* A file rebuilt since the run would name the wrong functions. */
+      const void *id = NULL;
+      ssize_t n = dwelf_elf_gnu_build_id (elf, &id);
+      if (n > 0 && ((size_t) n != rec->build_id_len
+                    || memcmp (id, rec->build_id, (size_t) n) != 0))
+        p = HI_MOD_BUILD_ID;
+    }
   if (elf)
     elf_end (elf);
-  if (same)
-    return HI_MOD_OK;
-  close (*fd);
-  *fd = -1;
-  return HI_MOD_BUILD_ID;
+  if (p != HI_MOD_OK)
+    {
+      close (*fd);
+      *fd = -1;
+    }
+  return p;
 }
 
 static int

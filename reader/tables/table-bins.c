@@ -30,6 +30,61 @@ bin_shown (const struct hi_options *o, const struct hi_bin *b,
          || hi_shown (o, hi_sub0 (b->bytes, b->bytes_freed), kept);
 }
 
+/* Bin B's weight for the page limit: the larger of its two shares
+   (bin_shown's), or its share of the allocations for a bin without
+   bytes. */
+static double
+bin_weight (const struct hi_bin *b, uint64_t bytes, uint64_t kept,
+            uint64_t allocs)
+{
+  if (!b->bytes)
+    return allocs ? (double) b->allocs / (double) allocs : 0;
+  double w = bytes ? (double) b->bytes / (double) bytes : 0;
+  double k = kept ? (double) hi_sub0 (b->bytes, b->bytes_freed)
+                    / (double) kept : 0;
+  return k > w ? k : w;
+}
+
+/* For qsort: bins by weight, largest first; ties by size. */
+struct ranked
+{
+  double weight;
+  unsigned bin;
+};
+
+static int
+by_weight (const void *x, const void *y)
+{
+  const struct ranked *a = x, *b = y;
+  if (a->weight != b->weight)
+    return a->weight < b->weight ? 1 : -1;
+  return a->bin < b->bin ? -1 : a->bin > b->bin;
+}
+
+/* Which bins reaching the threshold are shown, into SHOWN: all, or the
+   LIMIT largest (hi_page_rows) when more reach it; the table stays in
+   the order of sizes.  -1 if out of memory. */
+static int
+choose_bins (const struct hi_options *o, const struct hi_bin *bins,
+             uint64_t bytes, uint64_t kept, uint64_t allocs, uint32_t limit,
+             unsigned char *shown)
+{
+  struct ranked *rank = malloc (HI_NBINS * sizeof *rank);
+  if (!rank)
+    return -1;
+  size_t n = 0;
+  for (unsigned i = 0; i < HI_NBINS; i++)
+    if (bin_shown (o, &bins[i], bytes, kept, allocs))
+      rank[n++] = (struct ranked) { bin_weight (&bins[i], bytes, kept,
+                                                allocs), i };
+  if (limit && n > limit)
+    qsort (rank, n, sizeof *rank, by_weight);
+  for (size_t i = 0; i < n && (!limit || i < limit); i++)
+    shown[rank[i].bin] = 1;
+  free (rank);
+  return 0;
+}
+
 /* Each of TYPES (", "-separated) with a "?": they are guesses. */
 static const char *
 guesses (struct hi_rmodel *r, const char *types)
@@ -93,15 +148,31 @@ hi_table_bins (struct hi_analysis *a, struct hi_rmodel *r)
     t->legend = "size: bytes asked for; (%) of all bytes, of all kept; "
                 "types: the types the program named for these blocks, "
                 "else (guess?) its types of that size";
-  uint64_t shown = 0;
+  /* At most a page of rows (hi_page_rows): the largest bins, by the
+     larger of their shares, shown in the order of sizes. */
+  unsigned char chosen[HI_NBINS] = { 0 };
+  if (choose_bins (&a->opt, bins, bytes, kept, allocs,
+                   hi_page_rows (&a->opt), chosen) != 0)
+    {
+      free (tstart);
+      free (tlist);
+      return HI_E_NOMEM;
+    }
   for (unsigned i = 0; i < HI_NBINS && !r->nomem; i++)
     {
       const struct hi_bin *b = &bins[i];
       if (!b->allocs)
         continue;
-      if (!hi_keep_row (&a->opt, t, &shown,
-                        bin_shown (&a->opt, b, bytes, kept, allocs)))
-        continue;
+      if (!bin_shown (&a->opt, b, bytes, kept, allocs))
+        {
+          t->below_threshold++;
+          continue;
+        }
+      if (!chosen[i])
+        {
+          t->over_limit++;
+          continue;
+        }
       uint64_t k = hi_sub0 (b->bytes, b->bytes_freed);
       const char *types = i <= HI_BIN_MAX ? hi_types_of_size (a->sym, i) : NULL;
       char size[16];

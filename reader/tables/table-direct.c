@@ -125,6 +125,9 @@ hi_table_direct (struct hi_analysis *a, struct hi_rmodel *r)
     }
   add_row (r, t, &total, &total, "<TOTAL>", 1);
   qsort (rows, (size_t) nf + 1, sizeof *rows, by_bytes);
+  /* At most a page of rows, the largest (hi_page_rows). */
+  struct hi_options page = a->opt;
+  page.limit = hi_page_rows (&a->opt);
   uint64_t shown = 0;
   for (uint32_t i = 0; i <= nf && !r->nomem; i++)
     {
@@ -134,7 +137,7 @@ hi_table_direct (struct hi_analysis *a, struct hi_rmodel *r)
       /* By bytes; a function of 0-byte blocks only by its calls. */
       int above = d->bytes ? hi_shown (&a->opt, d->bytes, total.bytes)
                            : hi_shown (&a->opt, d->calls, total.calls);
-      if (!hi_keep_row (&a->opt, t, &shown, above))
+      if (!hi_keep_row (&page, t, &shown, above))
         continue;
       char name[2048];
       if (d->func < nf)

@@ -146,6 +146,9 @@ hi_table_leaks (struct hi_analysis *a, struct hi_rmodel *r)
         rows[kept_rows++] = rows[i];
       }
   qsort (rows, kept_rows, sizeof *rows, by_kept);
+  /* At most a page of rows, the largest (hi_page_rows). */
+  struct hi_options page = a->opt;
+  page.limit = hi_page_rows (&a->opt);
   uint64_t shown = 0;
   for (size_t i = 0; i < kept_rows && !r->nomem; i++)
     {
@@ -159,7 +162,7 @@ hi_table_leaks (struct hi_analysis *a, struct hi_rmodel *r)
       /* Weighed by kept bytes; 0-byte blocks by their number. */
       int above = row->kept ? hi_shown (&a->opt, row->kept, kept_all)
                             : hi_shown (&a->opt, live (row), live_all);
-      if (!hi_keep_row (&a->opt, t, &shown, above))
+      if (!hi_keep_row (&page, t, &shown, above))
         continue;
       struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
       if (!c)
