@@ -37,11 +37,13 @@ struct hi_model *hi_cli_load_open (const struct hi_source *src,
 struct hi_model *hi_cli_load_or_none (const struct hi_source *src,
                                       struct hi_target *keep, int *no_data);
 
-/* glibc's own heap of SRC (no monitor needed) to stdout, as OPT's format
-   says: its totals, or with BLOCK what it says of that address.  The
-   exit status; *WRITTEN as hi_cli_report's. */
+/* What of glibc's own heap (no monitor needed) hi_cli_glibc shows. */
+enum hi_glibc_view { HI_VIEW_STAT, HI_VIEW_BLOCK, HI_VIEW_VERIFY };
+/* glibc's own heap of SRC to stdout, as OPT's format says: its totals,
+   what it says of address BLOCK, or its consistency walk (status 1 when
+   it finds damage).  The exit status; *WRITTEN as hi_cli_report's. */
 int hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
-                  const uint64_t *block, int *written);
+                  enum hi_glibc_view view, uint64_t block, int *written);
 
 /* Print the tables named in TABLES (comma-separated) of M, or its
    chains in a profile format, to stdout.  Returns the exit status; sets

@@ -30,7 +30,8 @@ hi_cmd_block (const struct hi_settings *st, int *written)
   int no_data;
   struct hi_model *m = hi_cli_load_or_none (src, &t, &no_data);
   if (!m && no_data)
-    return hi_cli_glibc (src, &st->opt, &st->block_addr, written);
+    return hi_cli_glibc (src, &st->opt, HI_VIEW_BLOCK, st->block_addr,
+                         written);
   if (!m)
     return 1;
   hi_status s = hi_block_report (&t, m, src->exe, st->block_addr, &st->opt,

@@ -56,7 +56,7 @@ hi_cmd_report (const struct hi_settings *st, int *written)
   else if (no_data && (strcmp (st->tables, HI_OPT_TABLES_DEFAULT) == 0
                        || strcmp (st->tables, "stat") == 0))
     /* A program the monitor never ran in: glibc's heap still answers. */
-    status = hi_cli_glibc (&st->src, &st->opt, NULL, written);
+    status = hi_cli_glibc (&st->src, &st->opt, HI_VIEW_STAT, 0, written);
   else if (no_data)
     {
       fprintf (stderr, "heapinspect: %s: no heapinspect data: these tables "
@@ -66,4 +66,11 @@ hi_cmd_report (const struct hi_settings *st, int *written)
     }
   hi_model_free (m);
   return status;
+}
+
+/* verify: glibc's heap, checked; monitor or not. */
+int
+hi_cmd_verify (const struct hi_settings *st, int *written)
+{
+  return hi_cli_glibc (&st->src, &st->opt, HI_VIEW_VERIFY, 0, written);
 }

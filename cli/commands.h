@@ -109,6 +109,7 @@ hi_parse_fn hi_parse_modules;        /* cmd-modules.c */
 hi_run_fn hi_cmd_modules;
 hi_parse_fn hi_parse_leak_check;     /* cmd-leakcheck.c */
 hi_run_fn hi_cmd_leak_check;
+hi_run_fn hi_cmd_verify;             /* cmd-report.c */
 hi_parse_fn hi_parse_report;         /* cmd-report.c */
 hi_parse_fn hi_parse_flamegraph;
 hi_parse_fn hi_parse_peak;

@@ -19,6 +19,7 @@ static const struct hi_command commands[] = {
   { "peak", hi_parse_peak, hi_cmd_report, 0 },
   { "timeline", hi_parse_table, hi_cmd_report, 0 },
   { "stat", hi_parse_table, hi_cmd_report, 0 },
+  { "verify", hi_parse_table, hi_cmd_verify, 0 },
   { "modules", hi_parse_modules, hi_cmd_modules, HI_CMD_TEXT },
 };
 

@@ -122,7 +122,7 @@ open_target (const struct hi_source *src, struct hi_target *t)
 
 int
 hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
-              const uint64_t *block, int *written)
+              enum hi_glibc_view view, uint64_t block, int *written)
 {
   struct hi_target t;
   *written = 0;
@@ -133,15 +133,19 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
       return 1;
     }
   const char *why = NULL;
-  s = block ? hi_glibc_block_report (&t, src->name, *block, opt, stdout,
-                                     &why)
-            : hi_glibc_report (&t, src->name, opt, stdout, &why);
+  uint64_t problems = 0;
+  s = view == HI_VIEW_BLOCK
+      ? hi_glibc_block_report (&t, src->name, block, opt, stdout, &why)
+      : view == HI_VIEW_VERIFY
+      ? hi_glibc_verify_report (&t, src->name, opt, stdout, &why, &problems)
+      : hi_glibc_report (&t, src->name, opt, stdout, &why);
   hi_status after = hi_target_finish (&t);
   hi_target_close (&t);
   if (s == HI_E_NO_GLIBC)
     {
-      fprintf (stderr, "heapinspect: %s: no heapinspect data, and glibc's "
-               "heap cannot be read: %s\n", src->name, why);
+      fprintf (stderr, "heapinspect: %s: %sglibc's heap cannot be read: "
+               "%s\n", src->name, view == HI_VIEW_VERIFY ? ""
+               : "no heapinspect data, and ", why);
       return 1;
     }
   if (s == HI_E_USAGE)
@@ -154,7 +158,7 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
     {
       /* An answer, as the monitor's "not ours" is. */
       printf ("0x%llx: in no heap of glibc's (no heapinspect data: glibc's "
-              "heap was read)\n", (unsigned long long) *block);
+              "heap was read)\n", (unsigned long long) block);
       *written = 1;
       return 1;
     }
@@ -166,7 +170,7 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
   if (after != HI_OK)
     hi_cli_error (src->name, hi_strerror (after));
   *written = 1;
-  return after != HI_OK;
+  return after != HI_OK || problems != 0;
 }
 
 static struct hi_model *

@@ -428,6 +428,16 @@ hi_status hi_glibc_block_report (const struct hi_target *t, const char *name,
                                  uint64_t addr, const struct hi_options *opt,
                                  FILE *out, const char **why);
 
+/* A consistency walk of glibc's heap of T, as glibc's own checks would
+   find it at its next call (size words, prev_size, bin links, fastbin
+   and tcache entries, a chunk in two lists), without aborting anything:
+   the first damaged chunk in glibc's words and the in-use chunk before
+   it, to OUT.  *PROBLEMS: how many problems (0: consistent).  Errors as
+   hi_glibc_report's. */
+hi_status hi_glibc_verify_report (const struct hi_target *t, const char *name,
+                                  const struct hi_options *opt, FILE *out,
+                                  const char **why, uint64_t *problems);
+
 /* The names of HI_TABLES, ", " between them, for messages: a static
    string.  Thread-safe. */
 const char *hi_table_names (void);

@@ -328,6 +328,7 @@ check_PROGRAMS += %reldir%/progs/dead-threads
 # heapinspect.cli/glibc-heap.exp: glibc's heap in every state, no monitor.
 check_PROGRAMS += %reldir%/progs/glibc-heap
 %canon_reldir%_progs_glibc_heap_LDADD = -lpthread
+check_PROGRAMS += %reldir%/progs/glibc-damage
 check_LTLIBRARIES += %reldir%/progs/libreachtls.la
 %canon_reldir%_progs_libreachtls_la_SOURCES = %reldir%/progs/reach-tls.c
 %canon_reldir%_progs_libreachtls_la_CFLAGS = $(progs_cflags)

@@ -102,20 +102,37 @@ note_free (struct walk *w, uint64_t chunk, uint32_t list, uint32_t index)
   g->frees[g->n_frees++] = (struct hi_glibc_free) { chunk, list, index };
 }
 
+/* Damage to a list: counted, and the first kept for verify: HOLDER is
+   the chunk whose link is bad (0: the list's head). */
+static void
+broken (struct walk *w, uint64_t holder, const char *what)
+{
+  struct hi_glibc *g = w->g;
+  if (!g->damaged++)
+    {
+      g->broken_chunk = holder;
+      g->broken_what = what;
+    }
+}
+
 static void
 walk_list (struct walk *w, uint64_t first, unsigned next_at, int protected,
            uint64_t end, uint64_t limit, uint32_t list, uint32_t index,
            uint64_t *n, uint64_t *bytes, uint64_t *largest)
 {
-  uint64_t p = first, slow = first, steps = 0;
+  uint64_t p = first, slow = first, steps = 0, holder = 0;
   while (p != end)
     {
       uint64_t size = chunk_size (w, p, limit), link;
       if (!size || read64 (w, p + next_at, &link) != 0)
         {
-          w->g->damaged++;
+          broken (w, holder, list == HI_GLIBC_FASTBIN
+                  ? ((p & 15) ? "malloc(): unaligned fastbin chunk detected"
+                     : "malloc(): memory corruption (fast)")
+                  : "malloc(): corrupted double-linked list");
           return;
         }
+      holder = p;
       (*n)++;
       *bytes += size;
       note_free (w, p, list, index);
@@ -127,7 +144,9 @@ walk_list (struct walk *w, uint64_t first, unsigned next_at, int protected,
         slow = protected ? ((slow + next_at) >> 12) ^ link : link;
       if (p == slow && p != end)
         {
-          w->g->damaged++;
+          broken (w, holder, list == HI_GLIBC_FASTBIN
+                  ? "free(): double free detected (a fastbin cycle)"
+                  : "malloc(): corrupted double-linked list (a cycle)");
           return;
         }
     }
@@ -205,7 +224,6 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
 #define TCACHE_BINS 64u
 #define TCACHE_COUNTS 0u        /* uint16_t counts[64] */
 #define TCACHE_ENTRIES 128u     /* tcache_entry *entries[64] */
-#define TCACHE_MAX_CHAIN 65535u /* counts are 16 bits */
 
 /* One thread's tcache at PTR (its tcache_perthread_struct) into *TC:
    every bin's list walked (links PROTECT_PTR'd, entries point at user
@@ -228,7 +246,10 @@ walk_tcache (struct walk *w, uint64_t ptr, struct hi_glibc_tcache *tc)
       uint64_t e = entries[b], n = 0;
       /* A bin's chunks are all of one size: 32 + 16 * b. */
       uint64_t size = 32 + 16 * (uint64_t) b;
-      while (e && n <= TCACHE_MAX_CHAIN)
+      /* As many entries as its count, the last one's link empty: a
+         double free makes a cycle, longer than the count. */
+      uint64_t holder = 0;
+      while (e && n < counts[b])
         {
           uint64_t link;
           if ((e & 15) || chunk_size (w, e - 16, size) != size
@@ -237,10 +258,18 @@ walk_tcache (struct walk *w, uint64_t ptr, struct hi_glibc_tcache *tc)
           n++;
           note_free (w, e - 16, HI_GLIBC_TCACHE,
                      (uint32_t) (tc - w->g->tcaches));
+          holder = e - 16;
           e = w->l->safe_linking ? (e >> 12) ^ link : link;
         }
-      if (e || n != counts[b])
-        w->g->damaged++;
+      if (e && n < counts[b])
+        broken (w, holder, (e & 15)
+                ? "malloc(): unaligned tcache chunk detected"
+                : "tcache chunk of the wrong size or unreadable");
+      else if (e)
+        broken (w, holder, "tcache bin longer than its count (a double "
+                "free?)");
+      else if (n != counts[b])
+        broken (w, holder, "tcache bin shorter than its count");
       tc->chunks += n;
       tc->bytes += n * size;
     }

@@ -95,6 +95,9 @@ struct hi_glibc
   struct hi_glibc_tcache *tcaches;
   uint64_t n_tcaches;
   int tcache_known;
+  uint64_t broken_chunk;      /* the first damaged list's chunk whose
+                                 link is bad (0: the list's head) */
+  const char *broken_what;    /* ... in glibc's words */
   uint64_t sbrk_base;         /* mp_.sbrk_base: the brk heap's start */
   const struct hi_glibc_layout *layout;
   /* Every free chunk a list holds, sorted by address (for block). */
@@ -151,5 +154,21 @@ struct hi_glibc_layout
 const struct hi_glibc_layout *hi_glibc_layout (const char *version);
 /* The versions known, for messages ("2.36"). */
 const char *hi_glibc_versions (void);
+
+/* glibc-verify.c: the first problem a consistency walk finds. */
+struct hi_glibc_problem
+{
+  uint64_t chunk;             /* the damaged chunk (0: none, or no
+                                 address: a list's damage) */
+  uint64_t before;            /* the in-use chunk before it (0: none
+                                 known): the likely overflower */
+  const char *what;           /* in glibc's words; NULL: no problem */
+};
+/* Walk G's heaps (read from T) as glibc's checks would: *FIRST the
+   lowest damaged chunk, *PROBLEMS how many problems in all (the list
+   walks' damage included). */
+hi_status hi_glibc_verify (const struct hi_target *t, const struct hi_glibc *g,
+                           struct hi_glibc_problem *first,
+                           uint64_t *problems);
 
 #endif

@@ -316,3 +316,66 @@ hi_glibc_block_report (const struct hi_target *t, const char *name,
   hi_glibc_free (g);
   return s;
 }
+
+hi_status
+hi_glibc_verify_report (const struct hi_target *t, const char *name,
+                        const struct hi_options *opt, FILE *out,
+                        const char **why, uint64_t *problems)
+{
+  *why = NULL;
+  *problems = 0;
+  if (opt->format != HI_TEXT && opt->format != HI_JSON)
+    return HI_E_USAGE;
+  struct hi_glibc *g;
+  hi_status s = hi_glibc_load (t, &g, why);
+  if (s != HI_OK)
+    return s;
+  struct hi_glibc_problem first;
+  s = hi_glibc_verify (t, g, &first, problems);
+  struct hi_rmodel r;
+  hi_rmodel_init (&r);
+  r.source = name;
+  struct hi_table *tb = hi_rmodel_table (&r, "glibc_verify", "glibc Verify",
+                                         kv_columns, 2);
+  if (tb && s == HI_OK)
+    {
+      char text[200];
+      tb->keyvalue = 1;
+      tb->threshold = -1;
+      tb->legend = "glibc's own checks, made on every chunk, bin and "
+                   "tcache without aborting anything";
+      kv (&r, tb, "arenas", hi_cell_count (g->n_arenas));
+      kv (&r, tb, "problems", hi_cell_count (*problems));
+      if (first.what)
+        {
+          kv (&r, tb, "first", hi_cell_text (first.what));
+          if (first.chunk)
+            {
+              snprintf (text, sizeof text, "0x%" PRIx64, first.chunk);
+              kv (&r, tb, "chunk", hi_cell_text (hi_rmodel_strdup (&r,
+                                                                   text)));
+            }
+          if (first.before)
+            {
+              snprintf (text, sizeof text, "0x%" PRIx64 " (user memory "
+                        "from 0x%" PRIx64 ": the likely overflower)",
+                        first.before, first.before + 16);
+              kv (&r, tb, "in use before it",
+                  hi_cell_text (hi_rmodel_strdup (&r, text)));
+            }
+        }
+      else
+        kv (&r, tb, "first", hi_cell_text ("none: the heap is consistent"));
+    }
+  if (s == HI_OK && r.nomem)
+    s = HI_E_NOMEM;
+  if (s == HI_OK)
+    {
+      hi_emit_text_or_json (&r, opt, out);
+      if (ferror (out))
+        s = HI_E_WRITE;
+    }
+  hi_rmodel_free (&r);
+  hi_glibc_free (g);
+  return s;
+}

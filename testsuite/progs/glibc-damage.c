@@ -1,0 +1,61 @@
+/* glibc-damage.c - a heap damaged the three usual ways, for
+   glibc-heap.exp's `verify`, then an abort before glibc looks (a core):
+   `glibc-damage overflow` writes 8 bytes past a block, over the next
+   chunk's size word; `double-free` frees a block twice, clearing the
+   tcache key between (as a use after free would), so glibc's own check
+   lets it in; `next` writes over a freed block's tcache link.  It prints
+   the addresses involved: "victim ADDR" (the damaged chunk's user
+   memory) and "before ADDR" (the block written past, for overflow). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static void *volatile kept[16];
+
+static void
+say (const char *what, void *p)
+{
+  char line[64];
+  int n = snprintf (line, sizeof line, "%s 0x%lx\n", what,
+                    (unsigned long) (uintptr_t) p);
+  if (write (1, line, (size_t) n) != n)
+    exit (3);
+}
+
+int
+main (int argc, char **argv)
+{
+  const char *mode = argc > 1 ? argv[1] : "overflow";
+  for (int i = 0; i < 16; i++)
+    kept[i] = malloc (24);
+  if (strcmp (mode, "overflow") == 0)
+    {
+      char *a = kept[4], *b = kept[5];
+      memset (a, 'A', 24 + 8);          /* b's chunk size word */
+      say ("before", a);
+      say ("victim", b);
+    }
+  else if (strcmp (mode, "double-free") == 0)
+    {
+      /* Read back through a volatile: the compiler is not to see the
+         use after free it is asked for. */
+      volatile uintptr_t p = (uintptr_t) kept[7];
+      free ((void *) p);
+      ((uint64_t *) p)[1] = 0;          /* the tcache key */
+      free ((void *) p);
+      say ("victim", (void *) p);
+    }
+  else if (strcmp (mode, "next") == 0)
+    {
+      volatile uintptr_t p = (uintptr_t) kept[9];
+      free (kept[10]);
+      free ((void *) p);                /* the tcache: p, then q */
+      ((uint64_t *) p)[0] = 0x4141414141414141u;
+      say ("victim", (void *) p);
+    }
+  else
+    return 2;
+  abort ();
+}
