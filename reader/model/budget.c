@@ -28,6 +28,8 @@ hi_budget_grant (struct hi_model *m, uint32_t kind, uint64_t want,
                  uint32_t entry_size)
 {
   uint64_t room = m->budget < ARENA_BYTES_MAX ? m->budget : ARENA_BYTES_MAX;
+  if (entry_size == 0)
+    return 0;
   if (want > room / entry_size)
     {
       hi_budget_cut (m, kind);
