@@ -3,7 +3,7 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 %canon_reldir%_libhireader_la_SOURCES = %reldir%/hi-reader.h \
 	%reldir%/util/errors.c %reldir%/util/errors.h %reldir%/util/text.c %reldir%/util/text.h %reldir%/util/num.h %reldir%/util/escape.c %reldir%/target/target-snapshot.c %reldir%/target/target-core.c \
 	%reldir%/target/target-process.c %reldir%/target/target-raw.c %reldir%/target/elfsym.c \
-	%reldir%/model/model.c %reldir%/model/arena.c %reldir%/util/strtab.h %reldir%/util/strtab.c %reldir%/util/hash.h %reldir%/util/hash.c \
+	%reldir%/model/model.c %reldir%/model/arena.c %reldir%/model/budget.c %reldir%/util/strtab.h %reldir%/util/strtab.c %reldir%/util/hash.h %reldir%/util/hash.c \
 	%reldir%/symbols/symbolize.h %reldir%/symbols/symbolize.c %reldir%/analysis/analysis.h \
 	%reldir%/analysis/analysis.c %reldir%/tables/table-stat.c %reldir%/tables/table-bins.c \
 	%reldir%/tables/table-leaks.c %reldir%/tables/table-direct.c %reldir%/tables/table-graph.c \

@@ -68,6 +68,7 @@ load_errors (const struct hi_target *t, struct hi_model *m)
       guard_damage (m);
       n = a->capacity < ERRORS_READ_MAX ? a->capacity : ERRORS_READ_MAX;
     }
+  n = hi_budget_grant (m, HI_ARENA_ERRORS, n, sizeof (struct hi_error));
   struct hi_error *e = n ? calloc (n, sizeof *e) : NULL;
   if (n && !e)
     return HI_E_NOMEM;
@@ -76,6 +77,7 @@ load_errors (const struct hi_target *t, struct hi_model *m)
   while (got < n && t->ops->read_memory (t->ctx, a->addr + got * sizeof *e,
                                          &e[got], sizeof *e) == 0)
     got++;
+  hi_budget_spend (m, got * sizeof *e);
   if (got < n)
     guard_damage (m);
   uint64_t kept = 0;
@@ -154,7 +156,13 @@ load_quarantine (const struct hi_target *t, struct hi_model *m)
       n = written;
       head = tail - n;
     }
-  struct hi_freed *q = n ? calloc (n, sizeof *q) : NULL;
+  /* What the budget has room for: the newest positions. */
+  struct hi_freed *q;
+  uint64_t room = hi_budget_grant (m, HI_ARENA_QUARANTINE, n, sizeof *q);
+  head += n - room;
+  n = room;
+  hi_budget_spend (m, n * sizeof *q);
+  q = n ? calloc (n, sizeof *q) : NULL;
   if (n && !q)
     return HI_E_NOMEM;
   /* At most two runs of slots; a slot never written is damage. */

@@ -268,12 +268,12 @@ hi_model_time_load (const struct hi_target *t, struct hi_model *m)
     }
   void *sites = NULL, *threads = NULL, *tl = NULL;
   uint64_t ns = 0, nt = 0, ntl = 0;
-  hi_status s = hi_model_read_arena (t, r, HI_ARENA_SITE_TIME, esize, &sites,
+  hi_status s = hi_model_read_arena (t, m, HI_ARENA_SITE_TIME, esize, &sites,
                                      &ns);
   if (s == HI_OK)
-    s = hi_model_read_arena (t, r, HI_ARENA_THREAD_TIME, 0, &threads, &nt);
+    s = hi_model_read_arena (t, m, HI_ARENA_THREAD_TIME, 0, &threads, &nt);
   if (s == HI_OK)
-    s = hi_model_read_arena (t, r, HI_ARENA_TIMELINE, 0, &tl, &ntl);
+    s = hi_model_read_arena (t, m, HI_ARENA_TIMELINE, 0, &tl, &ntl);
   if (s == HI_OK)
     {
       m->chain_time = calloc (m->n_sites, sizeof *m->chain_time);

@@ -18,7 +18,8 @@ root_size_of (uint32_t version)
 }
 
 /* No scan for the root reads more than this, however large the regions
-   a target claims (a process may map terabytes, say under ASan). */
+   a target claims (a process may map terabytes, say under ASan), nor
+   more than the target holds (LIMIT: the model's budget). */
 #define SCAN_BYTES_MAX (UINT64_C(4) << 30)
 
 /* Without symbols: the first 8-aligned HI_ROOT_MAGIC in a writable region
@@ -26,11 +27,13 @@ root_size_of (uint32_t version)
    other than SKIP (a root the symbol named that cannot be used).  (The
    monitor scrubs the copies of its root it makes on the stack.) */
 static int
-scan_for_root (const struct hi_target *t, uint64_t skip, uint64_t *addr)
+scan_for_root (const struct hi_target *t, uint64_t skip, uint64_t limit,
+               uint64_t *addr)
 {
   enum { CHUNK = 1 << 20 };
   uint64_t *buf = malloc (CHUNK + 16);
-  uint64_t base, size, budget = SCAN_BYTES_MAX;
+  uint64_t base, size;
+  uint64_t budget = limit < SCAN_BYTES_MAX ? limit : SCAN_BYTES_MAX;
   for (size_t i = 0; buf && budget && t->ops->region
        && t->ops->region (t->ctx, i, &base, &size) == 0; i++)
     for (uint64_t off = 0; off + 16 <= size && budget; off += CHUNK)
@@ -86,9 +89,10 @@ root_at (const struct hi_target *t, uint64_t addr, struct hi_root *r)
 
 /* The root the symbol names; if that copy is empty or unusable (another
    object defining the symbol shadows the monitor's, or the file is
-   damaged), a root found by its magic in writable memory. */
+   damaged), a root found by its magic in writable memory (reading no
+   more than LIMIT bytes). */
 static hi_status
-read_root (const struct hi_target *t, struct hi_root *r)
+read_root (const struct hi_target *t, uint64_t limit, struct hi_root *r)
 {
   uint64_t addr;
   int named = t->ops->lookup_symbol (t->ctx, "heapinspect_root", &addr) == 0;
@@ -96,7 +100,7 @@ read_root (const struct hi_target *t, struct hi_root *r)
   if (s == HI_OK || s == HI_E_VERSION)
     return s;
   uint64_t found;
-  if (scan_for_root (t, named ? addr : 1, &found) == 0
+  if (scan_for_root (t, named ? addr : 1, limit, &found) == 0
       && root_at (t, found, r) == HI_OK)
     return HI_OK;
   return s;
@@ -388,7 +392,7 @@ read_types (const struct hi_target *t, struct hi_model *m)
     return;
   void *recs;
   uint64_t n;
-  if (hi_model_read_arena (t, &m->root, HI_ARENA_TYPES, 0, &recs, &n) != HI_OK)
+  if (hi_model_read_arena (t, m, HI_ARENA_TYPES, 0, &recs, &n) != HI_OK)
     {
       m->damage.types++;
       return;
@@ -413,7 +417,7 @@ read_types (const struct hi_target *t, struct hi_model *m)
   m->type_recs = r;
   m->n_type_recs = n;
   void *pools;
-  if (hi_model_read_arena (t, &m->root, HI_ARENA_POOLS, 0, &pools, &n) != HI_OK
+  if (hi_model_read_arena (t, m, HI_ARENA_POOLS, 0, &pools, &n) != HI_OK
       || n > HI_POOLS_MAX)
     {
       free (pools);
@@ -439,6 +443,8 @@ read_process (const struct hi_target *t, struct hi_model *m)
       const struct hi_arena_desc *a = hi_model_arena_desc (&m->root, i);
       if (a->kind != HI_ARENA_PROCESS || a->count == 0)
         continue;
+      if (!have && hi_budget_grant (m, HI_ARENA_PROCESS, 1, sizeof p) == 0)
+        break;                /* the budget's cut, counted there */
       if (have || a->count != 1 || a->capacity < 1
           || a->entry_size != sizeof p
           || t->ops->read_memory (t->ctx, a->addr, &p, sizeof p) != 0)
@@ -448,6 +454,7 @@ read_process (const struct hi_target *t, struct hi_model *m)
           have = 0;
           break;
         }
+      hi_budget_spend (m, sizeof p);
       have = 1;
     }
   return hi_procinfo_set (m, have ? &p : NULL, t);
@@ -460,21 +467,24 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
   struct hi_model *m = calloc (1, sizeof *m);
   if (!m)
     return HI_E_NOMEM;
-  hi_status s = read_root (t, &m->root);
+  hi_budget_init (m, t);
+  hi_status s = read_root (t, m->budget, &m->root);
   if (s == HI_OK)
-    s = hi_model_read_arena (t, &m->root, HI_ARENA_NODES, 0,
+    s = hi_model_read_arena (t, m, HI_ARENA_NODES, 0,
                              (void **) &m->nodes, &m->n_nodes);
   if (s == HI_OK)
-    s = hi_model_read_arena (t, &m->root, HI_ARENA_SITES, 0,
+    s = hi_model_read_arena (t, m, HI_ARENA_SITES, 0,
                              (void **) &m->sites, &m->n_sites);
   if (s == HI_OK)
-    s = hi_model_read_arena (t, &m->root, HI_ARENA_THREADS, 0,
+    s = hi_model_read_arena (t, m, HI_ARENA_THREADS, 0,
                              (void **) &m->threads, &m->n_threads);
   if (s == HI_OK)
-    s = hi_model_read_arena (t, &m->root, HI_ARENA_MODULES, 0,
+    s = hi_model_read_arena (t, m, HI_ARENA_MODULES, 0,
                              (void **) &m->modules, &m->n_modules);
   if (s == HI_OK && (m->n_nodes < 2 || m->n_sites < 1))
-    s = HI_E_CORRUPT;
+    s = m->damage.arenas ? hi_fail_text (HI_E_CORRUPT, "its arenas claim "
+                                         "more than the input holds")
+                         : HI_E_CORRUPT;
   if (s == HI_OK)
     {
       m->bins = calloc (HI_NBINS, sizeof *m->bins);
@@ -492,7 +502,7 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
   if (s == HI_OK)
     {
       read_types (t, m);
-      m->damaged += m->damage.types;
+      m->damaged += m->damage.types + m->damage.arenas;
     }
   /* A file cut short whose optional arenas (time, errors, types) could
      not all be read: the damage is the cut's, so say the cut. */
@@ -533,6 +543,28 @@ hi_model_free (struct hi_model *m)
   free (m);
 }
 
+/* "the call pair and site arenas cut to what the input holds", after
+   SEP, into BUF of SIZE bytes (> 0); the length written, cut to fit. */
+static size_t
+arenas_cut_text (const struct hi_model *m, const char *sep, char *buf,
+                 size_t size)
+{
+  uint32_t n = (uint32_t) __builtin_popcount (m->arenas_cut), i = 0;
+  size_t at = (size_t) snprintf (buf, size, "%sthe", sep);
+  for (uint32_t k = 0; k < 32 && at < size; k++)
+    if (m->arenas_cut & (UINT32_C(1) << k))
+      {
+        i++;
+        const char *join = i == 1 ? " " : i == n ? " and " : ", ";
+        at += (size_t) snprintf (buf + at, size - at, "%s%s", join,
+                                 hi_model_arena_name (k));
+      }
+  if (at < size)
+    at += (size_t) snprintf (buf + at, size - at, " arena%s cut to what "
+                             "the input holds", n == 1 ? "" : "s");
+  return at < size ? at : size - 1;
+}
+
 void
 hi_model_damage_text (const struct hi_model *m, char *buf, size_t size)
 {
@@ -551,6 +583,8 @@ hi_model_damage_text (const struct hi_model *m, char *buf, size_t size)
                                parts[i].what);
   if (at && at < size)
     at += (size_t) snprintf (buf + at, size - at, " unreadable");
+  if (m->damage.arenas && at < size)
+    at += arenas_cut_text (m, at ? ", " : "", buf + at, size - at);
   if (m->damage.counters && at < size)
     at += (size_t) snprintf (buf + at, size - at,
                              "%s%llu impossible counter%s corrected",
@@ -569,11 +603,12 @@ hi_model_damage_text (const struct hi_model *m, char *buf, size_t size)
                              "timeline, lifetimes) partly unusable",
                              at ? ", " : "");
   if (m->damage.guards && at < size)
-    snprintf (buf + at, size - at, "%s%llu heap error record%s or "
-              "quarantine entr%s out of range", at ? ", " : "",
-              (unsigned long long) m->damage.guards,
-              m->damage.guards == 1 ? "" : "s",
-              m->damage.guards == 1 ? "y" : "ies");
+    at += (size_t) snprintf (buf + at, size - at, "%s%llu heap error record%s"
+                             " or quarantine entr%s out of range",
+                             at ? ", " : "",
+                             (unsigned long long) m->damage.guards,
+                             m->damage.guards == 1 ? "" : "s",
+                             m->damage.guards == 1 ? "y" : "ies");
   if (m->damage.types && at < size)
     snprintf (buf + at, size - at, "%s%llu type or pool record%s unusable",
               at ? ", " : "", (unsigned long long) m->damage.types,

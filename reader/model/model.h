@@ -19,8 +19,15 @@ struct hi_model
   struct hi_module *modules;
   uint64_t n_modules;
   uint64_t damaged;          /* the sum of damage's counts */
+  uint64_t budget;           /* bytes the model may still copy out of its
+                                target (budget.c) */
+  uint32_t arenas_cut;       /* the arenas cut to what the input holds:
+                                bit 1 << kind */
   struct
   {
+    uint64_t arenas;         /* arenas claiming more entries than the
+                                input holds (or the budget has left),
+                                cut to those it holds */
     uint64_t root;           /* root fields out of range (ignored) */
     uint64_t nodes;          /* call pairs whose links were dropped */
     uint64_t sites;          /* sites dropped whole */
@@ -136,17 +143,34 @@ struct hi_chain_time
   uint64_t live_ns_sum;      /* the sum of their birth times */
 };
 
-/* For the model's loaders: copy the arena of KIND of root R (entries of
-   ENTRY_SIZE bytes; 0: the kind's own size) out of T into a new array
-   *OUT of *COUNT entries (none: NULL, 0).  HI_E_CORRUPT for an arena of
-   another entry size or a count beyond its capacity; HI_E_UNREADABLE,
-   HI_E_NOMEM.  hi_model_arena_entry_size: the entry size the arena of
-   KIND states, 0 if R lists none. */
-hi_status hi_model_read_arena (const struct hi_target *t,
-                               const struct hi_root *r, uint32_t kind,
-                               uint32_t entry_size, void **out,
+/* For the model's loaders: copy the arena of KIND of M's root (entries
+   of ENTRY_SIZE bytes; 0: the kind's own size) out of T into a new
+   array *OUT of *COUNT entries (none: NULL, 0): the entries the arena
+   claims, or fewer where T holds fewer or M's budget has no room for
+   them (the arena is then cut: budget.c).  HI_E_CORRUPT for an arena of
+   another entry size or a count beyond its capacity; HI_E_UNREADABLE if
+   T holds not one of its entries; HI_E_NOMEM.
+   hi_model_arena_entry_size: the entry size the arena of KIND states, 0
+   if R lists none.  hi_model_arena_name: what the arena of KIND holds,
+   as the damage note names it ("call pair"). */
+hi_status hi_model_read_arena (const struct hi_target *t, struct hi_model *m,
+                               uint32_t kind, uint32_t entry_size, void **out,
                                uint64_t *count);
 uint32_t hi_model_arena_entry_size (const struct hi_root *r, uint32_t kind);
+const char *hi_model_arena_name (uint32_t kind);
+
+/* budget.c: the model's one memory budget (its rule is there).
+   hi_budget_init: M's budget from T, before anything is copied.
+   hi_budget_grant: how many of WANT entries of ENTRY_SIZE (> 0) bytes
+   of the arena of KIND M may copy: WANT, or fewer, and the arena is then
+   cut.  hi_budget_spend: BYTES were copied.  hi_budget_cut: the arena of
+   KIND was cut (fewer entries copied than it claims), damage once per
+   arena. */
+void hi_budget_init (struct hi_model *m, const struct hi_target *t);
+uint64_t hi_budget_grant (struct hi_model *m, uint32_t kind, uint64_t want,
+                          uint32_t entry_size);
+void hi_budget_spend (struct hi_model *m, uint64_t bytes);
+void hi_budget_cut (struct hi_model *m, uint32_t kind);
 /* Arena descriptor I of root R (I < r->n_arenas): the first
    HI_MAX_ARENAS in arenas, the rest (format 4) in more_arenas. */
 const struct hi_arena_desc *hi_model_arena_desc (const struct hi_root *r,

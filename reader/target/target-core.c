@@ -56,6 +56,7 @@ struct core
   size_t *writable;           /* indexes in seg of the writable ones */
   size_t nwritable;
   uint64_t missing;           /* bytes the segments claim past the end */
+  uint64_t backed;            /* the bytes the segments hold in the file */
   struct hi_mapping *maps;
   size_t nmaps;
   char *note;                 /* the NT_FILE descriptor (strings point in) */
@@ -180,6 +181,15 @@ hi_target_core_view (const struct hi_target *t, uint64_t addr, size_t len)
   return c->image + s->offset + (addr - s->vaddr);
 }
 
+int
+hi_target_core_backed (const struct hi_target *t, uint64_t *bytes)
+{
+  if (t->ops != &core_ops)
+    return -1;
+  *bytes = ((const struct core *) t->ctx)->backed;
+  return 0;
+}
+
 uint64_t
 hi_target_missing (const struct hi_target *t)
 {
@@ -228,7 +238,8 @@ add_segment (struct core *c, const GElf_Phdr *ph)
 
 /* Sort the segments; where a damaged core makes two overlap, the first
    ends where the next begins.  Index the writable ones (the regions a
-   scan for the root reads, one by one).  -1 if out of memory. */
+   scan for the root reads, one by one), and count the bytes they hold.
+   -1 if out of memory. */
 static int
 sort_segments (struct core *c)
 {
@@ -247,6 +258,12 @@ sort_segments (struct core *c)
   for (size_t i = 0; i < n; i++)
     if (c->seg[i].writable)
       c->writable[c->nwritable++] = i;
+  /* What they hold, never more than the file: a hostile core's segments
+     may share its bytes (one page mapped a thousand times). */
+  for (size_t i = 0; i < n && c->backed < c->file_size; i++)
+    c->backed += c->seg[i].filesz;
+  if (c->backed > c->file_size)
+    c->backed = c->file_size;
   return 0;
 }
 

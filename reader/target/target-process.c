@@ -236,6 +236,20 @@ static const struct hi_target_ops process_ops = {
   proc_mapping, proc_thread_regs
 };
 
+/* What the process maps readable (/proc/PID/maps). */
+int
+hi_target_process_backed (const struct hi_target *t, uint64_t *bytes)
+{
+  if (t->ops != &process_ops)
+    return -1;
+  const struct process *p = t->ctx;
+  *bytes = 0;
+  for (size_t i = 0; i < p->nmaps; i++)
+    if (p->prot[i] & HI_MAP_READ)
+      *bytes += p->maps[i].end - p->maps[i].start;
+  return 0;
+}
+
 /* 1 if process PID has this process's CLOCK_MONOTONIC: the same time
    namespace (or a kernel without them). */
 static int

@@ -96,6 +96,18 @@ static const struct hi_target_ops raw_ops = {
   raw_read, raw_symbol, raw_close, raw_region, NULL, raw_mapping, NULL
 };
 
+int
+hi_target_raw_backed (const struct hi_target *t, uint64_t *bytes)
+{
+  if (t->ops != &raw_ops)
+    return -1;
+  const struct raw *r = t->ctx;
+  *bytes = 0;
+  for (size_t i = 0; i < r->n; i++)
+    *bytes += r->size[i];
+  return 0;
+}
+
 hi_status
 hi_target_open_raw (const char *const *paths, const uint64_t *bases,
                     size_t n, const char *elf, struct hi_target *out)

@@ -1,7 +1,8 @@
 /* target-snapshot.c - a snapshot file as a target: its regions are the
-   process memory it copied. */
+   process memory it copied, each its own bytes of the file. */
 #define _GNU_SOURCE
 #include "util/errors.h"
+#include "target/target.h"
 #include "hi-reader.h"
 
 #include <errno.h>
@@ -16,6 +17,7 @@ struct snapshot
   int fd;
   struct hi_snap_header h;
   struct hi_snap_region reg[HI_SNAP_MAX_REGIONS];
+  uint64_t backed;           /* the regions' bytes */
 };
 
 static int
@@ -69,6 +71,51 @@ snap_close (void *ctx)
 static const struct hi_target_ops snapshot_ops = {
   snap_read, snap_symbol, snap_close, NULL, NULL, NULL, NULL
 };
+
+int
+hi_target_snapshot_backed (const struct hi_target *t, uint64_t *bytes)
+{
+  if (t->ops != &snapshot_ops)
+    return -1;
+  *bytes = ((const struct snapshot *) t->ctx)->backed;
+  return 0;
+}
+
+/* 1 if [A, A + AN) and [B, B + BN) share a byte. */
+static int
+overlap (uint64_t a, uint64_t an, uint64_t b, uint64_t bn)
+{
+  return an && bn && a < b + bn && b < a + an;
+}
+
+/* The regions of S, in a file of SIZE bytes whose region table ends at
+   TABLE_END: each its own bytes of the file, after the table, and its
+   own addresses (the monitor writes them so).  HI_OK, or HI_E_CORRUPT
+   saying which two overlap: the same bytes twice would let a small file
+   stand for any amount of memory. */
+static hi_status
+check_overlaps (struct snapshot *s, uint64_t table_end)
+{
+  for (uint32_t i = 0; i < s->h.n_regions; i++)
+    {
+      const struct hi_snap_region *r = &s->reg[i];
+      if (overlap (r->offset, r->size, 0, table_end))
+        return hi_fail_text (HI_E_CORRUPT, "snapshot region %u overlaps "
+                             "the region table", i + 1);
+      for (uint32_t j = 0; j < i; j++)
+        {
+          const struct hi_snap_region *q = &s->reg[j];
+          if (overlap (r->offset, r->size, q->offset, q->size))
+            return hi_fail_text (HI_E_CORRUPT, "snapshot regions %u and %u "
+                                 "share bytes of the file", j + 1, i + 1);
+          if (overlap (r->addr, r->size, q->addr, q->size))
+            return hi_fail_text (HI_E_CORRUPT, "snapshot regions %u and %u "
+                                 "overlap in memory", j + 1, i + 1);
+        }
+      s->backed += r->size;
+    }
+  return HI_OK;
+}
 
 hi_status
 hi_target_open_snapshot (const char *path, struct hi_target *out)
@@ -125,6 +172,9 @@ hi_target_open_snapshot (const char *path, struct hi_target *out)
       err = hi_fail_missing (HI_E_TRUNCATED, missing);
       goto fail;
     }
+  err = check_overlaps (s, table_end);
+  if (err != HI_OK)
+    goto fail;
   s->fd = fd;
   out->ops = &snapshot_ops;
   out->ctx = s;

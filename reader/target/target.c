@@ -1,8 +1,9 @@
 /* target.c - the targets' common entry points: opening a file of
-   whichever kind it is, finishing and closing. */
+   whichever kind it is, the bytes it holds, finishing and closing. */
 #define _GNU_SOURCE
 #include "hi-reader.h"
 #include "util/errors.h"
+#include "target/target.h"
 
 #include <errno.h>
 #include <string.h>
@@ -48,4 +49,16 @@ hi_status
 hi_target_finish (struct hi_target *t)
 {
   return t->ops->finish ? t->ops->finish (t->ctx) : HI_OK;
+}
+
+uint64_t
+hi_target_backed (const struct hi_target *t)
+{
+  uint64_t n;
+  if (hi_target_snapshot_backed (t, &n) == 0
+      || hi_target_core_backed (t, &n) == 0
+      || hi_target_process_backed (t, &n) == 0
+      || hi_target_raw_backed (t, &n) == 0)
+    return n;
+  return UINT64_MAX;
 }

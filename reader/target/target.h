@@ -14,6 +14,19 @@
 const void *hi_target_core_view (const struct hi_target *t, uint64_t addr,
                                  size_t len);
 
+/* The bytes target T really holds: the most a model may copy out of it
+   (model/budget.c).  A snapshot's regions (disjoint, inside the file),
+   the bytes of a core's PT_LOAD segments in the file (never more than
+   the file), a live process's readable mappings, a dump's files;
+   UINT64_MAX for a host's own target (gdb's), which states none.  The
+   hi_target_KIND_backed functions answer for their kind: 0 and *BYTES,
+   or -1 if T is another kind. */
+uint64_t hi_target_backed (const struct hi_target *t);
+int hi_target_snapshot_backed (const struct hi_target *t, uint64_t *bytes);
+int hi_target_core_backed (const struct hi_target *t, uint64_t *bytes);
+int hi_target_process_backed (const struct hi_target *t, uint64_t *bytes);
+int hi_target_raw_backed (const struct hi_target *t, uint64_t *bytes);
+
 /* A file mapped into a process: where, from which offset, which file. */
 struct hi_mapping
 {

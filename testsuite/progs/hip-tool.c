@@ -6,6 +6,14 @@
 
    hip-tool fields SNAPSHOT       "NAME OFFSET SIZE" per field
    hip-tool core SNAPSHOT OUT     an ELF core: one PT_LOAD per region
+   hip-tool amplify SNAPSHOT OUT COPIES KIND...
+                                  that core, hostile: COPIES more PT_LOAD
+                                  segments, one after another from
+                                  AMPLIFY_AT, each the same zeroed
+                                  AMPLIFY_BYTES at the file's end; the
+                                  arenas of each KIND (a number) point
+                                  there and claim all of it (at most
+                                  4 GiB)
    hip-tool raw SNAPSHOT OUT      fuzz-raw's input: base, length, bytes
    hip-tool split-raw IN DIR      fuzz-raw's input as files DIR/N; prints
                                   "--raw DIR/N@0xBASE" per region */
@@ -371,21 +379,47 @@ write_file (const char *path, const void *data, size_t size)
     die ("cannot write the output");
 }
 
+#define AMPLIFY_AT    UINT64_C(0x100000000000)
+#define AMPLIFY_BYTES 65536u
+
+/* Point the arenas of ROOT of the kinds in MASK to AMPLIFY_AT, each
+   claiming the BYTES mapped there. */
+static void
+amplify_root (struct hi_root *root, uint32_t mask, uint64_t bytes)
+{
+  if (bytes > (UINT64_C(1) << 32) - 1)
+    bytes = (UINT64_C(1) << 32) - 1;
+  for (uint32_t i = 0; i < root->n_arenas
+                       && i < HI_MAX_ARENAS + HI_MAX_MORE_ARENAS; i++)
+    {
+      struct hi_arena_desc *a = (struct hi_arena_desc *) arena_at (root, i);
+      if (a->kind < 32 && (mask & (UINT32_C(1) << a->kind)) && a->entry_size)
+        {
+          a->addr = AMPLIFY_AT;
+          a->count = a->capacity = bytes / a->entry_size;
+        }
+    }
+}
+
 /* The snapshot's regions as a core: ELF header, a PT_NOTE with an
    NT_FILE naming one file that does not exist, one writable PT_LOAD
-   per region. */
+   per region; with COPIES, that many more (see amplify in the usage),
+   for the arenas of the kinds in MASK. */
 static void
-core (const char *out)
+core (const char *out, uint32_t copies, uint32_t mask)
 {
   static const char path[] = "/nonexistent/hip-tool";
   uint32_t n = head.n_regions;
-  size_t phoff = sizeof (Elf64_Ehdr), nph = n + 1;
+  size_t phoff = sizeof (Elf64_Ehdr), nph = n + 1 + copies;
   size_t desc = 16 + 24 + sizeof path;
   size_t note = sizeof (Elf64_Nhdr) + 8 + ((desc + 3) & ~(size_t) 3);
   size_t data = phoff + nph * sizeof (Elf64_Phdr) + note;
   size_t size = data;
   for (uint32_t i = 0; i < n; i++)
     size += (reg[i].size + 15) & ~(uint64_t) 15;
+  size_t zeros = size;
+  if (copies)
+    size += AMPLIFY_BYTES;
   unsigned char *buf = calloc (1, size);
   if (!buf)
     die ("out of memory");
@@ -419,8 +453,24 @@ core (const char *out)
                                  .p_filesz = reg[i].size,
                                  .p_memsz = reg[i].size, .p_align = 1 };
       memcpy (buf + off, file + reg[i].offset, reg[i].size);
+      if (copies && reg[i].addr == head.root_addr
+          && reg[i].size >= sizeof (struct hi_root))
+        {
+          struct hi_root root;
+          memcpy (&root, buf + off, sizeof root);
+          amplify_root (&root, mask, (uint64_t) copies * AMPLIFY_BYTES);
+          memcpy (buf + off, &root, sizeof root);
+        }
       off += (reg[i].size + 15) & ~(uint64_t) 15;
     }
+  for (uint32_t k = 0; k < copies; k++)
+    ph[n + 1 + k] = (Elf64_Phdr) { .p_type = PT_LOAD,
+                                   .p_flags = PF_R | PF_W,
+                                   .p_offset = zeros,
+                                   .p_vaddr = AMPLIFY_AT
+                                              + (uint64_t) k * AMPLIFY_BYTES,
+                                   .p_filesz = AMPLIFY_BYTES,
+                                   .p_memsz = AMPLIFY_BYTES, .p_align = 1 };
   write_file (out, buf, size);
   free (buf);
 }
@@ -472,12 +522,21 @@ main (int argc, char **argv)
   if (argc == 3 && strcmp (argv[1], "fields") == 0)
     load_snapshot (argv[2]), fields ();
   else if (argc == 4 && strcmp (argv[1], "core") == 0)
-    load_snapshot (argv[2]), core (argv[3]);
+    load_snapshot (argv[2]), core (argv[3], 0, 0);
+  else if (argc >= 6 && strcmp (argv[1], "amplify") == 0)
+    {
+      uint32_t mask = 0;
+      for (int i = 5; i < argc; i++)
+        mask |= UINT32_C(1) << (strtoul (argv[i], NULL, 0) & 31);
+      load_snapshot (argv[2]);
+      core (argv[3], (uint32_t) strtoul (argv[4], NULL, 0), mask);
+    }
   else if (argc == 4 && strcmp (argv[1], "raw") == 0)
     load_snapshot (argv[2]), raw (argv[3]);
   else if (argc == 4 && strcmp (argv[1], "split-raw") == 0)
     split_raw (argv[2], argv[3]);
   else
-    die ("usage: hip-tool fields|core|raw SNAPSHOT [OUT] | split-raw IN DIR");
+    die ("usage: hip-tool fields|core|raw SNAPSHOT [OUT] | split-raw IN DIR"
+         " | amplify SNAPSHOT OUT COPIES KIND...");
   return 0;
 }

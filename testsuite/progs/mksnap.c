@@ -14,7 +14,13 @@
    bytes in 11 blocks, and no module unless MUTATION is `module`.
    MUTATION types-*: the client API's types too (HI_ARENA_TYPES): type 1
    "struct thing" (sizeof 10) with pairs for site 1 (bin 10, site 1's
-   figures) and site 2 (bin 100, site 2's), whole or damaged. */
+   figures) and site 2 (bin 100, site 2's), whole or damaged.
+   MUTATION claims: the arenas claim 2^40 entries (the file holds the
+   same as `good`); region-*: the region table is hostile (regions 1 to
+   4: root, nodes, sites, thread): region-file (3 shares 2's bytes of
+   the file), region-memory (3 starts inside 2 in memory), region-table
+   (1's bytes start inside the table), region-end (4 ends 100 bytes
+   past the end of the file). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +44,7 @@ static struct hi_module module;
 static int with_module;
 static struct hi_type_rec types[4];
 static int with_types;
+static const char *region_mutation = "";
 
 static void
 arena (int i, uint64_t addr, uint64_t count, uint32_t kind, uint32_t size)
@@ -123,12 +130,21 @@ write_snapshot (const char *path)
     return 1;
   fwrite (&h, sizeof h, 1, f);
   uint64_t off = sizeof h + n * sizeof (struct hi_snap_region);
+  struct hi_snap_region reg[6];
   for (uint32_t i = 0; i < n; i++)
     {
-      struct hi_snap_region reg = { r[i].addr, r[i].size, off };
-      fwrite (&reg, sizeof reg, 1, f);
+      reg[i] = (struct hi_snap_region) { r[i].addr, r[i].size, off };
       off += r[i].size;
     }
+  if (strcmp (region_mutation, "region-file") == 0)
+    reg[2].offset = reg[1].offset;
+  else if (strcmp (region_mutation, "region-memory") == 0)
+    reg[2].addr = reg[1].addr + 16;
+  else if (strcmp (region_mutation, "region-table") == 0)
+    reg[0].offset = sizeof h;
+  else if (strcmp (region_mutation, "region-end") == 0)
+    reg[3].size += 100;
+  fwrite (reg, sizeof reg[0], n, f);
   for (uint32_t i = 0; i < n; i++)
     fwrite (r[i].data, 1, r[i].size, f);
   return fclose (f) != 0;
@@ -189,8 +205,10 @@ main (int argc, char **argv)
     }
   else if (strcmp (mut, "bin-frees") == 0)
     thread.bins[100].frees = 6, thread.bins[100].bytes_freed = 501;
-  else if (strcmp (mut, "peak") == 0)
+  else if (strcmp (mut, "peak") == 0 || strcmp (mut, "claims") == 0)
     ;                           /* below, after finish_root */
+  else if (strncmp (mut, "region-", 7) == 0)
+    region_mutation = mut;
   else if (strcmp (mut, "max-depth") == 0)
     ;
   else if (strcmp (mut, "module") == 0)
@@ -257,6 +275,9 @@ main (int argc, char **argv)
   finish_root ();
   if (strcmp (mut, "peak") == 0)
     root.totals.peak_bytes = 500, root.totals.peak_blocks = 10;
+  if (strcmp (mut, "claims") == 0)
+    for (uint32_t i = 0; i < root.n_arenas; i++)
+      root.arenas[i].count = root.arenas[i].capacity = UINT64_C(1) << 40;
   if (strcmp (mut, "max-depth") == 0)
     root.max_depth = 2;         /* site 1 is deeper than the stated cap */
   if (strcmp (mut, "collide") == 0 || strcmp (mut, "deep-claims") == 0)
