@@ -101,7 +101,8 @@ check_PROGRAMS += %reldir%/progs/heapinspect-asan
 %canon_reldir%_progs_heapinspect_asan_CPPFLAGS = $(AM_CPPFLAGS)
 %canon_reldir%_progs_heapinspect_asan_LDADD = $(asan_ldadd)
 %canon_reldir%_progs_heapinspect_asan_CFLAGS = $(asan_cflags)
-%canon_reldir%_progs_heapinspect_asan_LDFLAGS = $(asan_ldflags)
+%canon_reldir%_progs_heapinspect_asan_LDFLAGS = $(asan_ldflags) \
+	$(cli_heapinspect_LDFLAGS)
 
 # Unit tests in C of the reader's pure functions, each built twice: NAME
 # against the reader library, NAME-asan against the ASan one.
