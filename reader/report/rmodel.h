@@ -123,6 +123,17 @@ hi_weight_unit (enum hi_weight w)
          || w == HI_WEIGHT_PEAK_SPACE ? "bytes" : "count";
 }
 
+struct hi_rmodel;
+
+/* Weight W in words, "bytes in use", ...: what a flame graph shows. */
+const char *hi_weight_title (enum hi_weight w);
+/* Why a profile of R weighed by W shows nothing, and which weights to
+   try instead (the others of its unit that some sample has), into S:
+   "no bytes in use in this profile; try --weight=alloc_space or
+   --weight=peak_space". */
+void hi_weight_empty_hint (const struct hi_rmodel *r, enum hi_weight w,
+                           char *s, size_t size);
+
 /* What a cell holds.  Numbers are exact in the model; the text emitter
    writes bytes in human units unless told --bytes. */
 enum hi_cell_type
@@ -438,6 +449,10 @@ struct hi_emit_options
   int exact_bytes;           /* --bytes: 1234567, not 1.2M */
   int lines;                 /* show file:line (not --no-lines) */
   enum hi_weight weight;     /* folded, SVG: the figure shown (--weight) */
+  FILE *notes;               /* where a format that writes nothing says
+                                why (folded): stderr; NULL: nowhere */
+  int gdb;                   /* for gdb's heap commands: notes start
+                                "heap: ", not "heapinspect: " */
 };
 
 /* The emitters: write R to F.  The text formats return HI_OK (a write
