@@ -2,12 +2,15 @@
    chains that differ only below the frames a row shows: main calls
    twin_alloc, which calls make_block from two lines, so both chains read
    "main > twin_alloc > make_block (twin-chains.c:N)" and fold to one
-   line, "main;twin_alloc;make_block".  It allocates N blocks of SIZE
-   bytes, alternating the two calls (the peak: N * SIZE), then frees
-   every one before it ends, so nothing is live at exit.  It says what it
+   line, "main;twin_alloc;make_block".  It allocates a block of N * SIZE
+   bytes, then N blocks of SIZE bytes, alternating the two calls, then
+   frees every one, the big one last (as jq frees its 16.2M last), so
+   nothing is live at exit and massif's last snapshot is the empty heap
+   (the free moves its time past its snapshot interval).  It says what it
    did on standard output with write(2) alone: no stdio buffer joins the
    heap.
    Usage: twin-chains [N SIZE] (default 1000 blocks of 1000 bytes). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,9 +60,13 @@ main (int argc, char **argv)
 {
   unsigned long n = argc > 2 ? strtoul (argv[1], NULL, 10) : 1000;
   unsigned long size = argc > 2 ? strtoul (argv[2], NULL, 10) : 1000;
-  void **blocks = malloc (n * sizeof *blocks);
-  if (!blocks || n == 0 || size == 0)
+  if (n == 0 || size == 0 || n > SIZE_MAX / size)
     return 2;
+  char *big = malloc (n * size);                /* @big */
+  void **blocks = malloc (n * sizeof *blocks);  /* @blocks */
+  if (!big || !blocks)
+    return 2;
+  memset (big, 1, n * size);
   for (unsigned long i = 0; i < n; i++)
     {
       blocks[i] = twin_alloc (size, (int) (i % 2));
@@ -67,10 +74,11 @@ main (int argc, char **argv)
     }
   say ("blocks", n);
   say ("size", size);
-  say ("peak", n * size + n * sizeof *blocks);
+  say ("peak", 2 * n * size + n * sizeof *blocks);
   for (unsigned long i = 0; i < n; i++)
     free (blocks[i]);
   free (blocks);
+  free (big);
   say ("freed", n);
   return 0;
 }
