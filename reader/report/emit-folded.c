@@ -131,8 +131,10 @@ hi_emit_folded (const struct hi_rmodel *r, const struct hi_emit_options *o,
         st = HI_E_NOMEM;
     }
   for (size_t i = 0; i < f.n && st == HI_OK; i++)
-    fprintf (out, "%.*s %" PRIu64 "\n", (int) f.lines[i].len,
-             f.text + f.lines[i].at, f.lines[i].weight);
+    {
+      fwrite (f.text + f.lines[i].at, 1, f.lines[i].len, out);
+      fprintf (out, " %" PRIu64 "\n", f.lines[i].weight);
+    }
   if (st == HI_OK && f.n == 0 && o->notes)
     {
       char why[256];

@@ -41,7 +41,7 @@ chain_for (struct build *b, uint64_t s)
                sizeof *tl->chains) != 0)
     return UINT64_MAX;
   struct hi_rchain c = { .site = s, .same = tl->n_chains };
-  uint32_t row = b->row_of ? b->row_of[s] : UINT32_MAX;
+  uint32_t row = b->row_of && b->chain_of_row ? b->row_of[s] : UINT32_MAX;
   if (row != UINT32_MAX && b->chain_of_row[row])
     c.same = b->chain_of_row[row] - 1;
   else if (row != UINT32_MAX)
@@ -305,13 +305,13 @@ hi_timeline_build (struct hi_analysis *a, struct hi_rmodel *r)
   hi_stat_compute (m, &st);
   tl->top = HI_TIMELINE_TOP;
   tl->peak = SIZE_MAX;
-  int bad = !b.chain_of
+  int bad = !b.chain_of || !b.chain_of_row
             || (time && (merge_points (&b) != 0 || add_peak (&b, &st) != 0))
             || add_now (&b, &st) != 0;
   free (b.chain_of);
   free (b.row_of);
   free (b.chain_of_row);
-  if (bad || r->nomem || !b.chain_of_row)
+  if (bad || r->nomem)
     return HI_E_NOMEM;
   set_moved (tl);
   tl->has = time;
