@@ -52,7 +52,7 @@ lookup (const struct hi_target *t, const struct hi_model *m,
   hi_rmodel_init (&r);
   if (hi_block_table (a, &i, &r) == HI_OK)
     {
-      struct hi_emit_options eo = { 0, 1, HI_WEIGHT_INUSE_SPACE };
+      struct hi_emit_options eo = { 0, 1, HI_WEIGHT_INUSE_SPACE, NULL, 0 };
       hi_emit_text (&r, &eo, hi_fuzz_sink ());
       hi_emit_json (&r, &eo, hi_fuzz_sink ());
     }

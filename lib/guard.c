@@ -635,6 +635,9 @@ error_locked (struct hi_error *e, int may_abort, int lost,
 {
   e->tid = e->tid ? e->tid : hi_guard_tid ();
   e->time_ns = hi_time_now ();
+  /* Found at exit: the report says so, and so does the record. */
+  if (mine.in_exit && e->when == HI_WHEN_SNAPSHOT)
+    e->flags |= HI_ERROR_FLAG_AT_EXIT;
   record (e);
   if (!may_abort && hi_state.guard.on_error == HI_GUARD_ON_ERROR_ABORT)
     atomic_fetch_add (&hi_state.guard.unacted, 1);
@@ -1067,6 +1070,7 @@ hi_guard_chunk_smashed (uint64_t user, uint64_t size, uint32_t site,
   e.alloc_site = site;
   e.free_site = free_site;
   e.call_site = hi_guard_call_site (caller);
+  e.flags = HI_ERROR_FLAG_CHUNK_SIZE;
   hi_lock_acquire (&hi_state.guard.report_lock);
   hi_modules_refresh ();
   struct found in, near;

@@ -25,6 +25,7 @@ noinst_LTLIBRARIES += %reldir%/libhireader.la
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/report/emit-pprof.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/report/emit-pprof-text.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/report/emit-folded.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/report/weight.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/report/emit-svg.c
 
 # pprof's profile.proto (Apache-2.0, from github.com/google/pprof, kept

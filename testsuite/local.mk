@@ -293,6 +293,10 @@ check_PROGRAMS += %reldir%/progs/mktimeline
 
 check_PROGRAMS += %reldir%/progs/time-series
 %canon_reldir%_progs_time_series_CFLAGS = $(progs_cflags)
+check_PROGRAMS += %reldir%/progs/twin-chains
+%canon_reldir%_progs_twin_chains_CFLAGS = $(progs_cflags)
+check_PROGRAMS += %reldir%/progs/temp-kinds
+%canon_reldir%_progs_temp_kinds_CFLAGS = $(progs_cflags)
 
 # time.exp: the monitor's time data (format 4, issue 13).
 check_PROGRAMS += %reldir%/progs/time-phases %reldir%/progs/hip-time

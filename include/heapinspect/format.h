@@ -555,6 +555,14 @@ enum hi_where_kind
    stay 0, so tables of allocations never list it. */
 #define HI_ERRORS_MAX 256u
 
+/* struct hi_error's flags. */
+#define HI_ERROR_FLAG_CHUNK_SIZE 1u  /* HEADER_CORRUPT: our header is whole,
+                                        glibc's chunk size word before it
+                                        is overwritten */
+#define HI_ERROR_FLAG_AT_EXIT    2u  /* SNAPSHOT: found by the check of
+                                        the quarantine at exit, not while
+                                        a snapshot was written */
+
 struct hi_error
 {
   uint32_t kind;           /* enum hi_error_kind */
@@ -576,7 +584,8 @@ struct hi_error
                               valid block before the bad header; 0 none */
   uint64_t other_size;
   uint32_t other_site;
-  uint32_t unused;
+  uint32_t flags;          /* HI_ERROR_FLAG_*: what kind and when do not
+                              say (0 from a monitor before them) */
   uint64_t tid;            /* the thread that made the bad call or found
                               the error */
   uint64_t time_ns;        /* CLOCK_MONOTONIC ns since the monitor started */

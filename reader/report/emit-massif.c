@@ -1,6 +1,6 @@
 /* emit-massif.c - a report's timeline as valgrind massif's massif.out:
-   one snapshot per point (time: the allocation clock, massif's
-   --time-unit=B), the detailed points, the peak and now with their heap
+   one snapshot per point (time: the bytes allocated and freed, massif's
+   --time-unit=B, requested sizes only), the detailed points, the peak and now with their heap
    trees, as ms_print and massif-visualizer read them.  A tree starts at
    the allocation functions and goes out through the callers, one node
    per frame, merged where chains share their innermost frames, children
@@ -252,14 +252,14 @@ hi_emit_massif (const struct hi_rmodel *r, const struct hi_emit_options *o,
   size_t snap = 0;
   hi_status st = HI_OK;
   /* massif's first snapshot: nothing yet, at time 0. */
-  if (tl->n_points == 0 || tl->points[0].clock > 0)
+  if (tl->n_points == 0 || tl->points[0].moved > 0)
     put_snapshot (snap++, 0, 0, "empty", f);
   for (size_t i = 0; i < tl->n_points && st == HI_OK; i++)
     {
       const struct hi_rpoint *p = &tl->points[i];
       if (p->kind == HI_RPOINT_PLAIN)
         {
-          put_snapshot (snap++, p->clock, p->bytes, "empty", f);
+          put_snapshot (snap++, p->moved, p->bytes, "empty", f);
           continue;
         }
       free (t.order);
@@ -273,7 +273,7 @@ hi_emit_massif (const struct hi_rmodel *r, const struct hi_emit_options *o,
       /* ms_print refuses a node over its snapshot's bytes: chains summing
          past the point's own figure (threads' lag) raise it. */
       uint64_t bytes = p->bytes > t.n[0].bytes ? p->bytes : t.n[0].bytes;
-      put_snapshot (snap++, p->clock, bytes, i == tl->peak ? "peak"
+      put_snapshot (snap++, p->moved, bytes, i == tl->peak ? "peak"
                                                            : "detailed", f);
       put_node (&t, 0, 0, 0, bytes - t.n[0].bytes, f);
     }

@@ -1,8 +1,9 @@
 /* emit-svg-timeline.c - a report's timeline as a self-contained SVG, as
    massif-visualizer and heaptrack draw one: the live bytes of every
-   point as a grey area over the allocation clock, and at the detailed
-   points (the peak and now too) the chains with the most bytes stacked
-   in colour, the rest of the point's bytes as "other chains" on top.
+   point as a grey area over the bytes allocated and freed, and at the
+   detailed points (the peak and now too) the chains with the most bytes
+   stacked in colour (chains whose paths read the same as one), the rest
+   of the point's bytes as "other chains" on top.
    Hovering an area names its chain; hovering a point's column gives
    its figures.  The figures are in data- attributes as well, exact. */
 #include "report/rmodel.h"
@@ -28,9 +29,9 @@ static const char *const colours[NCOLOURS] = {
 };
 
 static double
-px (uint64_t clock, uint64_t xmax)
+px (uint64_t moved, uint64_t xmax)
 {
-  return X0 + (xmax ? (double) ((long double) clock * PW / xmax) : PW);
+  return X0 + (xmax ? (double) ((long double) moved * PW / xmax) : PW);
 }
 
 static double
@@ -39,18 +40,36 @@ py (uint64_t bytes, uint64_t ymax)
   return TOP + PH - (ymax ? (double) ((long double) bytes * PH / ymax) : 0);
 }
 
-/* Chain C's leak path, "a > b > c". */
+/* The base name of a source file path. */
+static const char *
+base_name (const char *path)
+{
+  const char *slash = strrchr (path, '/');
+  return slash && slash[1] ? slash + 1 : path;
+}
+
+/* Chain C's leak path as the timeline table shows it, "a > b > c", and
+   with O's lines where its innermost frame is, " (file.c:12)": what
+   tells chains apart. */
 static void
-put_path (const struct hi_rmodel *r, const struct hi_rchain *c, FILE *f)
+put_path (const struct hi_rmodel *r, const struct hi_emit_options *o,
+          const struct hi_rchain *c, FILE *f)
 {
   if (c->path_n == 0)
     fputs ("&lt;no call chain recorded&gt;", f);
+  const struct hi_rframe *fr = NULL;
   for (uint64_t i = 0; i < c->path_n; i++)
     {
-      const struct hi_rframe *fr = &r->frames[c->path_first + i];
+      fr = &r->frames[c->path_first + i];
       if (i)
         fputs (" &gt; ", f);
       hi_svg_put_text (fr->cut ? "..." : fr->label, f);
+    }
+  if (o->lines && fr && !fr->cut && fr->file && fr->line)
+    {
+      fputs (" (", f);
+      hi_svg_put_text (base_name (fr->file), f);
+      fprintf (f, ":%" PRIu32 ")", fr->line);
     }
 }
 
@@ -80,11 +99,15 @@ static const char *const kind_names[] = {
 struct plot
 {
   const struct hi_rtimeline *tl;
-  uint64_t xmax, ymax;       /* the scales: the last clock, the most bytes */
+  uint64_t xmax, ymax;       /* the scales: the last point's bytes
+                                allocated and freed, the most bytes */
   size_t *det;               /* the detailed points' indexes in points */
   size_t nd;
-  uint64_t *best;            /* per chain, its most bytes at a detailed
-                                point */
+  uint64_t *best;            /* per chain that stands for those whose
+                                paths read as its own (their `same`), its
+                                most bytes at a detailed point */
+  uint64_t *sum;             /* scratch: per `same` chain, its bytes at
+                                one point (0 between points) */
   uint64_t *pick;            /* the chains stacked, most bytes first */
   size_t npick;
   uint64_t *val;             /* the picked chains' bytes at each detailed
@@ -96,6 +119,7 @@ plot_free (struct plot *p)
 {
   free (p->det);
   free (p->best);
+  free (p->sum);
   free (p->pick);
   free (p->val);
 }
@@ -106,7 +130,7 @@ static void
 find_detailed (struct plot *p)
 {
   const struct hi_rtimeline *tl = p->tl;
-  p->xmax = tl->n_points ? tl->points[tl->n_points - 1].clock : 0;
+  p->xmax = tl->n_points ? tl->points[tl->n_points - 1].moved : 0;
   for (size_t i = 0; i < tl->n_points; i++)
     {
       const struct hi_rpoint *pt = &tl->points[i];
@@ -115,12 +139,22 @@ find_detailed (struct plot *p)
       if (pt->kind == HI_RPOINT_PLAIN)
         continue;
       p->det[p->nd++] = i;
+      /* Summed per path first: VAL's sums are what is drawn. */
       for (uint64_t k = 0; k < pt->n; k++)
         {
           const struct hi_rtchain *c = &tl->at[pt->first + k];
-          if (c->bytes > p->best[c->chain])
-            p->best[c->chain] = c->bytes;
+          uint64_t same = tl->chains[c->chain].same;
+          p->sum[same] = hi_add_sat (p->sum[same], c->bytes);
         }
+      for (uint64_t k = 0; k < pt->n; k++)
+        {
+          const struct hi_rtchain *c = &tl->at[pt->first + k];
+          uint64_t same = tl->chains[c->chain].same;
+          if (p->sum[same] > p->best[same])
+            p->best[same] = p->sum[same];
+        }
+      for (uint64_t k = 0; k < pt->n; k++)
+        p->sum[tl->chains[tl->at[pt->first + k].chain].same] = 0;
     }
 }
 
@@ -174,7 +208,7 @@ stack_values (struct plot *p)
       for (uint64_t k = 0; k < pt->n; k++)
         {
           const struct hi_rtchain *c = &tl->at[pt->first + k];
-          size_t b = pick_of[c->chain];
+          size_t b = pick_of[tl->chains[c->chain].same];
           if (b < NCOLOURS)
             p->val[d * NCOLOURS + b] = hi_add_sat (p->val[d * NCOLOURS + b],
                                                    c->bytes);
@@ -194,9 +228,10 @@ plot_new (const struct hi_rtimeline *tl, struct plot *p)
   memset (p, 0, sizeof *p);
   p->tl = tl;
   p->best = calloc (tl->n_chains + 1, sizeof *p->best);
+  p->sum = calloc (tl->n_chains + 1, sizeof *p->sum);
   p->pick = calloc (NCOLOURS, sizeof *p->pick);
   p->det = calloc (tl->n_points + 1, sizeof *p->det);
-  if (!p->best || !p->pick || !p->det)
+  if (!p->best || !p->sum || !p->pick || !p->det)
     {
       plot_free (p);
       return HI_E_NOMEM;
@@ -238,7 +273,8 @@ put_head (const struct hi_rmodel *r, const struct plot *p, FILE *f)
          "</style>\n<rect x=\"0\" y=\"0\" width=\"100%\" height=\"100%\" "
          "fill=\"#fafafa\"/>\n", f);
   fprintf (f, "<text id=\"heading\" x=\"%d\" y=\"24\" text-anchor=\"middle\" "
-           "font-size=\"17\">Live bytes over time (the allocation clock)"
+           "font-size=\"17\">Live bytes over time (bytes allocated and "
+           "freed)"
            "</text>\n<text id=\"source\" x=\"%d\" y=\"44\" "
            "text-anchor=\"middle\">", IMAGE_W / 2, IMAGE_W / 2);
   hi_svg_put_text (r->source ? r->source : "?", f);
@@ -278,7 +314,7 @@ put_axes (const struct plot *p, FILE *f)
                TOP + PH + 16, h);
     }
   fprintf (f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">bytes "
-           "allocated (the allocation clock)</text>\n<text x=\"16\" "
+           "allocated and freed (alloc+free)</text>\n<text x=\"16\" "
            "y=\"%d\" transform=\"rotate(-90 16 %d)\" text-anchor=\"middle\">"
            "live bytes</text></g>\n", X0 + PW / 2, TOP + PH + 36,
            TOP + PH / 2, TOP + PH / 2);
@@ -291,25 +327,26 @@ put_area (const struct plot *p, FILE *f)
   const struct hi_rtimeline *tl = p->tl;
   fputs ("<g class=\"area\"><title>live bytes at every point</title>"
          "<polygon fill=\"#d0d0d0\" points=\"", f);
-  fprintf (f, "%.2f,%.2f", px (tl->points[0].clock, p->xmax),
+  fprintf (f, "%.2f,%.2f", px (tl->points[0].moved, p->xmax),
            py (0, p->ymax));
   for (size_t i = 0; i < tl->n_points; i++)
     {
       const struct hi_rpoint *pt = &tl->points[i];
       if (i)
-        fprintf (f, " %.2f,%.2f", px (pt->clock, p->xmax),
+        fprintf (f, " %.2f,%.2f", px (pt->moved, p->xmax),
                  py (tl->points[i - 1].bytes, p->ymax));
-      fprintf (f, " %.2f,%.2f", px (pt->clock, p->xmax),
+      fprintf (f, " %.2f,%.2f", px (pt->moved, p->xmax),
                py (pt->bytes, p->ymax));
     }
   fprintf (f, " %.2f,%.2f\"/></g>\n",
-           px (tl->points[tl->n_points - 1].clock, p->xmax), py (0, p->ymax));
+           px (tl->points[tl->n_points - 1].moved, p->xmax), py (0, p->ymax));
 }
 
 /* Layer B of the stack (B == npick: the other chains), on BASE, the
    layers below it at each detailed point; TOP gets this layer's top. */
 static void
-put_layer (const struct hi_rmodel *r, const struct plot *p, size_t b,
+put_layer (const struct hi_rmodel *r, const struct hi_emit_options *o,
+           const struct plot *p, size_t b,
            const uint64_t *base, uint64_t *top, FILE *f)
 {
   const struct hi_rtimeline *tl = p->tl;
@@ -317,7 +354,7 @@ put_layer (const struct hi_rmodel *r, const struct plot *p, size_t b,
   if (b < p->npick)
     {
       fprintf (f, "<g class=\"chain\" data-chain=\"%zu\"><title>", b);
-      put_path (r, &tl->chains[c], f);
+      put_path (r, o, &tl->chains[c], f);
       fputs ("\nat most ", f);
       put_bytes (p->best[c], f);
       fputs (" live at a detailed point</title>", f);
@@ -333,11 +370,11 @@ put_layer (const struct hi_rmodel *r, const struct plot *p, size_t b,
       uint64_t v = c != UINT64_MAX ? p->val[d * NCOLOURS + b]
                                    : hi_sub0 (pt->bytes, base[d]);
       top[d] = hi_add_sat (base[d], v);
-      fprintf (f, "%s%.2f,%.2f", d ? " " : "", px (pt->clock, p->xmax),
+      fprintf (f, "%s%.2f,%.2f", d ? " " : "", px (pt->moved, p->xmax),
                py (top[d], p->ymax));
     }
   for (size_t d = p->nd; d-- > 0;)
-    fprintf (f, " %.2f,%.2f", px (tl->points[p->det[d]].clock, p->xmax),
+    fprintf (f, " %.2f,%.2f", px (tl->points[p->det[d]].moved, p->xmax),
              py (base[d], p->ymax));
   fputs ("\"/></g>\n", f);
 }
@@ -345,14 +382,15 @@ put_layer (const struct hi_rmodel *r, const struct plot *p, size_t b,
 /* The stacked chains, then the rest on top, between the detailed
    points.  HI_OK or HI_E_NOMEM. */
 static hi_status
-put_stack (const struct hi_rmodel *r, const struct plot *p, FILE *f)
+put_stack (const struct hi_rmodel *r, const struct hi_emit_options *o,
+           const struct plot *p, FILE *f)
 {
   uint64_t *base = calloc (p->nd + 1, sizeof *base);
   uint64_t *top = malloc ((p->nd + 1) * sizeof *top);
   if (base && top)
     for (size_t b = 0; b <= p->npick; b++)
       {
-        put_layer (r, p, b, base, top, f);
+        put_layer (r, o, p, b, base, top, f);
         memcpy (base, top, p->nd * sizeof *base);
       }
   hi_status st = base && top ? HI_OK : HI_E_NOMEM;
@@ -363,7 +401,8 @@ put_stack (const struct hi_rmodel *r, const struct plot *p, FILE *f)
 
 /* The detailed points: a column to hover each, with the figures. */
 static void
-put_points (const struct hi_rmodel *r, const struct plot *p, FILE *f)
+put_points (const struct hi_rmodel *r, const struct hi_emit_options *o,
+            const struct plot *p, FILE *f)
 {
   const struct hi_rtimeline *tl = p->tl;
   fputs ("<g id=\"points\">\n", f);
@@ -372,19 +411,21 @@ put_points (const struct hi_rmodel *r, const struct plot *p, FILE *f)
       size_t i = p->det[d];
       const struct hi_rpoint *pt = &tl->points[i];
       const uint64_t *val = &p->val[d * NCOLOURS];
-      double x = px (pt->clock, p->xmax);
+      double x = px (pt->moved, p->xmax);
       fprintf (f, "<g class=\"pt\" data-n=\"%zu\" data-kind=\"%s\" "
                "data-time-ns=\"%" PRIu64 "\" data-clock=\"%" PRIu64
-               "\" data-bytes=\"%" PRIu64 "\" data-blocks=\"%" PRIu64
-               "\" data-stack=\"", i, kind_keys[pt->kind], pt->time_ns,
-               pt->clock, pt->bytes, pt->blocks);
+               "\" data-alloc-free=\"%" PRIu64 "\" data-bytes=\"%" PRIu64
+               "\" data-blocks=\"%" PRIu64 "\" data-stack=\"", i,
+               kind_keys[pt->kind], pt->time_ns, pt->clock, pt->moved,
+               pt->bytes, pt->blocks);
       for (size_t b = 0; b < p->npick; b++)
         fprintf (f, "%s%" PRIu64, b ? " " : "", val[b]);
       fprintf (f, "\"><title>%s %zu: ", kind_names[pt->kind], i);
       put_bytes (pt->bytes, f);
       fprintf (f, " live in %" PRIu64 " blocks\nat %" PRIu64 ".%03" PRIu64
-               " ms, %" PRIu64 " bytes allocated", pt->blocks,
-               pt->time_ns / 1000000, pt->time_ns / 1000 % 1000, pt->clock);
+               " ms, %" PRIu64 " bytes allocated, %" PRIu64 " allocated and "
+               "freed", pt->blocks, pt->time_ns / 1000000,
+               pt->time_ns / 1000 % 1000, pt->clock, pt->moved);
       for (size_t b = 0; b < p->npick; b++)
         {
           if (!val[b])
@@ -392,7 +433,7 @@ put_points (const struct hi_rmodel *r, const struct plot *p, FILE *f)
           fputs ("\n", f);
           put_bytes (val[b], f);
           fputs (": ", f);
-          put_path (r, &tl->chains[p->pick[b]], f);
+          put_path (r, o, &tl->chains[p->pick[b]], f);
         }
       fprintf (f, "</title><rect x=\"%.2f\" y=\"%d\" width=\"8\" "
                "height=\"%d\"/></g>\n", x - 4, TOP, PH);
@@ -408,7 +449,7 @@ put_peak (const struct plot *p, FILE *f)
   if (tl->peak >= tl->n_points)
     return;
   const struct hi_rpoint *pt = &tl->points[tl->peak];
-  double x = px (pt->clock, p->xmax);
+  double x = px (pt->moved, p->xmax);
   fprintf (f, "<text id=\"peak\" x=\"%.2f\" y=\"%.2f\" "
            "text-anchor=\"%s\">peak ", x, py (pt->bytes, p->ymax) - 6,
            x > X0 + PW - 60 ? "end" : x < X0 + 60 ? "start" : "middle");
@@ -419,7 +460,8 @@ put_peak (const struct plot *p, FILE *f)
 
 /* The legend: a line per chain stacked, and the other chains. */
 static void
-put_legend (const struct hi_rmodel *r, const struct plot *p, FILE *f)
+put_legend (const struct hi_rmodel *r, const struct hi_emit_options *o,
+            const struct plot *p, FILE *f)
 {
   fputs ("<g id=\"legend\">\n", f);
   unsigned y = TOP + PH + 60;
@@ -429,7 +471,7 @@ put_legend (const struct hi_rmodel *r, const struct plot *p, FILE *f)
                "fill=\"%s\"/><text x=\"%d\" y=\"%u\">", X0, y,
                b < p->npick ? colours[b] : "#a0a0a0", X0 + 18, y + 11);
       if (b < p->npick)
-        put_path (r, &p->tl->chains[p->pick[b]], f);
+        put_path (r, o, &p->tl->chains[p->pick[b]], f);
       else
         fputs ("other chains", f);
       fputs ("</text>\n", f);
@@ -442,7 +484,6 @@ hi_status
 hi_emit_svg_timeline (const struct hi_rmodel *r,
                       const struct hi_emit_options *o, FILE *f)
 {
-  (void) o;
   struct plot p;
   if (plot_new (&r->timeline, &p) != HI_OK)
     return HI_E_NOMEM;
@@ -451,15 +492,15 @@ hi_emit_svg_timeline (const struct hi_rmodel *r,
   if (p.tl->has && p.tl->n_points)
     {
       put_area (&p, f);
-      if (put_stack (r, &p, f) != HI_OK)
+      if (put_stack (r, o, &p, f) != HI_OK)
         {
           plot_free (&p);
           return HI_E_NOMEM;
         }
-      put_points (r, &p, f);
+      put_points (r, o, &p, f);
       put_peak (&p, f);
     }
-  put_legend (r, &p, f);
+  put_legend (r, o, &p, f);
   plot_free (&p);
   return fflush (f) != 0 || ferror (f) ? HI_E_WRITE : HI_OK;
 }

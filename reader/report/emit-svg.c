@@ -367,27 +367,6 @@ put_pct (uint64_t part, uint64_t whole, FILE *f)
 
 /* What the weight is, for people: the heading, and what percentages
    are of. */
-static const char *
-weight_title (enum hi_weight w)
-{
-  switch (w)
-    {
-    case HI_WEIGHT_INUSE_OBJECTS:
-      return "blocks in use";
-    case HI_WEIGHT_ALLOC_SPACE:
-      return "bytes allocated";
-    case HI_WEIGHT_ALLOC_OBJECTS:
-      return "allocations";
-    case HI_WEIGHT_PEAK_SPACE:
-      return "bytes at the peak";
-    case HI_WEIGHT_PEAK_OBJECTS:
-      return "blocks at the peak";
-    case HI_WEIGHT_INUSE_SPACE:
-    default:
-      return "bytes in use";
-    }
-}
-
 /* Node N's two title lines: its name, then its figures. */
 static int
 put_title (struct text *scratch, const struct node *n, uint64_t total,
@@ -409,7 +388,7 @@ put_title (struct text *scratch, const struct node *n, uint64_t total,
            : inuse ? "in use" : "allocated", n->blocks,
            inuse || peak ? "block" : "allocation", n->blocks == 1 ? "" : "s");
   put_pct (n->weight, total, f);
-  fprintf (f, " of %s</title>", weight_title (w));
+  fprintf (f, " of %s</title>", hi_weight_title (w));
   return 0;
 }
 
@@ -447,7 +426,7 @@ static void
 put_head (const struct hi_rmodel *r, const struct hi_emit_options *o,
           struct text *scratch, uint32_t height, FILE *f)
 {
-  const char *what = weight_title (o->weight);
+  const char *what = hi_weight_title (o->weight);
   fprintf (f,
            "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"yes\"?>\n"
            "<svg version=\"1.1\" xmlns=\"http://www.w3.org/2000/svg\" "
@@ -509,9 +488,15 @@ hi_emit_svg (const struct hi_rmodel *r, const struct hi_emit_options *o,
   uint32_t height = TOP + (total ? max_depth + 1 : 2) * FRAME_H + BOTTOM;
   put_head (r, o, &scratch, height, f);
   if (total == 0)
-    fprintf (f, "<text id=\"empty\" x=\"%d\" y=\"%d\" text-anchor=\"middle\">"
-             "Nothing to show: no %s in this profile.</text>\n",
-             IMAGE_W / 2, TOP + FRAME_H, weight_title (o->weight));
+    {
+      char why[256];
+      hi_weight_empty_hint (r, o->weight, why, sizeof why);
+      fprintf (f, "<text id=\"empty\" x=\"%d\" y=\"%d\" "
+               "text-anchor=\"middle\">Nothing to show: ", IMAGE_W / 2,
+               TOP + FRAME_H);
+      hi_svg_put_text (why, f);
+      fputs (".</text>\n", f);
+    }
   else
     {
       if (put_frames (&t, total, min_weight, max_depth, o->weight, &scratch,
@@ -531,11 +516,11 @@ hi_emit_svg (const struct hi_rmodel *r, const struct hi_emit_options *o,
                    " frame%s under 0.01%% of the whole not drawn (", X0,
                    height - 6, omitted, omitted == 1 ? "" : "s");
           put_pct (omitted_weight, total, f);
-          fprintf (f, " of %s).</text>\n", weight_title (o->weight));
+          fprintf (f, " of %s).</text>\n", hi_weight_title (o->weight));
         }
       fprintf (f, "<script type=\"text/ecmascript\"><![CDATA[\n"
                "var hiTotal = %" PRIu64 ", hiOf = '%s';\n%s]]></script>\n",
-               total, weight_title (o->weight), hi_svg_script);
+               total, hi_weight_title (o->weight), hi_svg_script);
     }
   fputs ("</svg>\n", f);
   s = fflush (f) != 0 || ferror (f) ? HI_E_WRITE : HI_OK;

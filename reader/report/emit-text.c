@@ -273,8 +273,8 @@ emit_prose (const struct hi_rmodel *r, const struct hi_emit_options *o,
 }
 
 /* The chart of the report's timeline, as ms_print draws massif's: live
-   bytes up, the allocation clock across, a column per CHART_W-th of the
-   clock holding the most live bytes of its points (or, with none, the
+   bytes up, the bytes allocated and freed across, a column per
+   CHART_W-th of them holding the most live bytes of its points (or, with none, the
    last point's before it), drawn with ':', '@' where a detailed point
    (or now) is, '#' at the peak. */
 #define CHART_W 72
@@ -287,7 +287,7 @@ emit_chart (const struct hi_rmodel *r, const struct hi_emit_options *o,
   const struct hi_rtimeline *tl = &r->timeline;
   if (tl->n_points == 0)
     return;
-  uint64_t ymax = 0, xmax = tl->points[tl->n_points - 1].clock;
+  uint64_t ymax = 0, xmax = tl->points[tl->n_points - 1].moved;
   for (size_t i = 0; i < tl->n_points; i++)
     if (tl->points[i].bytes > ymax)
       ymax = tl->points[i].bytes;
@@ -300,7 +300,7 @@ emit_chart (const struct hi_rmodel *r, const struct hi_emit_options *o,
   for (size_t i = 0; i < tl->n_points; i++)
     {
       const struct hi_rpoint *p = &tl->points[i];
-      size_t x = xmax ? (size_t) ((long double) p->clock * CHART_W / xmax)
+      size_t x = xmax ? (size_t) ((long double) p->moved * CHART_W / xmax)
                       : CHART_W - 1;
       if (x >= CHART_W)
         x = CHART_W - 1;
@@ -319,7 +319,7 @@ emit_chart (const struct hi_rmodel *r, const struct hi_emit_options *o,
       size_t last = 0;
       for (size_t i = 0; i < tl->n_points; i++)
         {
-          size_t px = xmax ? (size_t) ((long double) tl->points[i].clock
+          size_t px = xmax ? (size_t) ((long double) tl->points[i].moved
                                        * CHART_W / xmax) : CHART_W - 1;
           if (px <= x)
             last = i + 1;
@@ -362,7 +362,7 @@ emit_chart (const struct hi_rmodel *r, const struct hi_emit_options *o,
   fprintf (f, "%*s +", lw, "0");
   for (int x = 0; x < CHART_W; x++)
     fputc ('-', f);
-  fputs ("> bytes allocated (the allocation clock)\n", f);
+  fputs ("> bytes allocated and freed (alloc+free)\n", f);
   fprintf (f, "%*s  0%*s\n\n", lw, "", CHART_W - 1, right);
 }
 

@@ -16,7 +16,7 @@ static struct hi_emit_options
 emit_options (const struct hi_options *opt)
 {
   return (struct hi_emit_options) { opt->exact_bytes, opt->lines,
-                                    opt->weight };
+                                    opt->weight, stderr, opt->gdb };
 }
 
 hi_status

@@ -123,6 +123,17 @@ hi_weight_unit (enum hi_weight w)
          || w == HI_WEIGHT_PEAK_SPACE ? "bytes" : "count";
 }
 
+struct hi_rmodel;
+
+/* Weight W in words, "bytes in use", ...: what a flame graph shows. */
+const char *hi_weight_title (enum hi_weight w);
+/* Why a profile of R weighed by W shows nothing, and which weights to
+   try instead (the others of its unit that some sample has), into S:
+   "no bytes in use in this profile; try --weight=alloc_space or
+   --weight=peak_space". */
+void hi_weight_empty_hint (const struct hi_rmodel *r, enum hi_weight w,
+                           char *s, size_t size);
+
 /* What a cell holds.  Numbers are exact in the model; the text emitter
    writes bytes in human units unless told --bytes. */
 enum hi_cell_type
@@ -243,9 +254,12 @@ struct hi_table
 };
 
 /* The timeline of a report (format 4's time data; hi_timeline_build):
-   the points of live bytes over the allocation clock, oldest first, the
-   peak and "now" among them, and for the detailed ones (the monitor's
-   detailed points, the peak, now) their chains, most bytes first.  The
+   the points of live bytes, oldest first, the peak and "now" among them,
+   and for the detailed ones (the monitor's detailed points, the peak,
+   now) their chains, most bytes first.  Their time axis is the bytes
+   allocated and freed so far (massif's --time-unit=B), which moves with
+   frees too: a program that frees everything after its last allocation
+   ends at now, later than its peak, with the live bytes now.  The
    timeline table, the chart, massif.out and the stacked SVG show it. */
 enum hi_rpoint_kind
 {
@@ -260,6 +274,8 @@ struct hi_rpoint
 {
   uint64_t time_ns;          /* since the monitor started */
   uint64_t clock;            /* the allocation clock: bytes allocated */
+  uint64_t moved;            /* the time axis: bytes allocated and freed,
+                                2 * clock - bytes (never going back) */
   uint64_t bytes, blocks;    /* live */
   enum hi_rpoint_kind kind;
   uint64_t first, n;         /* the timeline's at[first, first + n): its
@@ -279,6 +295,10 @@ struct hi_rtchain
 struct hi_rchain
 {
   uint64_t site;
+  uint64_t same;             /* the first chain whose path reads as this
+                                one's (hi_path_rows: the tables and the
+                                SVG show them as one; massif's trees keep
+                                them apart) */
   uint64_t path_first, path_n;
   uint64_t full_first, full_n;
 };
@@ -438,6 +458,10 @@ struct hi_emit_options
   int exact_bytes;           /* --bytes: 1234567, not 1.2M */
   int lines;                 /* show file:line (not --no-lines) */
   enum hi_weight weight;     /* folded, SVG: the figure shown (--weight) */
+  FILE *notes;               /* where a format that writes nothing says
+                                why (folded): stderr; NULL: nowhere */
+  int gdb;                   /* for gdb's heap commands: notes start
+                                "heap: ", not "heapinspect: " */
 };
 
 /* The emitters: write R to F.  The text formats return HI_OK (a write
@@ -471,14 +495,14 @@ hi_status hi_emit_svg (const struct hi_rmodel *r,
 /* The timeline formats: they need R's timeline (timeline.has may be 0:
    an input without time data gives a file that says so where the format
    allows, massif's an empty run).  HI_OK, HI_E_NOMEM or HI_E_WRITE. */
-/* valgrind massif's massif.out (time_unit: B, the allocation clock):
-   a snapshot per point, detailed ones with their heap trees, the peak's
-   from every chain's bytes at the peak; what ms_print and
+/* valgrind massif's massif.out (time_unit: B, the bytes allocated and
+   freed): a snapshot per point, detailed ones with their heap trees, the
+   peak's from every chain's bytes at the peak; what ms_print and
    massif-visualizer read. */
 hi_status hi_emit_massif (const struct hi_rmodel *r,
                           const struct hi_emit_options *o, FILE *f);
-/* A self-contained SVG of the live bytes over the allocation clock, the
-   chains of the detailed points stacked, with hover titles. */
+/* A self-contained SVG of the live bytes over the bytes allocated and
+   freed, the chains of the detailed points stacked, with hover titles. */
 hi_status hi_emit_svg_timeline (const struct hi_rmodel *r,
                                 const struct hi_emit_options *o, FILE *f);
 

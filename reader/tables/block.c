@@ -138,6 +138,58 @@ chunk_of (const struct hi_target *t, const struct hi_model *m,
   *mmapped = (sz & 2) != 0;
 }
 
+/* Whether the glibc chunk size word of B (a block with a valid header)
+   is overwritten: an error record says so, or B is a plain block the
+   monitor holds (live or quarantined) and the word is not what glibc
+   gives it, as the monitor checks it at a free (hi_guard_chunk_ok): its
+   request (our prefix, its bytes, the redzone) and the word rounded up
+   to 16, at least 32, or 16 more with the next chunk in use; glibc's
+   own mapped chunks at least that. */
+static int
+size_word_smashed (const struct hi_target *t, const struct hi_model *m,
+                   const struct hi_block *b)
+{
+  for (uint64_t k = 0; k < m->n_errors; k++)
+    if (m->errors[k].kind == HI_ERR_HEADER_CORRUPT
+        && (m->errors[k].flags & HI_ERROR_FLAG_CHUNK_SIZE)
+        && m->errors[k].block == b->start)
+      return 1;
+  if (b->aligned || (b->freed && !b->quarantined))
+    return 0;
+  uint64_t mp = b->start - 16 - m->root.birth_size, w, next;
+  if (mp < 16 || rd (t, mp - 8, &w, sizeof w) != 0)
+    return 0;                   /* not in memory: nothing to say */
+  uint64_t req = b->start - mp + b->size + m->redzone;
+  uint64_t nb = (req + 8 + 15) & ~UINT64_C(15);
+  nb = nb < 32 ? 32 : nb;
+  uint64_t cs = w & ~UINT64_C(7);
+  if (w & 2)
+    return cs < nb || cs >= CHUNK_MAX;
+  if (cs == nb)
+    return 0;
+  if (cs != nb + 16 || rd (t, mp - 16 + cs + 8, &next, sizeof next) != 0)
+    return 1;
+  uint64_t ncs = next & ~UINT64_C(7);
+  return !(next & 1) || (next & 2) || ncs < 16 || ncs % 16 != 0
+         || ncs >= CHUNK_MAX;
+}
+
+/* ADDR in or past the chunk at X, whose block of ours has its size word
+   overwritten: *C that block, and HI_BLOCK_PAST_SMASHED past its end,
+   HI_BLOCK_BAD_HEADER in the chunk's header; HI_BLOCK_NONE if X holds no
+   such block or ADDR is in the block itself (found from its header). */
+static int
+smashed_at (const struct hi_target *t, const struct hi_model *m,
+            uint64_t addr, uint64_t x, struct hi_block *c)
+{
+  if (block_at (t, m, x + 32 + m->root.birth_size, c) == HDR_NONE
+      || c->aligned || !size_word_smashed (t, m, c))
+    return HI_BLOCK_NONE;
+  if (addr < x + 16)
+    return HI_BLOCK_BAD_HEADER;
+  return addr >= c->start + c->size ? HI_BLOCK_PAST_SMASHED : HI_BLOCK_NONE;
+}
+
 /* The nearest header at or below ADDR that the monitor still owns (live
    or quarantined) in *AUTH, and the nearest freed one whose block holds
    ADDR in *STALE (a header of a block given back to malloc may survive
@@ -302,6 +354,8 @@ past_end (const struct hi_target *t, const struct hi_model *m,
       out->in_redzone = 1;
       return HI_BLOCK_PAST_END;
     }
+  if (size_word_smashed (t, m, b))
+    return HI_BLOCK_PAST_SMASHED;
   uint64_t mp, chunk, csize;
   int mmapped;
   chunk_of (t, m, b, &mp, &chunk, &csize, &mmapped);
@@ -320,6 +374,20 @@ past_end (const struct hi_target *t, const struct hi_model *m,
     {
       uint64_t sz, next_sz;
       out->chunk = x;
+      /* A chunk whose size word an overflow wrote: the walk ends here. */
+      struct hi_block smashed;
+      int st = smashed_at (t, m, addr, x, &smashed);
+      if (st == HI_BLOCK_BAD_HEADER)
+        {
+          out->chunk_size = 0;
+          return st;
+        }
+      if (st == HI_BLOCK_PAST_SMASHED)
+        {
+          out->block = smashed;
+          out->past = addr - (smashed.start + smashed.size);
+          return st;
+        }
       if (rd (t, x + 8, &sz, sizeof sz) != 0)
         return HI_BLOCK_NONE;
       uint64_t xs = sz & ~UINT64_C(7);
@@ -661,8 +729,9 @@ hi_block_state_name (int state)
     [HI_BLOCK_PAST_END] = "past_end", [HI_BLOCK_BAD_HEADER] = "bad_header",
     [HI_BLOCK_FREE_MEMORY] = "free_memory",
     [HI_BLOCK_FREED_CHUNK] = "freed_chunk", [HI_BLOCK_RECORDED] = "recorded",
+    [HI_BLOCK_PAST_SMASHED] = "past_smashed_chunk",
   };
-  return state >= 0 && state <= HI_BLOCK_RECORDED ? names[state] : "?";
+  return state >= 0 && state <= HI_BLOCK_PAST_SMASHED ? names[state] : "?";
 }
 
 static const char *
@@ -899,6 +968,23 @@ past_end_cells (const struct hi_block_info *i, struct hi_rmodel *r,
   c[C_T0] = text_cell (r, s);
 }
 
+/* An address past the end of a block whose chunk size word is
+   overwritten: how far, and that the heap after it cannot be walked. */
+static void
+past_smashed_cells (const struct hi_block_info *i, struct hi_rmodel *r,
+                    struct hi_cell *c)
+{
+  char s[1024], phrase[128];
+  block_phrase (&i->block, "the", phrase, sizeof phrase);
+  c[C_PAST] = hi_cell_count (i->past);
+  snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " %s past the end of "
+            "%s, whose chunk size word (malloc's, before its header) is "
+            "overwritten: where its chunk ends, and what follows up to the "
+            "next valid block, cannot be told (heap corruption), allocated "
+            "by ", i->addr, i->past, bytes_word (i->past), phrase);
+  c[C_T0] = text_cell (r, s);
+}
+
 /* The sentence for an address in a glibc chunk that glibc's tcache or a
    fastbin holds, into S; PHRASE names the block before it. */
 static void
@@ -1073,6 +1159,9 @@ hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
       break;
     case HI_BLOCK_PAST_END:
       past_end_cells (i, r, c);
+      break;
+    case HI_BLOCK_PAST_SMASHED:
+      past_smashed_cells (i, r, c);
       break;
     case HI_BLOCK_BAD_HEADER:
     case HI_BLOCK_FREE_MEMORY:

@@ -2,7 +2,8 @@
    monitor recorded, in the order found, as a paragraph each (what, where,
    which block, the thread) with its call chains symbolized: who allocated
    the block, who freed it first, the bad call, and for an overwritten
-   header the block before it, the likely overflow. */
+   header (ours, or glibc's chunk size word before it) the block before
+   it, the likely overflow.  The words are the monitor's report's. */
 #define _GNU_SOURCE
 
 #include <inttypes.h>
@@ -12,7 +13,8 @@
 
 enum { C_T0, C_ALLOC, C_T1, C_FREE, C_T2, C_CALL, C_T3, C_OTHER,
        C_NUMBER, C_KIND, C_WHEN, C_ADDRESS, C_BLOCK, C_SIZE, C_OFFSET,
-       C_WHERE, C_BEFORE, C_BEFORE_SIZE, C_THREAD, C_TIME, C_NCOLS };
+       C_WHERE, C_OVERWRITTEN, C_BEFORE, C_BEFORE_SIZE, C_THREAD, C_TIME,
+       C_NCOLS };
 
 static const struct hi_column columns[C_NCOLS] = {
   [C_T0] = { .head = "" },
@@ -37,6 +39,7 @@ static const struct hi_column columns[C_NCOLS] = {
   [C_SIZE] = { .key = "block_size", .type = HI_CELL_BYTES },
   [C_OFFSET] = { .key = "offset", .type = HI_CELL_COUNT },
   [C_WHERE] = { .key = "where", .type = HI_CELL_TEXT },
+  [C_OVERWRITTEN] = { .key = "overwritten", .type = HI_CELL_TEXT },
   [C_BEFORE] = { .key = "block_before", .type = HI_CELL_TEXT },
   [C_BEFORE_SIZE] = { .key = "block_before_size", .type = HI_CELL_BYTES },
   [C_THREAD] = { .key = "thread", .type = HI_CELL_COUNT },
@@ -61,6 +64,24 @@ static const char *const where_keys[] = {
   [HI_WHERE_MODULE] = "module", [HI_WHERE_UNMAPPED] = "unmapped",
 };
 
+
+/* E's when as JSON says it: found at exit is "exit". */
+static const char *
+when_key (const struct hi_error *e)
+{
+  if (e->when == HI_WHEN_SNAPSHOT && (e->flags & HI_ERROR_FLAG_AT_EXIT))
+    return "exit";
+  return when_keys[e->when];
+}
+
+/* Whether E is an overwritten chunk size word (glibc's, before a whole
+   header of ours), not an overwritten header. */
+static int
+chunk_size_word (const struct hi_error *e)
+{
+  return e->kind == HI_ERR_HEADER_CORRUPT
+         && (e->flags & HI_ERROR_FLAG_CHUNK_SIZE) && e->block;
+}
 
 /* "byte" or "bytes", as N wants. */
 static const char *
@@ -94,7 +115,8 @@ headline (const struct hi_error *e, uint64_t n, char *s, size_t size)
       snprintf (found, sizeof found, "found as it left the quarantine");
       break;
     case HI_WHEN_SNAPSHOT:
-      snprintf (found, sizeof found, "found while a snapshot was written");
+      snprintf (found, sizeof found, "%s", e->flags & HI_ERROR_FLAG_AT_EXIT
+                ? "found at exit" : "found while a snapshot was written");
       break;
     default:
       snprintf (found, sizeof found, "at 0x%" PRIx64 " (when: not recorded)",
@@ -128,9 +150,14 @@ headline (const struct hi_error *e, uint64_t n, char *s, size_t size)
                 "there" : "");
       break;
     case HI_ERR_HEADER_CORRUPT:
-      snprintf (s, size, "%" PRIu64 ". heap corruption %s: the header of "
-                "the block at 0x%" PRIx64 " is overwritten", n, found,
-                e->block ? e->block : e->addr);
+      if (chunk_size_word (e))
+        snprintf (s, size, "%" PRIu64 ". heap corruption %s: the chunk size "
+                  "word of %s (malloc's, before its header) is overwritten",
+                  n, found, block);
+      else
+        snprintf (s, size, "%" PRIu64 ". heap corruption %s: the header of "
+                  "the block at 0x%" PRIx64 " is overwritten", n, found,
+                  e->block ? e->block : e->addr);
       break;
     case HI_ERR_WRITE_AFTER_FREE:
       /* Found as it left the quarantine, the block is held no more. */
@@ -193,12 +220,15 @@ hi_table_errors (struct hi_analysis *a, struct hi_rmodel *r)
       headline (e, k + 1, s, sizeof s);
       c[C_NUMBER] = hi_cell_count (k + 1);
       c[C_KIND] = hi_cell_text (kind_keys[e->kind]);
-      c[C_WHEN] = hi_cell_text (when_keys[e->when]);
+      c[C_WHEN] = hi_cell_text (when_key (e));
       c[C_ADDRESS] = hi_cell_text (hexs (r, e->addr));
       c[C_THREAD] = hi_cell_count (e->tid);
       c[C_TIME] = hi_cell_count (e->time_ns);
       if (e->kind == HI_ERR_NOT_HEAP)
         c[C_WHERE] = hi_cell_text (where_keys[e->where_kind]);
+      if (e->kind == HI_ERR_HEADER_CORRUPT)
+        c[C_OVERWRITTEN] = hi_cell_text (chunk_size_word (e) ? "chunk_size"
+                                                              : "header");
       if (e->kind == HI_ERR_INTERIOR_FREE || e->kind == HI_ERR_REDZONE
           || e->kind == HI_ERR_WRITE_AFTER_FREE)
         c[C_OFFSET] = hi_cell_count (e->offset);
@@ -235,9 +265,10 @@ hi_table_errors (struct hi_analysis *a, struct hi_rmodel *r)
           if (bad >= 16 && end <= bad - 16)
             snprintf (s, sizeof s, "\n    the block before it, the likely "
                       "overflow: the %" PRIu64 "-byte block at 0x%" PRIx64
-                      ", whose end is %" PRIu64 " %s before that header, "
+                      ", whose end is %" PRIu64 " %s before %s header, "
                       "allocated by ", e->other_size, e->other,
-                      bad - 16 - end, bytes_word (bad - 16 - end));
+                      bad - 16 - end, bytes_word (bad - 16 - end),
+                      chunk_size_word (e) ? "the block's" : "that");
           else
             snprintf (s, sizeof s, "\n    the block before it, the likely "
                       "overflow: the %" PRIu64 "-byte block at 0x%" PRIx64

@@ -1,8 +1,11 @@
 /* table-temporary.c - the temporary allocation table (format 4 on): per
-   chain, its allocations and how many were temporary (heaptrack's: freed
-   by the thread that allocated them with no other allocation or free by
-   that thread in between, as the monitor counts them), most temporaries
-   first. */
+   chain, its allocations and how many were temporary (freed by the thread
+   that allocated them with no other allocation or free by that thread in
+   between, as the monitor counts them), most temporaries first.  This is
+   heaptrack's idea, not its figure: heaptrack also counts a realloc right
+   after the allocation (a free and an allocation to it) and a free of any
+   block of the size and chain last allocated, in the whole process's
+   order; the legend and heapinspect(1) say so. */
 #include "tables/tables.h"
 #include "util/num.h"
 #include "report/timetab.h"
@@ -105,7 +108,9 @@ hi_table_temporary (struct hi_analysis *a, struct hi_rmodel *r)
     }
   t->legend = "temporary: blocks freed by the thread that allocated them "
               "with no other allocation or free by it in between, (%) of "
-              "the chain's allocs; (**) 100%, ( .) under 1%";
+              "the chain's allocs; (**) 100%, ( .) under 1%; heaptrack "
+              "counts more: also a realloc right after the allocation, and "
+              "the free of any block of the size and chain just allocated";
   hi_table_flag (t, "time_data", 1);
   return hi_chain_table (a, r, t, &temporary_table);
 }

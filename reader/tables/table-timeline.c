@@ -1,7 +1,9 @@
 /* table-timeline.c - the timeline (format 4's time data): the monitor's
    points and detailed points merged in clock order, the peak and "now"
-   among them, into the report's timeline; and the `timeline` tables
-   made of it (the points, then the chains of the detailed ones). */
+   among them, into the report's timeline, on a time axis of the bytes
+   allocated and freed; and the `timeline` tables made of it (the points,
+   then the chains of the detailed ones, those whose paths read the same
+   as one row). */
 #include "tables/tables.h"
 #include "util/num.h"
 #include "util/vec.h"
@@ -19,6 +21,9 @@ struct build
   struct hi_rtimeline *tl;
   struct hi_rmodel *r;
   uint32_t *chain_of;        /* site -> chain + 1; 0: none yet */
+  uint32_t *row_of;          /* site -> its path's row (hi_path_rows), or
+                                UINT32_MAX */
+  uint64_t *chain_of_row;    /* row -> its first chain + 1; 0: none yet */
   size_t cap_points, cap_at, cap_chains;
 };
 
@@ -35,7 +40,12 @@ chain_for (struct build *b, uint64_t s)
   if (hi_grow ((void **) &tl->chains, &b->cap_chains, tl->n_chains + 1,
                sizeof *tl->chains) != 0)
     return UINT64_MAX;
-  struct hi_rchain c = { .site = s };
+  struct hi_rchain c = { .site = s, .same = tl->n_chains };
+  uint32_t row = b->row_of && b->chain_of_row ? b->row_of[s] : UINT32_MAX;
+  if (row != UINT32_MAX && b->chain_of_row[row])
+    c.same = b->chain_of_row[row] - 1;
+  else if (row != UINT32_MAX)
+    b->chain_of_row[row] = tl->n_chains + 1;
   struct hi_cell path = hi_path_cell (a, s, r);
   c.path_first = path.v;
   c.path_n = path.whole;
@@ -80,7 +90,7 @@ add_point (struct build *b, const struct hi_tpoint *p, enum hi_rpoint_kind k)
                sizeof *tl->points) != 0)
     return NULL;
   struct hi_rpoint *o = &tl->points[tl->n_points++];
-  *o = (struct hi_rpoint) { p->time_ns, p->clock, p->live_bytes,
+  *o = (struct hi_rpoint) { p->time_ns, p->clock, 0, p->live_bytes,
                             p->live_blocks, k, tl->n_at, 0 };
   return o;
 }
@@ -255,6 +265,23 @@ add_now (struct build *b, const struct hi_stat *st)
   return 0;
 }
 
+/* Every point's place on the time axis: the bytes allocated and freed
+   by then, 2 * clock - live bytes (the clock counts the bytes allocated,
+   and those freed are the clock less the live ones), never going back
+   (threads' batches: the two figures are read apart). */
+static void
+set_moved (struct hi_rtimeline *tl)
+{
+  uint64_t last = 0;
+  for (size_t i = 0; i < tl->n_points; i++)
+    {
+      struct hi_rpoint *p = &tl->points[i];
+      uint64_t v = hi_sub0 (hi_add_sat (p->clock, p->clock), p->bytes);
+      p->moved = v > last ? v : last;
+      last = p->moved;
+    }
+}
+
 hi_status
 hi_timeline_build (struct hi_analysis *a, struct hi_rmodel *r)
 {
@@ -267,16 +294,26 @@ hi_timeline_build (struct hi_analysis *a, struct hi_rmodel *r)
   int time = m->has_time && m->chain_time;
   struct build b = { .a = a, .tl = tl, .r = r };
   b.chain_of = calloc (m->n_sites ? m->n_sites : 1, sizeof *b.chain_of);
+  /* Chains whose paths read the same share a row, as in the leak table. */
+  uint64_t *first_site = NULL, filtered = 0;
+  size_t n_rows = 0;
+  if (hi_path_rows (a, 0, &b.row_of, &first_site, &n_rows, &filtered)
+      == HI_OK)
+    b.chain_of_row = calloc (n_rows ? n_rows : 1, sizeof *b.chain_of_row);
+  free (first_site);
   struct hi_stat st;
   hi_stat_compute (m, &st);
   tl->top = HI_TIMELINE_TOP;
   tl->peak = SIZE_MAX;
-  int bad = !b.chain_of
+  int bad = !b.chain_of || !b.chain_of_row
             || (time && (merge_points (&b) != 0 || add_peak (&b, &st) != 0))
             || add_now (&b, &st) != 0;
   free (b.chain_of);
+  free (b.row_of);
+  free (b.chain_of_row);
   if (bad || r->nomem)
     return HI_E_NOMEM;
+  set_moved (tl);
   tl->has = time;
   return HI_OK;
 }
@@ -285,6 +322,8 @@ static const struct hi_column point_columns[] = {
   { .key = "point", .head = "n", .type = HI_CELL_COUNT },
   { .key = "time_ns", .head = "time(ms)", .type = HI_CELL_MS },
   { .key = "clock", .head = "clock", .head2 = "(bytes allocated)",
+    .type = HI_CELL_BYTES },
+  { .key = "alloc_free", .head = "alloc+free", .head2 = "(bytes)",
     .type = HI_CELL_BYTES },
   { .key = "live_bytes", .head = "live bytes", .type = HI_CELL_BYTES },
   { .key = "live_blocks", .head = "live blocks", .type = HI_CELL_COUNT },
@@ -304,6 +343,35 @@ static const char *const kind_names[] = {
   [HI_RPOINT_PEAK] = "peak", [HI_RPOINT_NOW] = "now",
 };
 
+/* Point P's chains into ROWS, those whose paths read the same (their
+   `same`) summed into one entry named by that chain, the most bytes
+   first; how many.  SLOT (per chain, UINT32_MAX) is scratch, left as
+   it was found. */
+static size_t
+merge_rows (const struct hi_rtimeline *tl, const struct hi_rpoint *p,
+            struct hi_rtchain *rows, uint32_t *slot)
+{
+  size_t n = 0;
+  for (uint64_t k = 0; k < p->n; k++)
+    {
+      const struct hi_rtchain *ch = &tl->at[p->first + k];
+      uint64_t same = tl->chains[ch->chain].same;
+      if (slot[same] == UINT32_MAX)
+        {
+          slot[same] = (uint32_t) n;
+          rows[n++] = (struct hi_rtchain) { same, 0, 0 };
+        }
+      struct hi_rtchain *row = &rows[slot[same]];
+      row->bytes = hi_add_sat (row->bytes, ch->bytes);
+      row->blocks = hi_add_sat (row->blocks, ch->blocks);
+    }
+  for (size_t k = 0; k < n; k++)
+    slot[rows[k].chain] = UINT32_MAX;
+  if (n > 1)
+    qsort (rows, n, sizeof *rows, by_bytes);
+  return n;
+}
+
 hi_status
 hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r)
 {
@@ -312,7 +380,7 @@ hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r)
     return s;
   const struct hi_rtimeline *tl = &r->timeline;
   struct hi_table *t = hi_rmodel_table (r, "timeline", "Timeline",
-                                        point_columns, 6);
+                                        point_columns, 7);
   if (!t)
     return HI_E_NOMEM;
   if (!tl->has)
@@ -341,21 +409,24 @@ hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r)
       c[0] = hi_cell_count (i);
       c[1] = (struct hi_cell) { HI_CELL_MS, NULL, p->time_ns, 0 };
       c[2] = hi_cell_bytes (p->clock);
-      c[3] = hi_cell_bytes (p->bytes);
-      c[4] = hi_cell_count (p->blocks);
+      c[3] = hi_cell_bytes (p->moved);
+      c[4] = hi_cell_bytes (p->bytes);
+      c[5] = hi_cell_count (p->blocks);
       if (kind_names[p->kind])
-        c[5] = hi_cell_text (kind_names[p->kind]);
+        c[6] = hi_cell_text (kind_names[p->kind]);
     }
-  char head[300];
+  char head[400];
   if (left_out)
-    snprintf (head, sizeof head, "live bytes over the allocation clock: "
-              "the detailed points the monitor kept, the peak, and now (the "
-              "live totals when read); %" PRIu64 " other points in the "
-              "chart, --verbose lists them", left_out);
+    snprintf (head, sizeof head, "live bytes over the bytes allocated and "
+              "freed (alloc+free, massif's time unit B): the detailed points "
+              "the monitor kept, the peak, and now (the live totals when "
+              "read); %" PRIu64 " other points in the chart, --verbose lists "
+              "them", left_out);
   else
-    snprintf (head, sizeof head, "live bytes over the allocation clock: "
-              "the points the monitor kept, the peak, and now (the live "
-              "totals when read)");
+    snprintf (head, sizeof head, "live bytes over the bytes allocated and "
+              "freed (alloc+free, massif's time unit B): the points the "
+              "monitor kept, the peak, and now (the live totals when "
+              "read)");
   t->legend = hi_rmodel_strdup (r, head);
   hi_table_fact (t, "points_left_out", hi_cell_count (left_out));
   t = hi_rmodel_table (r, "timeline_chains",
@@ -363,27 +434,39 @@ hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r)
                        "and Now", chain_columns, 5);
   if (!t)
     return HI_E_NOMEM;
-  char legend[200];
+  char legend[400];
   snprintf (legend, sizeof legend, "at each, the %u chains with the most "
-            "live bytes (n: the point above; %%: of its live bytes; "
-            "--threshold and --limit apply at each point; "
-            "--format=massif has all of the peak's and now's)",
+            "live bytes (n: the point above; %%: of its live bytes; chains "
+            "whose paths read the same are one row, --offsets tells their "
+            "call sites apart; --threshold and --limit apply at each "
+            "point; --format=massif has all of the peak's and now's)",
             (unsigned) tl->top);
   t->legend = hi_rmodel_strdup (r, legend);
-  for (size_t i = 0; i < tl->n_points; i++)
+  struct hi_rtchain *rows = malloc ((tl->n_at + 1) * sizeof *rows);
+  uint32_t *slot = malloc ((tl->n_chains + 1) * sizeof *slot);
+  if (!rows || !slot)
+    {
+      free (rows);
+      free (slot);
+      return HI_E_NOMEM;
+    }
+  for (size_t c = 0; c < tl->n_chains; c++)
+    slot[c] = UINT32_MAX;
+  for (size_t i = 0; i < tl->n_points && !r->nomem; i++)
     {
       const struct hi_rpoint *p = &tl->points[i];
+      size_t n = merge_rows (tl, p, rows, slot);
       uint64_t shown = 0;
-      for (uint64_t k = 0; k < p->n && k < tl->top; k++)
+      for (size_t k = 0; k < n && k < tl->top; k++)
         {
-          const struct hi_rtchain *ch = &tl->at[p->first + k];
+          const struct hi_rtchain *ch = &rows[k];
           const struct hi_rchain *chain = &tl->chains[ch->chain];
           if (!hi_keep_row (&a->opt, t, &shown,
                             hi_shown (&a->opt, ch->bytes, p->bytes)))
             continue;
           struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
           if (!c)
-            return HI_E_NOMEM;
+            break;
           t->rows[t->n_rows - 1].group = (uint32_t) i;
           c[0] = hi_cell_count (i);
           c[1] = hi_cell_bytes (ch->bytes);
@@ -392,5 +475,7 @@ hi_table_timeline (struct hi_analysis *a, struct hi_rmodel *r)
           c[4] = hi_cell_path (chain->path_first, chain->path_n);
         }
     }
+  free (rows);
+  free (slot);
   return r->nomem ? HI_E_NOMEM : HI_OK;
 }

@@ -137,6 +137,11 @@ enum hi_block_state
   HI_BLOCK_RECORDED,         /* in a block that only the monitor's records
                                 name (an error record that says nothing of
                                 whether it was freed); see from_records */
+  HI_BLOCK_PAST_SMASHED,     /* past the end of block, whose glibc chunk
+                                size word is overwritten (an error record
+                                says so, or the word is not what glibc
+                                gives such a block): where its chunk ends,
+                                and what follows, cannot be told */
 };
 
 /* For HI_BLOCK_NONE: where the address is. */
@@ -163,8 +168,9 @@ struct hi_block_info
   uint32_t free_site;        /* QUARANTINED: the free's chain, from the
                                 entry or else from an error record naming
                                 the block (HI_SITE_UNKNOWN: not known) */
-  uint64_t past;             /* PAST_END, BAD_HEADER, FREE_MEMORY,
-                                FREED_CHUNK, and the header states with a
+  uint64_t past;             /* PAST_END, PAST_SMASHED, BAD_HEADER,
+                                FREE_MEMORY, FREED_CHUNK, and the header
+                                states with a
                                 `before`: bytes from the end of block (or
                                 before) to addr */
   int in_redzone;            /* PAST_END: within root.redzone bytes */

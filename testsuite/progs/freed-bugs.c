@@ -14,6 +14,10 @@
      overflow         two 24-byte blocks; overflow writes 24 bytes past
                       the first's end (over the second's headers);
                       release_block the second, release_again the first
+     size-word        two 24-byte blocks; overflow writes 8 bytes past
+                      the first's end, over the second's chunk size
+                      word (glibc's, before its header, which stays
+                      whole); release_block the second
      redzone          24 bytes; overflow writes 4 bytes past its end;
                       release_block it
      write-after-free 40 bytes: release_block, write byte 8, then churn
@@ -160,6 +164,15 @@ main (int argc, char **argv)
       overflow (a, 24, 24);
       release_block (b);                        /* @ov_release */
       release_again (a);
+    }
+  else if (strcmp (c, "size-word") == 0)
+    {
+      char *a = make_block (24);                /* @sw_make */
+      char *b = make_block (24);                /* @sw_next */
+      say ("block", a);
+      say ("next", b);
+      overflow (a, 24, 8);
+      release_block (b);                        /* @sw_release */
     }
   else if (strcmp (c, "redzone") == 0)
     {

@@ -298,7 +298,11 @@ heap_standard (void)
   c_s = chunk (64, 40, 1, H_SMASHED);
   c_p = chunk (48, 24, 1, H_LIVE);
   c_g = chunk (64, 40, 1, H_GLIBC_SMASHED);
-  c_l = chunk (0x1000 - (chunks[c_g].at + 64 - HEAP_AT), 24, 1, H_LIVE);
+  c_l = chunk (48, 24, 1, H_LIVE);
+  /* Free memory up to the next page, then a free chunk: a live block's
+     chunk is no larger than glibc makes it (else its size word is taken
+     for overwritten). */
+  chunk (0x1000 - (chunks[c_l].at + 48 - HEAP_AT), 0, 0, H_FREE);
   c_free = chunk (256, 0, 0, H_FREE);
   c_m = chunk (48, 24, 4, H_LIVE);
   c_al = chunk (256, 100, 1, H_LIVE);

@@ -75,7 +75,7 @@ emit (const struct hi_rmodel *r, enum hi_weight w, hi_status *s)
   char *out = NULL;
   size_t len = 0;
   FILE *f = open_memstream (&out, &len);
-  struct hi_emit_options o = { 0, 1, w };
+  struct hi_emit_options o = { 0, 1, w, NULL, 0 };
   *s = hi_emit_svg (r, &o, f);
   fclose (f);
   return out;
@@ -268,7 +268,7 @@ test_write_error (void)
   const char *a[] = { "main", "f" };
   sample (&r, a, 2, 10, 1, 10, 1);
   FILE *f = fopen ("/dev/full", "w");
-  struct hi_emit_options o = { 0, 1, HI_WEIGHT_INUSE_SPACE };
+  struct hi_emit_options o = { 0, 1, HI_WEIGHT_INUSE_SPACE, NULL, 0 };
   hi_status s = f ? hi_emit_svg (&r, &o, f) : HI_OK;
   check (f && s == HI_E_WRITE, "svg: a write error is HI_E_WRITE", "%d",
          (int) s);

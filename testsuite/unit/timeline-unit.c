@@ -202,10 +202,12 @@ test_peak_is_live (void)
   check (rows (json) == 4, "peak is live: points, the peak and now",
          "%d rows", rows (json));
   check_row (json, 2, "  {\"point\": 2, \"time_ns\": 30, \"clock\": 300, "
-             "\"live_bytes\": 300, \"live_blocks\": 3, \"kind\": \"peak\"},",
+             "\"alloc_free\": 300, \"live_bytes\": 300, \"live_blocks\": 3, "
+             "\"kind\": \"peak\"},",
              "peak is live: the peak is the live figures at the end");
   check_row (json, 3, "  {\"point\": 3, \"time_ns\": 30, \"clock\": 300, "
-             "\"live_bytes\": 300, \"live_blocks\": 3, \"kind\": \"now\"}",
+             "\"alloc_free\": 300, \"live_bytes\": 300, \"live_blocks\": 3, "
+             "\"kind\": \"now\"}",
              "peak is live: now is last");
   free (json);
   char *massif = report (&x, HI_MASSIF, "peak-is-live");
@@ -242,13 +244,17 @@ test_detailed_between (void)
   check (rows (json) == 5, "detailed between: the rows", "%d rows",
          rows (json));
   check_row (json, 1, "  {\"point\": 1, \"time_ns\": 20, \"clock\": 200, "
-             "\"live_bytes\": 200, \"live_blocks\": 2, \"kind\": "
-             "\"detailed\"},", "detailed between: the detailed point in order");
+             "\"alloc_free\": 200, \"live_bytes\": 200, \"live_blocks\": 2, "
+             "\"kind\": \"detailed\"},", "detailed between: the detailed point in order");
   check_row (json, 2, "  {\"point\": 2, \"time_ns\": 40, \"clock\": 300, "
-             "\"live_bytes\": 300, \"live_blocks\": 3, \"kind\": \"peak\"},",
+             "\"alloc_free\": 300, \"live_bytes\": 300, \"live_blocks\": 3, "
+             "\"kind\": \"peak\"},",
              "detailed between: the peak inserted at its clock");
+  /* Now: 200 of the 400 bytes allocated were freed, so 600 bytes
+     allocated and freed (the time axis). */
   check_row (json, 4, "  {\"point\": 4, \"time_ns\": 50, \"clock\": 400, "
-             "\"live_bytes\": 200, \"live_blocks\": 2, \"kind\": \"now\"}",
+             "\"alloc_free\": 600, \"live_bytes\": 200, \"live_blocks\": 2, "
+             "\"kind\": \"now\"}",
              "detailed between: now from the live totals");
   free (json);
   char *massif = report (&x, HI_MASSIF, "detailed-between");
@@ -324,7 +330,8 @@ test_massif_tree (void)
   x.times[b].peak_bytes = 100;
   x.times[b].peak_blocks = 1;
   char *massif = report (&x, HI_MASSIF, "tree");
-  check (massif && strstr (massif, "time=200\nmem_heap_B=200\n"
+  /* Its time: 200 allocated, 50 of them freed. */
+  check (massif && strstr (massif, "time=250\nmem_heap_B=200\n"
                                    "mem_heap_extra_B=0\nmem_stacks_B=0\n"
                                    "heap_tree=detailed\nn1: 200 "),
          "massif tree: chains past the point's bytes raise the snapshot",
