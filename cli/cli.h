@@ -37,8 +37,14 @@ struct hi_model *hi_cli_load_open (const struct hi_source *src,
 struct hi_model *hi_cli_load_or_none (const struct hi_source *src,
                                       struct hi_target *keep, int *no_data);
 
+/* hi_cli_load_open, likewise. */
+struct hi_model *hi_cli_load_open_or_none (const struct hi_source *src,
+                                           struct hi_target *keep,
+                                           int *no_data);
+
 /* What of glibc's own heap (no monitor needed) hi_cli_glibc shows. */
-enum hi_glibc_view { HI_VIEW_STAT, HI_VIEW_BLOCK, HI_VIEW_VERIFY };
+enum hi_glibc_view { HI_VIEW_STAT, HI_VIEW_BLOCK, HI_VIEW_VERIFY,
+                     HI_VIEW_LEAKS };
 /* glibc's own heap of SRC to stdout, as OPT's format says: its totals,
    what it says of address BLOCK, or its consistency walk (status 1 when
    it finds damage).  The exit status; *WRITTEN as hi_cli_report's. */

@@ -22,7 +22,11 @@ hi_cmd_leak_check (const struct hi_settings *st, int *written)
   const struct hi_options *opt = &st->opt;
   struct hi_target t;
   *written = 0;
-  struct hi_model *m = hi_cli_load_open (src, &t);
+  int no_data;
+  struct hi_model *m = hi_cli_load_open_or_none (src, &t, &no_data);
+  if (!m && no_data)
+    /* A program the monitor never ran in: glibc's in-use chunks. */
+    return hi_cli_glibc (src, opt, HI_VIEW_LEAKS, 0, written);
   if (!m)
     return 1;
   unsigned missing = 0;

@@ -108,6 +108,14 @@ hi_cli_load_or_none (const struct hi_source *src, struct hi_target *keep,
   return load (src, keep, 1, no_data);
 }
 
+struct hi_model *
+hi_cli_load_open_or_none (const struct hi_source *src, struct hi_target *keep,
+                          int *no_data)
+{
+  *no_data = 0;
+  return load (src, keep, 0, no_data);
+}
+
 static hi_status
 open_target (const struct hi_source *src, struct hi_target *t)
 {
@@ -134,7 +142,10 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
     }
   const char *why = NULL;
   uint64_t problems = 0;
-  s = view == HI_VIEW_BLOCK
+  struct hi_reach_totals totals;
+  s = view == HI_VIEW_LEAKS
+      ? hi_glibc_leak_report (&t, src->name, opt, stdout, &why, &totals)
+      : view == HI_VIEW_BLOCK
       ? hi_glibc_block_report (&t, src->name, block, opt, stdout, &why)
       : view == HI_VIEW_VERIFY
       ? hi_glibc_verify_report (&t, src->name, opt, stdout, &why, &problems)
@@ -153,6 +164,12 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
       hi_cli_error (src->name, "no heapinspect data: glibc's heap is "
                     "shown as text or JSON only");
       return 2;
+    }
+  if (s == HI_E_NO_MEMORY)
+    {
+      hi_cli_error (src->name, "no heapinspect data, and no memory map to "
+                    "scan glibc's heap (a raw dump without one)");
+      return 1;
     }
   if (s == HI_E_NOT_BLOCK)
     {

@@ -438,6 +438,17 @@ hi_status hi_glibc_verify_report (const struct hi_target *t, const char *name,
                                   const struct hi_options *opt, FILE *out,
                                   const char **why, uint64_t *problems);
 
+/* The --leak-check of T without the monitor: memcheck's classes over
+   glibc's in-use chunks (their usable sizes), grouped by size, to OUT.
+   *TOTALS, if not NULL, gets the classes' figures.  Errors as
+   hi_glibc_report's, and HI_E_NO_MEMORY for a target without a memory
+   map. */
+struct hi_reach_totals;
+hi_status hi_glibc_leak_report (const struct hi_target *t, const char *name,
+                                const struct hi_options *opt, FILE *out,
+                                const char **why,
+                                struct hi_reach_totals *totals);
+
 /* The names of HI_TABLES, ", " between them, for messages: a static
    string.  Thread-safe. */
 const char *hi_table_names (void);

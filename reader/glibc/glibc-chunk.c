@@ -175,3 +175,115 @@ hi_glibc_find (const struct hi_target *t, const struct hi_glibc *g,
     }
   return find_mmapped (t, addr, out);
 }
+
+struct each
+{
+  const struct hi_target *t;
+  const struct hi_glibc *g;
+  int (*fn) (void *, uint64_t, uint64_t, int);
+  int (*heap) (void *, uint64_t, uint64_t);
+  void *ctx;
+};
+
+/* Whether CHUNK holds a thread's tcache_perthread_struct: malloc's own
+   bookkeeping, not the program's (valgrind's malloc has none). */
+static int
+is_perthread (const struct hi_glibc *g, uint64_t chunk)
+{
+  for (uint64_t i = 0; i < g->n_tcaches; i++)
+    if (g->tcaches[i].perthread == chunk + 16)
+      return 1;
+  return 0;
+}
+
+/* The in-use chunks of [START, END) of arena A. */
+static int
+each_in_heap (const struct each *e, const struct hi_glibc_arena *a,
+              uint64_t start, uint64_t end)
+{
+  if (e->heap)
+    {
+      int r = e->heap (e->ctx, start, end);
+      if (r)
+        return r;
+    }
+  uint64_t p = start;
+  for (uint64_t steps = 0; p < end && p != a->top
+       && steps < (end - start) / 16 + 1; steps++)
+    {
+      uint64_t word, next_word;
+      if (size_word (e->t, p, &word) != 0)
+        return 0;
+      uint64_t size = word & ~(uint64_t) SIZE_BITS;
+      if (size < MIN_CHUNK || (size & 15) || size > end - p
+          || size_word (e->t, p + size, &next_word) != 0)
+        return 0;               /* damage: verify names it */
+      if ((next_word & PREV_INUSE) && !listed (e->g, p)
+          && !is_perthread (e->g, p))
+        {
+          int r = e->fn (e->ctx, p, size, 0);
+          if (r)
+            return r;
+        }
+      p += size;
+    }
+  return 0;
+}
+
+int
+hi_glibc_each_in_use (const struct hi_target *t, const struct hi_glibc *g,
+                      int (*fn) (void *, uint64_t, uint64_t, int),
+                      int (*heap) (void *, uint64_t, uint64_t), void *ctx)
+{
+  struct each e = { t, g, fn, heap, ctx };
+  int r = 0;
+  for (uint64_t i = 0; i < g->n_arenas && !r; i++)
+    {
+      const struct hi_glibc_arena *a = &g->arenas[i];
+      if (a->is_main)
+        {
+          if (g->sbrk_base)
+            r = each_in_heap (&e, a, first_chunk (g->sbrk_base),
+                              a->top + a->top_bytes);
+          continue;
+        }
+      for (uint64_t k = 0; k < a->n_heap_list && !r; k++)
+        {
+          const struct hi_glibc_heap *h = &a->heap_list[k];
+          uint64_t start = h->start + g->layout->heap_info_size;
+          if (a->addr == start)
+            start = first_chunk (start + g->layout->state_size);
+          if (heap && (r = heap (ctx, h->start, h->end)))
+            break;
+          e.heap = NULL;        /* the heap_info's start given above */
+          r = each_in_heap (&e, a, start, h->end);
+          e.heap = heap;
+        }
+    }
+  /* Mmapped chunks: anonymous mappings whose start holds one (mappings
+     of neighbouring chunks may have merged into one). */
+  struct hi_map_entry m;
+  for (size_t i = 0; !r && t->ops->mapping
+       && t->ops->mapping (t->ctx, i, &m) == 0; i++)
+    {
+      if (m.path[0] || !(m.prot & HI_MAP_WRITE) || !m.in_target)
+        continue;
+      uint64_t p = m.start;
+      while (p < m.end && !r)
+        {
+          uint64_t word;
+          if (size_word (t, p, &word) != 0 || !(word & IS_MMAPPED)
+              || (word & PREV_INUSE))
+            break;
+          uint64_t size = word & ~(uint64_t) SIZE_BITS;
+          if (size < 4096 || (size & 4095) || size > m.end - p)
+            break;
+          if (heap)
+            r = heap (ctx, p, p + size);
+          if (!r)
+            r = fn (ctx, p, size, 1);
+          p += size;
+        }
+    }
+  return r;
+}

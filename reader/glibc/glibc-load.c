@@ -307,6 +307,7 @@ read_tcaches (struct walk *w, const char *path, uint64_t libc,
           w->g->damaged++;
           continue;
         }
+      tc->perthread = ptr;
       if (ptr)                  /* 0: the thread never allocated */
         walk_tcache (w, ptr, tc);
     }

@@ -74,6 +74,9 @@ struct hi_glibc_free
 struct hi_glibc_tcache
 {
   uint64_t tid;
+  uint64_t perthread;         /* its tcache_perthread_struct (user
+                                 memory of a chunk: malloc's own, not a
+                                 block of the program's); 0: none yet */
   uint64_t chunks, bytes;     /* the chunks its bins hold */
 };
 
@@ -154,6 +157,20 @@ struct hi_glibc_layout
 const struct hi_glibc_layout *hi_glibc_layout (const char *version);
 /* The versions known, for messages ("2.36"). */
 const char *hi_glibc_versions (void);
+
+/* Call FN for every chunk glibc holds in use for the program (not the
+   top, not free by its neighbour's bit, in no list, not a thread's
+   tcache_perthread_struct): every heap's, walked from its first
+   chunk, and every mmapped chunk's (found at the start of the mappings
+   that hold one).  HEAP, if not NULL, is called once per heap's memory
+   [START, END) (a walk cut short by damage still gives its whole
+   extent).  Stops when FN returns non-zero, and returns that. */
+int hi_glibc_each_in_use (const struct hi_target *t, const struct hi_glibc *g,
+                          int (*fn) (void *ctx, uint64_t chunk,
+                                     uint64_t size, int mmapped),
+                          int (*heap) (void *ctx, uint64_t start,
+                                       uint64_t end),
+                          void *ctx);
 
 /* glibc-verify.c: the first problem a consistency walk finds. */
 struct hi_glibc_problem

@@ -133,6 +133,11 @@ int64_t hi_scan_find (const struct hi_scan *s, uint64_t addr);
    are not roots.  HI_E_NOMEM. */
 hi_status hi_scan_glibc (struct hi_scan *s, struct hi_ranges *exclude);
 
+/* reach-chunks.c: the blocks and heap memory of S from glibc's heap G
+   (a target without the monitor), indexed.  HI_E_NOMEM. */
+struct hi_glibc;
+hi_status hi_scan_glibc_blocks (struct hi_scan *s, const struct hi_glibc *g);
+
 /* reach-stacks.c: add to EXCLUDE the stacks of exited threads that
    glibc keeps mapped (its stack cache): not roots.  HI_E_NOMEM. */
 hi_status hi_scan_dead_stacks (struct hi_scan *s, struct hi_ranges *exclude);

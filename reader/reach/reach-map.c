@@ -169,6 +169,8 @@ hi_scan_map (struct hi_scan *s)
   if (!s->n_threads)
     s->r->skipped.no_threads = 1;
   exit_stop (s);
+  if (!s->m)
+    return HI_OK;               /* glibc's heap alone: no monitor memory */
   int failed = 0;
   const struct hi_root *r = &s->m->root;
   for (uint32_t i = 0; i < r->n_arenas && i < HI_MAX_ARENAS; i++)

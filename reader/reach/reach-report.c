@@ -139,9 +139,16 @@ suppressed_figures (const struct hi_analysis *a, const struct hi_reach *rc,
    (exact figures; a class counts only blocks no suppression hides, as
    memcheck's), what was searched, what was skipped.  SHOWN the classes'
    figures, SUPP the suppressed blocks of each class. */
-static hi_status
-summary_table (const struct hi_reach *rc, const struct hi_reach_totals *shown,
-               const struct hi_reach_totals *supp, struct hi_rmodel *r)
+hi_status hi_reach_summary_table (const struct hi_reach *rc,
+                                  const struct hi_reach_totals *shown,
+                                  const struct hi_reach_totals *supp,
+                                  struct hi_rmodel *r);
+
+hi_status
+hi_reach_summary_table (const struct hi_reach *rc,
+                        const struct hi_reach_totals *shown,
+                        const struct hi_reach_totals *supp,
+                        struct hi_rmodel *r)
 {
   struct hi_table *t = hi_rmodel_table (r, "leak_summary", "Leak Summary",
                                         summary_columns, 2);
@@ -429,7 +436,7 @@ hi_reach_report (const struct hi_target *t, const struct hi_model *m,
      summary (and the default tables lead with them: hi_report). */
   s = m->errors_total ? hi_table_errors (&a, &r) : HI_OK;
   if (s == HI_OK)
-    s = summary_table (rc, &shown, &supp, &r);
+    s = hi_reach_summary_table (rc, &shown, &supp, &r);
   if (s == HI_OK)
     s = class_table (&a, rc, &r);
   if (s == HI_OK)

@@ -63,8 +63,10 @@ static hi_status
 tally (struct hi_scan *s, struct hi_reach *r)
 {
   const struct hi_model *m = s->m;
+  /* Without the monitor every block is site 0's. */
+  uint64_t n_sites = m ? m->n_sites : 1;
   r->blocks = malloc ((s->n_blocks + 1) * sizeof *r->blocks);
-  struct hi_reach_figure *fig = calloc (m->n_sites * HI_REACH_NCLASSES + 1,
+  struct hi_reach_figure *fig = calloc (n_sites * HI_REACH_NCLASSES + 1,
                                         sizeof *fig);
   if (!r->blocks || !fig)
     {
@@ -84,7 +86,7 @@ tally (struct hi_scan *s, struct hi_reach *r)
     }
   r->n_blocks = s->n_blocks;
   uint64_t pairs = 0;
-  for (uint64_t k = 0; k < m->n_sites * HI_REACH_NCLASSES; k++)
+  for (uint64_t k = 0; k < n_sites * HI_REACH_NCLASSES; k++)
     pairs += fig[k].blocks != 0;
   r->sites = malloc ((pairs + 1) * sizeof *r->sites);
   if (!r->sites)
@@ -92,7 +94,7 @@ tally (struct hi_scan *s, struct hi_reach *r)
       free (fig);
       return HI_E_NOMEM;
     }
-  for (uint64_t site = 0; site < m->n_sites; site++)
+  for (uint64_t site = 0; site < n_sites; site++)
     {
       uint64_t found_blocks = 0, found_bytes = 0;
       for (int c = 0; c < HI_REACH_NCLASSES; c++)
@@ -105,8 +107,9 @@ tally (struct hi_scan *s, struct hi_reach *r)
           found_bytes += f->bytes;
         }
       /* What the monitor counts live there. */
-      uint64_t live, live_bytes;
-      hi_model_site_live (m, site, &live, &live_bytes);
+      uint64_t live = 0, live_bytes = 0;
+      if (m)
+        hi_model_site_live (m, site, &live, &live_bytes);
       if (live > found_blocks)
         {
           r->skipped.missing_blocks += live - found_blocks;
@@ -124,6 +127,8 @@ tally (struct hi_scan *s, struct hi_reach *r)
 static hi_status
 check_redzones (struct hi_scan *s, struct hi_reach *r)
 {
+  if (!s->m)
+    return HI_OK;
   const struct hi_root *root = &s->m->root;
   if (root->version < 5 || !root->redzone)
     return HI_OK;
@@ -172,6 +177,8 @@ mark (struct hi_scan *s, struct hi_reach *r, unsigned flags)
   struct hi_reach before = *r;
   int dropped;
   hi_status st = hi_scan_mark (s, flags);
+  if (st == HI_OK && !s->m)
+    return HI_OK;               /* glibc's chunks: no headers to be stale */
   if (st == HI_OK)
     st = hi_scan_drop_stale (s, &dropped);
   if (st != HI_OK || !dropped)
@@ -186,9 +193,11 @@ mark (struct hi_scan *s, struct hi_reach *r, unsigned flags)
   return st == HI_OK ? hi_scan_mark (s, flags) : st;
 }
 
-hi_status
-hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
-               unsigned flags, struct hi_reach **out)
+/* The scan of T, its blocks the monitor's (M) or glibc's in-use chunks
+   (G, without the monitor). */
+static hi_status
+scan (const struct hi_target *t, const struct hi_model *m,
+      const struct hi_glibc *g, unsigned flags, struct hi_reach **out)
 {
   *out = NULL;
   if (!t->ops->mapping)
@@ -200,7 +209,7 @@ hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
   s.cache = malloc (HI_SCAN_SLOTS * HI_SCAN_SLOT);
   hi_status st = s.cache ? hi_scan_map (&s) : HI_E_NOMEM;
   if (st == HI_OK)
-    st = hi_scan_blocks (&s);
+    st = m ? hi_scan_blocks (&s) : hi_scan_glibc_blocks (&s, g);
   if (st == HI_OK)
     st = mark (&s, r, flags);
   if (st == HI_OK)
@@ -217,6 +226,20 @@ hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
     }
   *out = r;
   return HI_OK;
+}
+
+hi_status
+hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
+               unsigned flags, struct hi_reach **out)
+{
+  return scan (t, m, NULL, flags, out);
+}
+
+hi_status
+hi_reach_scan_glibc (const struct hi_target *t, const struct hi_glibc *g,
+                     struct hi_reach **out)
+{
+  return scan (t, NULL, g, 0, out);
 }
 
 void

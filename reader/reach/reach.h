@@ -138,6 +138,13 @@ struct hi_reach
   uint64_t n_redzones;
 };
 
+/* The same scan of a target without the monitor: its blocks are the
+   in-use chunks of glibc's heap G (their usable sizes), all of site 0. */
+struct hi_glibc;
+hi_status hi_reach_scan_glibc (const struct hi_target *t,
+                               const struct hi_glibc *g,
+                               struct hi_reach **out);
+
 /* Scan flags. */
 #define HI_REACH_NO_REGISTERS 1u  /* ignore the threads' registers (not
                                      memcheck's; for experiments) */

@@ -8,6 +8,7 @@
    the program says which it made.  `dead-threads exit` calls exit(0)
    there instead (for `heapinspect run --leak-check`). */
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,8 @@ enum { EXITING = 6, STAYING = 2, BLOCKS = 5 };
 
 static pthread_barrier_t made;
 static pthread_mutex_t hold = PTHREAD_MUTEX_INITIALIZER;
+/* The exited workers' blocks' usable bytes (malloc_usable_size). */
+static _Atomic size_t exited_usable;
 
 /* Allocate BLOCKS blocks of 100 + i bytes, their pointers in a local
    array only, and tell the barrier. */
@@ -37,6 +40,8 @@ make (void *stay)
     {
       kept[i] = malloc (100 + (size_t) i);
       memset (kept[i], 0, 100);
+      if (!stay)
+        exited_usable += malloc_usable_size (kept[i]);
     }
   pthread_barrier_wait (&made);
   if (stay)
@@ -87,6 +92,11 @@ main (int argc, char **argv)
     pthread_join (t[i], NULL);
   say ("exited", EXITING);
   say ("live", STAYING);
+  char line[64];
+  int n = snprintf (line, sizeof line, "exited usable %zu\n",
+                    (size_t) exited_usable);
+  if (write (1, line, (size_t) n) != n)
+    return 3;
   if (argc > 1 && strcmp (argv[1], "exit") == 0)
     exit (0);
   VALGRIND_DO_LEAK_CHECK;

@@ -1,0 +1,48 @@
+/* reach-chunks.c - the blocks of a scan without the monitor: glibc's
+   in-use chunks (glibc/glibc.h), each a block from its user memory
+   (the chunk + 16) for its usable size (the chunk less its size word;
+   an mmapped one less both words), as malloc_usable_size gives it.
+   Their heaps are heap memory, not roots, as the monitor's heaps are. */
+#define _GNU_SOURCE
+#include "glibc/glibc.h"
+#include "reach/reach-int.h"
+#include "util/vec.h"
+
+#include <stdlib.h>
+
+static int
+one_chunk (void *ctx, uint64_t chunk, uint64_t size, int mmapped)
+{
+  struct hi_scan *s = ctx;
+  if (hi_grow32 ((void **) &s->b, &s->cap_blocks, (size_t) s->n_blocks + 1,
+                 sizeof *s->b) != 0)
+    return -1;
+  s->b[s->n_blocks++] = (struct hi_sblock) {
+    chunk + 16, mmapped ? size - 16 : size - 8, 0, 0, 0 };
+  return 0;
+}
+
+static int
+one_heap (void *ctx, uint64_t start, uint64_t end)
+{
+  struct hi_scan *s = ctx;
+  return hi_ranges_add (&s->heap, start, end) ? -1 : 0;
+}
+
+static int
+by_start (const void *x, const void *y)
+{
+  const struct hi_sblock *a = x, *b = y;
+  return a->start < b->start ? -1 : a->start > b->start;
+}
+
+hi_status
+hi_scan_glibc_blocks (struct hi_scan *s, const struct hi_glibc *g)
+{
+  if (hi_glibc_each_in_use (s->t, g, one_chunk, one_heap, s) != 0)
+    return HI_E_NOMEM;
+  if (s->n_blocks > 1)
+    qsort (s->b, s->n_blocks, sizeof *s->b, by_start);
+  hi_ranges_normalize (&s->heap);
+  return hi_scan_index (s);
+}
