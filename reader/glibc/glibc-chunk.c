@@ -6,6 +6,7 @@
    holding the address, each size word checked. */
 #define _GNU_SOURCE
 #include "glibc/glibc.h"
+#include "target/target.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +22,13 @@ size_word (const struct hi_target *t, uint64_t chunk, uint64_t *word)
   return t->ops->read_memory (t->ctx, chunk + 8, word, 8);
 }
 
-/* The first chunk at or after P whose user memory is 16-aligned. */
-static uint64_t
-first_chunk (uint64_t p)
+uint64_t
+hi_glibc_first_chunk (uint64_t p)
 {
   return p + ((16 - ((p + 16) & 15)) & 15);
 }
 
+/* The first entry of G->frees for CHUNK, or NULL. */
 static const struct hi_glibc_free *
 listed (const struct hi_glibc *g, uint64_t chunk)
 {
@@ -42,6 +43,17 @@ listed (const struct hi_glibc *g, uint64_t chunk)
     }
   return lo < g->n_frees && g->frees[lo].chunk == chunk ? &g->frees[lo]
                                                          : NULL;
+}
+
+unsigned
+hi_glibc_times_listed (const struct hi_glibc *g, uint64_t chunk)
+{
+  const struct hi_glibc_free *f = listed (g, chunk), *end = g->frees
+                                                            + g->n_frees;
+  unsigned n = 0;
+  while (f && f < end && f->chunk == chunk)
+    n++, f++;
+  return n;
 }
 
 /* Walk [START, END) of arena A's heap to the chunk holding ADDR. */
@@ -111,37 +123,31 @@ static int
 find_mmapped (const struct hi_target *t, uint64_t addr,
               struct hi_glibc_chunk *out)
 {
-  if (!t->ops->mapping)
-    return -1;
   struct hi_map_entry e;
-  for (size_t i = 0; t->ops->mapping (t->ctx, i, &e) == 0; i++)
+  if (hi_target_mapping_of (t, addr, &e) != 0)
+    return -1;
+  uint64_t p = e.start, prev = 0, prev_size = 0;
+  while (p < e.end)
     {
-      if (addr < e.start || addr >= e.end)
-        continue;
-      uint64_t p = e.start, prev = 0, prev_size = 0;
-      while (p < e.end)
+      uint64_t word;
+      if (size_word (t, p, &word) != 0 || !(word & IS_MMAPPED))
+        return -1;
+      uint64_t size = word & ~(uint64_t) SIZE_BITS;
+      if (size < 4096 || (size & 4095) || size > e.end - p)
+        return -1;
+      if (addr < p + size)
         {
-          uint64_t word;
-          if (size_word (t, p, &word) != 0 || !(word & IS_MMAPPED))
-            return -1;
-          uint64_t size = word & ~(uint64_t) SIZE_BITS;
-          if (size < 4096 || (size & 4095) || size > e.end - p)
-            return -1;
-          if (addr < p + size)
-            {
-              memset (out, 0, sizeof *out);
-              out->chunk = p;
-              out->size = size;
-              out->state = HI_GLIBC_MMAPPED;
-              out->prev = prev;
-              out->prev_size = prev_size;
-              return 0;
-            }
-          prev = p;
-          prev_size = size;
-          p += size;
+          memset (out, 0, sizeof *out);
+          out->chunk = p;
+          out->size = size;
+          out->state = HI_GLIBC_MMAPPED;
+          out->prev = prev;
+          out->prev_size = prev_size;
+          return 0;
         }
-      return -1;
+      prev = p;
+      prev_size = size;
+      p += size;
     }
   return -1;
 }
@@ -155,7 +161,7 @@ hi_glibc_find (const struct hi_target *t, const struct hi_glibc *g,
       const struct hi_glibc_arena *a = &g->arenas[i];
       if (a->is_main)
         {
-          uint64_t start = first_chunk (g->sbrk_base);
+          uint64_t start = hi_glibc_first_chunk (g->sbrk_base);
           uint64_t end = a->top + a->top_bytes;
           if (g->sbrk_base && addr >= start && addr < end)
             return walk_to (t, g, a, start, end, addr, out);
@@ -169,7 +175,7 @@ hi_glibc_find (const struct hi_target *t, const struct hi_glibc *g,
           /* The arena's first heap holds its malloc_state too. */
           uint64_t start = h->start + g->layout->heap_info_size;
           if (a->addr == start)
-            start = first_chunk (start + g->layout->state_size);
+            start = hi_glibc_first_chunk (start + g->layout->state_size);
           return walk_to (t, g, a, start, h->end, addr, out);
         }
     }
@@ -243,7 +249,7 @@ hi_glibc_each_in_use (const struct hi_target *t, const struct hi_glibc *g,
       if (a->is_main)
         {
           if (g->sbrk_base)
-            r = each_in_heap (&e, a, first_chunk (g->sbrk_base),
+            r = each_in_heap (&e, a, hi_glibc_first_chunk (g->sbrk_base),
                               a->top + a->top_bytes);
           continue;
         }
@@ -252,7 +258,7 @@ hi_glibc_each_in_use (const struct hi_target *t, const struct hi_glibc *g,
           const struct hi_glibc_heap *h = &a->heap_list[k];
           uint64_t start = h->start + g->layout->heap_info_size;
           if (a->addr == start)
-            start = first_chunk (start + g->layout->state_size);
+            start = hi_glibc_first_chunk (start + g->layout->state_size);
           if (heap && (r = heap (ctx, h->start, h->end)))
             break;
           e.heap = NULL;        /* the heap_info's start given above */

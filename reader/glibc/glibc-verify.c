@@ -44,30 +44,7 @@ found (struct check *c, uint64_t chunk, uint64_t before, const char *what)
   c->first->what = what;
 }
 
-static uint64_t
-first_chunk (uint64_t p)
-{
-  return p + ((16 - ((p + 16) & 15)) & 15);
-}
 
-/* The lists holding CHUNK: how many entries of G->frees name it. */
-static unsigned
-times_listed (const struct hi_glibc *g, uint64_t chunk)
-{
-  uint64_t lo = 0, hi = g->n_frees;
-  while (lo < hi)
-    {
-      uint64_t mid = lo + (hi - lo) / 2;
-      if (g->frees[mid].chunk < chunk)
-        lo = mid + 1;
-      else
-        hi = mid;
-    }
-  unsigned n = 0;
-  while (lo < g->n_frees && g->frees[lo].chunk == chunk)
-    n++, lo++;
-  return n;
-}
 
 /* Every chunk of [START, END) of arena A, up to its top. */
 static void
@@ -103,7 +80,7 @@ walk_heap (struct check *c, const struct hi_glibc_arena *a, uint64_t start,
           return;
         }
       int free_by_bit = !(next_word & PREV_INUSE);
-      unsigned lists = times_listed (c->g, p);
+      unsigned lists = hi_glibc_times_listed (c->g, p);
       /* Only a bad size word or prev_size names the chunk before as
          the likely overflower. */
       if (lists > 1)
@@ -164,7 +141,7 @@ hi_glibc_verify (const struct hi_target *t, const struct hi_glibc *g,
       if (a->is_main)
         {
           if (g->sbrk_base)
-            walk_heap (&c, a, first_chunk (g->sbrk_base),
+            walk_heap (&c, a, hi_glibc_first_chunk (g->sbrk_base),
                        a->top + (a->top_bytes ? a->top_bytes : 16));
         }
       else
@@ -173,7 +150,7 @@ hi_glibc_verify (const struct hi_target *t, const struct hi_glibc *g,
             const struct hi_glibc_heap *h = &a->heap_list[k];
             uint64_t start = h->start + g->layout->heap_info_size;
             if (a->addr == start)
-              start = first_chunk (start + g->layout->state_size);
+              start = hi_glibc_first_chunk (start + g->layout->state_size);
             walk_heap (&c, a, start, h->end);
           }
       check_bins (&c, a);

@@ -127,6 +127,12 @@ struct hi_glibc_chunk
   uint64_t prev, prev_size;   /* the chunk before (0: none known) */
   uint64_t next, next_size;   /* the chunk after (0: none) */
 };
+/* glibc-chunk.c: how many of G's lists hold CHUNK (more than one: a
+   double free), and the first chunk at or after P whose user memory is
+   16-aligned (where a heap's chunks begin). */
+unsigned hi_glibc_times_listed (const struct hi_glibc *g, uint64_t chunk);
+uint64_t hi_glibc_first_chunk (uint64_t p);
+
 /* The chunk of G (read from T) holding ADDR: 0 and *OUT, or -1 if no
    heap of glibc's holds it (or its heap's chunks cannot be walked to
    it: damage). */

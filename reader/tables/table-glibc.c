@@ -173,9 +173,18 @@ arena_table (const struct hi_glibc *g, struct hi_rmodel *r)
     }
 }
 
-hi_status
-hi_glibc_report (const struct hi_target *t, const char *name,
-                 const struct hi_options *opt, FILE *out, const char **why)
+/* What each report builds from glibc's heap G into R: HI_OK,
+   HI_E_NOT_BLOCK (nothing to write) or HI_E_NOMEM. */
+typedef hi_status build_fn (const struct hi_target *t,
+                            const struct hi_glibc *g, struct hi_rmodel *r,
+                            void *arg);
+
+/* The three reports' one skeleton: read glibc's heap of T, build,
+   emit as OPT says. */
+static hi_status
+glibc_emit (const struct hi_target *t, const char *name,
+            const struct hi_options *opt, FILE *out, const char **why,
+            build_fn *build, void *arg)
 {
   *why = NULL;
   if (opt->format != HI_TEXT && opt->format != HI_JSON)
@@ -188,12 +197,10 @@ hi_glibc_report (const struct hi_target *t, const char *name,
   hi_rmodel_init (&r);
   r.source = name;
   r.incomplete = g->damaged != 0;
-  totals_table (g, &r);
-  arena_table (g, &r);
-  tcache_table (g, &r);
-  if (r.nomem)
+  s = build (t, g, &r, arg);
+  if (s == HI_OK && r.nomem)
     s = HI_E_NOMEM;
-  else
+  if (s == HI_OK)
     {
       hi_emit_text_or_json (&r, opt, out);
       if (ferror (out))
@@ -202,6 +209,24 @@ hi_glibc_report (const struct hi_target *t, const char *name,
   hi_rmodel_free (&r);
   hi_glibc_free (g);
   return s;
+}
+
+static hi_status
+build_stat (const struct hi_target *t, const struct hi_glibc *g,
+            struct hi_rmodel *r, void *arg)
+{
+  (void) t, (void) arg;
+  totals_table (g, r);
+  arena_table (g, r);
+  tcache_table (g, r);
+  return HI_OK;
+}
+
+hi_status
+hi_glibc_report (const struct hi_target *t, const char *name,
+                 const struct hi_options *opt, FILE *out, const char **why)
+{
+  return glibc_emit (t, name, opt, out, why, build_stat, NULL);
 }
 
 /* What glibc's state of chunk C is, in words, into BUF. */
@@ -240,81 +265,101 @@ state_text (const struct hi_glibc *g, const struct hi_glibc_chunk *c,
               f->index < 64 ? "small" : "large", f->index);
 }
 
+static hi_status
+build_block (const struct hi_target *t, const struct hi_glibc *g,
+             struct hi_rmodel *r, void *arg)
+{
+  uint64_t addr = *(const uint64_t *) arg;
+  struct hi_glibc_chunk c;
+  if (hi_glibc_find (t, g, addr, &c) != 0)
+    return HI_E_NOT_BLOCK;
+  struct hi_table *tb = hi_rmodel_table (r, "glibc_block", "glibc Chunk",
+                                         kv_columns, 2);
+  if (!tb)
+    return HI_E_NOMEM;
+  char text[160];
+  tb->keyvalue = 1;
+  tb->threshold = -1;
+  snprintf (text, sizeof text, "0x%" PRIx64, addr);
+  kv (r, tb, "address", hi_cell_text (hi_rmodel_strdup (r, text)));
+  snprintf (text, sizeof text, "0x%" PRIx64, c.chunk);
+  kv (r, tb, "chunk", hi_cell_text (hi_rmodel_strdup (r, text)));
+  kv (r, tb, "size", hi_cell_count (c.size));
+  /* Usable bytes: the chunk less its size word (an in-use chunk's
+     neighbour lends its prev_size word); an mmapped one less both
+     words. */
+  kv (r, tb, "usable", hi_cell_count (c.state == HI_GLIBC_MMAPPED
+                                      ? c.size - 16 : c.size - 8));
+  kv (r, tb, "offset", hi_cell_count (addr - c.chunk));
+  state_text (g, &c, text, sizeof text);
+  kv (r, tb, "state", hi_cell_text (hi_rmodel_strdup (r, text)));
+  if (c.arena)
+    {
+      if (c.main_arena)
+        snprintf (text, sizeof text, "main");
+      else
+        snprintf (text, sizeof text, "0x%" PRIx64, c.arena);
+      kv (r, tb, "arena", hi_cell_text (hi_rmodel_strdup (r, text)));
+    }
+  const struct { const char *key; uint64_t at, size; } near[] = {
+    { "previous", c.prev, c.prev_size }, { "next", c.next, c.next_size },
+  };
+  for (int k = 0; k < 2; k++)
+    if (near[k].at)
+      {
+        snprintf (text, sizeof text, "0x%" PRIx64 " (%" PRIu64 " bytes)",
+                  near[k].at, near[k].size);
+        kv (r, tb, near[k].key, hi_cell_text (hi_rmodel_strdup (r, text)));
+      }
+  return HI_OK;
+}
+
 hi_status
 hi_glibc_block_report (const struct hi_target *t, const char *name,
                        uint64_t addr, const struct hi_options *opt,
                        FILE *out, const char **why)
 {
-  *why = NULL;
-  if (opt->format != HI_TEXT && opt->format != HI_JSON)
-    return HI_E_USAGE;
-  struct hi_glibc *g;
-  hi_status s = hi_glibc_load (t, &g, why);
-  if (s != HI_OK)
-    return s;
-  struct hi_glibc_chunk c;
-  if (hi_glibc_find (t, g, addr, &c) != 0)
-    {
-      hi_glibc_free (g);
-      return HI_E_NOT_BLOCK;
-    }
-  struct hi_rmodel r;
-  hi_rmodel_init (&r);
-  r.source = name;
-  r.incomplete = g->damaged != 0;
-  struct hi_table *tb = hi_rmodel_table (&r, "glibc_block", "glibc Chunk",
+  return glibc_emit (t, name, opt, out, why, build_block, &addr);
+}
+
+static hi_status
+build_verify (const struct hi_target *t, const struct hi_glibc *g,
+              struct hi_rmodel *r, void *arg)
+{
+  uint64_t *problems = arg;
+  struct hi_glibc_problem first;
+  hi_status s = hi_glibc_verify (t, g, &first, problems);
+  struct hi_table *tb = hi_rmodel_table (r, "glibc_verify", "glibc Verify",
                                          kv_columns, 2);
-  if (tb)
+  if (s != HI_OK || !tb)
+    return s != HI_OK ? s : HI_E_NOMEM;
+  char text[200];
+  tb->keyvalue = 1;
+  tb->threshold = -1;
+  tb->legend = "glibc's own checks, made on every chunk, bin and tcache "
+               "without aborting anything";
+  kv (r, tb, "arenas", hi_cell_count (g->n_arenas));
+  kv (r, tb, "problems", hi_cell_count (*problems));
+  if (!first.what)
     {
-      char text[160];
-      tb->keyvalue = 1;
-      tb->threshold = -1;
-      snprintf (text, sizeof text, "0x%" PRIx64, addr);
-      kv (&r, tb, "address", hi_cell_text (hi_rmodel_strdup (&r, text)));
-      snprintf (text, sizeof text, "0x%" PRIx64, c.chunk);
-      kv (&r, tb, "chunk", hi_cell_text (hi_rmodel_strdup (&r, text)));
-      kv (&r, tb, "size", hi_cell_count (c.size));
-      /* Usable bytes: the chunk less its size word (an in-use chunk's
-         neighbour lends its prev_size word); an mmapped one less both
-         words. */
-      kv (&r, tb, "usable", hi_cell_count (c.state == HI_GLIBC_MMAPPED
-                                           ? c.size - 16 : c.size - 8));
-      kv (&r, tb, "offset", hi_cell_count (addr - c.chunk));
-      state_text (g, &c, text, sizeof text);
-      kv (&r, tb, "state", hi_cell_text (hi_rmodel_strdup (&r, text)));
-      if (c.arena)
-        {
-          if (c.main_arena)
-            snprintf (text, sizeof text, "main");
-          else
-            snprintf (text, sizeof text, "0x%" PRIx64, c.arena);
-          kv (&r, tb, "arena", hi_cell_text (hi_rmodel_strdup (&r, text)));
-        }
-      if (c.prev)
-        {
-          snprintf (text, sizeof text, "0x%" PRIx64 " (%" PRIu64 " bytes)",
-                    c.prev, c.prev_size);
-          kv (&r, tb, "previous", hi_cell_text (hi_rmodel_strdup (&r,
-                                                                  text)));
-        }
-      if (c.next)
-        {
-          snprintf (text, sizeof text, "0x%" PRIx64 " (%" PRIu64 " bytes)",
-                    c.next, c.next_size);
-          kv (&r, tb, "next", hi_cell_text (hi_rmodel_strdup (&r, text)));
-        }
+      kv (r, tb, "first", hi_cell_text ("none: the heap is consistent"));
+      return HI_OK;
     }
-  if (r.nomem)
-    s = HI_E_NOMEM;
-  else
+  kv (r, tb, "first", hi_cell_text (first.what));
+  if (first.chunk)
     {
-      hi_emit_text_or_json (&r, opt, out);
-      if (ferror (out))
-        s = HI_E_WRITE;
+      snprintf (text, sizeof text, "0x%" PRIx64, first.chunk);
+      kv (r, tb, "chunk", hi_cell_text (hi_rmodel_strdup (r, text)));
     }
-  hi_rmodel_free (&r);
-  hi_glibc_free (g);
-  return s;
+  if (first.before)
+    {
+      snprintf (text, sizeof text, "0x%" PRIx64 " (user memory from 0x%"
+                PRIx64 ": the likely overflower)", first.before,
+                first.before + 16);
+      kv (r, tb, "in use before it",
+          hi_cell_text (hi_rmodel_strdup (r, text)));
+    }
+  return HI_OK;
 }
 
 hi_status
@@ -322,60 +367,6 @@ hi_glibc_verify_report (const struct hi_target *t, const char *name,
                         const struct hi_options *opt, FILE *out,
                         const char **why, uint64_t *problems)
 {
-  *why = NULL;
   *problems = 0;
-  if (opt->format != HI_TEXT && opt->format != HI_JSON)
-    return HI_E_USAGE;
-  struct hi_glibc *g;
-  hi_status s = hi_glibc_load (t, &g, why);
-  if (s != HI_OK)
-    return s;
-  struct hi_glibc_problem first;
-  s = hi_glibc_verify (t, g, &first, problems);
-  struct hi_rmodel r;
-  hi_rmodel_init (&r);
-  r.source = name;
-  struct hi_table *tb = hi_rmodel_table (&r, "glibc_verify", "glibc Verify",
-                                         kv_columns, 2);
-  if (tb && s == HI_OK)
-    {
-      char text[200];
-      tb->keyvalue = 1;
-      tb->threshold = -1;
-      tb->legend = "glibc's own checks, made on every chunk, bin and "
-                   "tcache without aborting anything";
-      kv (&r, tb, "arenas", hi_cell_count (g->n_arenas));
-      kv (&r, tb, "problems", hi_cell_count (*problems));
-      if (first.what)
-        {
-          kv (&r, tb, "first", hi_cell_text (first.what));
-          if (first.chunk)
-            {
-              snprintf (text, sizeof text, "0x%" PRIx64, first.chunk);
-              kv (&r, tb, "chunk", hi_cell_text (hi_rmodel_strdup (&r,
-                                                                   text)));
-            }
-          if (first.before)
-            {
-              snprintf (text, sizeof text, "0x%" PRIx64 " (user memory "
-                        "from 0x%" PRIx64 ": the likely overflower)",
-                        first.before, first.before + 16);
-              kv (&r, tb, "in use before it",
-                  hi_cell_text (hi_rmodel_strdup (&r, text)));
-            }
-        }
-      else
-        kv (&r, tb, "first", hi_cell_text ("none: the heap is consistent"));
-    }
-  if (s == HI_OK && r.nomem)
-    s = HI_E_NOMEM;
-  if (s == HI_OK)
-    {
-      hi_emit_text_or_json (&r, opt, out);
-      if (ferror (out))
-        s = HI_E_WRITE;
-    }
-  hi_rmodel_free (&r);
-  hi_glibc_free (g);
-  return s;
+  return glibc_emit (t, name, opt, out, why, build_verify, problems);
 }

@@ -41,6 +41,10 @@ int hi_find_symbol_in_mappings (const struct hi_mapping *maps, size_t n,
                                 const char *exe, const char *name,
                                 uint64_t *addr);
 
+/* The mapping of T holding ADDR into *E: 0, or -1 (none, or no map). */
+int hi_target_mapping_of (const struct hi_target *t, uint64_t addr,
+                          struct hi_map_entry *e);
+
 /* Read [ADDR, ADDR + LEN) of T from the file mapped there, for memory a
    core leaves out because the file holds it (a library's read-only
    data): 0, or -1 (not file-backed, not readable, not all of it). */

@@ -37,27 +37,31 @@ struct ps_prochandle
 };
 
 int
+hi_target_mapping_of (const struct hi_target *t, uint64_t addr,
+                      struct hi_map_entry *e)
+{
+  for (size_t i = 0; t->ops->mapping && t->ops->mapping (t->ctx, i, e) == 0;
+       i++)
+    if (addr >= e->start && addr < e->end)
+      return 0;
+  return -1;
+}
+
+int
 hi_target_read_mapped_file (const struct hi_target *t, uint64_t addr,
                             void *buf, size_t len)
 {
-  if (!t->ops->mapping)
-    return -1;
   struct hi_map_entry e;
-  for (size_t i = 0; t->ops->mapping (t->ctx, i, &e) == 0; i++)
-    {
-      if (addr < e.start || addr >= e.end)
-        continue;
-      if (!e.path[0] || e.path[0] == '[' || len > e.end - addr)
-        return -1;
-      int fd = hi_open_regular (e.path);
-      if (fd < 0)
-        return -1;
-      ssize_t n = pread (fd, buf, len, (off_t) (e.file_offset
-                                                 + (addr - e.start)));
-      close (fd);
-      return n == (ssize_t) len ? 0 : -1;
-    }
-  return -1;
+  if (hi_target_mapping_of (t, addr, &e) != 0 || !e.path[0]
+      || e.path[0] == '[' || len > e.end - addr)
+    return -1;
+  int fd = hi_open_regular (e.path);
+  if (fd < 0)
+    return -1;
+  ssize_t n = pread (fd, buf, len, (off_t) (e.file_offset
+                                             + (addr - e.start)));
+  close (fd);
+  return n == (ssize_t) len ? 0 : -1;
 }
 
 ps_err_e

@@ -3,7 +3,8 @@
    `glibc-damage overflow` writes 8 bytes past a block, over the next
    chunk's size word; `double-free` frees a block twice, clearing the
    tcache key between (as a use after free would), so glibc's own check
-   lets it in; `next` writes over a freed block's tcache link.  It prints
+   lets it in; `next` writes over a freed block's tcache link (an
+   unaligned one).  It prints
    the addresses involved: "victim ADDR" (the damaged chunk's user
    memory) and "before ADDR" (the block written past, for overflow). */
 #include <stdint.h>
@@ -52,7 +53,9 @@ main (int argc, char **argv)
       volatile uintptr_t p = (uintptr_t) kept[9];
       free (kept[10]);
       free ((void *) p);                /* the tcache: p, then q */
-      ((uint64_t *) p)[0] = 0x4141414141414141u;
+      /* A link to p + 24, encoded as glibc's PROTECT_PTR encodes it:
+         a pointer 8 bytes off any chunk's alignment. */
+      ((uint64_t *) p)[0] = (p >> 12) ^ (p + 24);
       say ("victim", (void *) p);
     }
   else
