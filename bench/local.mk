@@ -11,3 +11,7 @@ CLEANFILES += %reldir%/many-funcs
 EXTRA_PROGRAMS += %reldir%/many-live
 %canon_reldir%_many_live_CFLAGS = $(AM_CFLAGS) -g -O2
 CLEANFILES += %reldir%/many-live
+# bench/run --glibc: glibc's heap of 1 000 000 chunks, no monitor.
+EXTRA_PROGRAMS += %reldir%/many-chunks
+%canon_reldir%_many_chunks_CFLAGS = $(AM_CFLAGS) -g -O2
+CLEANFILES += %reldir%/many-chunks

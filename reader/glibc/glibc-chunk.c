@@ -17,9 +17,64 @@
 #define MIN_CHUNK 32u
 
 static int
-size_word (const struct hi_target *t, uint64_t chunk, uint64_t *word)
+size_word (const struct hi_glibc *g, const struct hi_target *t,
+           uint64_t chunk, uint64_t *word)
 {
-  return t->ops->read_memory (t->ctx, chunk + 8, word, 8);
+  return hi_glibc_word (g, t, chunk + 8, word);
+}
+
+#define PIECE ((uint64_t) 1 << 16)
+#define PIECES 16u
+
+/* A direct-mapped cache of a live process's memory in 64 KiB pieces:
+   the walks read word by word, a process read costs a system call. */
+struct hi_glibc_cache
+{
+  uint64_t base[PIECES];       /* the piece held, UINT64_MAX: none */
+  unsigned char data[PIECES][PIECE];
+};
+
+struct hi_glibc_cache *
+hi_glibc_cache_new (void)
+{
+  struct hi_glibc_cache *c = malloc (sizeof *c);
+  if (c)
+    for (unsigned i = 0; i < PIECES; i++)
+      c->base[i] = UINT64_MAX;
+  return c;
+}
+
+int
+hi_glibc_word (const struct hi_glibc *g, const struct hi_target *t,
+               uint64_t addr, uint64_t *v)
+{
+  /* A million chunks are a million reads: a core's bytes are read
+     where they lie. */
+  const void *in_core = hi_target_core_view (t, addr, 8);
+  if (in_core)
+    {
+      memcpy (v, in_core, 8);
+      return 0;
+    }
+  struct hi_glibc_cache *c = g ? g->cache : NULL;
+  uint64_t base = addr & ~(PIECE - 1);
+  if (c && addr - base <= PIECE - 8)
+    {
+      unsigned slot = (unsigned) (base / PIECE) % PIECES;
+      if (c->base[slot] != base)
+        {
+          c->base[slot] = UINT64_MAX;
+          if (t->ops->read_memory (t->ctx, base, c->data[slot], PIECE) == 0)
+            c->base[slot] = base;
+        }
+      if (c->base[slot] == base)
+        {
+          memcpy (v, c->data[slot] + (addr - base), 8);
+          return 0;
+        }
+    }
+  /* Not cached (a piece not all readable: a mapping's end). */
+  return t->ops->read_memory (t->ctx, addr, v, 8);
 }
 
 uint64_t
@@ -67,7 +122,7 @@ walk_to (const struct hi_target *t, const struct hi_glibc *g,
        steps++)
     {
       uint64_t word;
-      if (size_word (t, p, &word) != 0)
+      if (size_word (g, t, p, &word) != 0)
         return -1;
       uint64_t size = word & ~(uint64_t) SIZE_BITS;
       int is_top = p == a->top;
@@ -87,7 +142,7 @@ walk_to (const struct hi_target *t, const struct hi_glibc *g,
             {
               uint64_t next_word;
               out->next = p + size;
-              if (size_word (t, out->next, &next_word) == 0)
+              if (size_word (g, t, out->next, &next_word) == 0)
                 {
                   out->next_size = next_word & ~(uint64_t) SIZE_BITS;
                   const struct hi_glibc_free *f = listed (g, p);
@@ -120,8 +175,8 @@ walk_to (const struct hi_target *t, const struct hi_glibc *g,
    whose size word has IS_MMAPPED (mappings of neighbouring chunks may
    have merged: walk them). */
 static int
-find_mmapped (const struct hi_target *t, uint64_t addr,
-              struct hi_glibc_chunk *out)
+find_mmapped (const struct hi_glibc *g, const struct hi_target *t,
+              uint64_t addr, struct hi_glibc_chunk *out)
 {
   struct hi_map_entry e;
   if (hi_target_mapping_of (t, addr, &e) != 0)
@@ -130,7 +185,7 @@ find_mmapped (const struct hi_target *t, uint64_t addr,
   while (p < e.end)
     {
       uint64_t word;
-      if (size_word (t, p, &word) != 0 || !(word & IS_MMAPPED))
+      if (size_word (g, t, p, &word) != 0 || !(word & IS_MMAPPED))
         return -1;
       uint64_t size = word & ~(uint64_t) SIZE_BITS;
       if (size < 4096 || (size & 4095) || size > e.end - p)
@@ -179,7 +234,7 @@ hi_glibc_find (const struct hi_target *t, const struct hi_glibc *g,
           return walk_to (t, g, a, start, h->end, addr, out);
         }
     }
-  return find_mmapped (t, addr, out);
+  return find_mmapped (g, t, addr, out);
 }
 
 struct each
@@ -218,11 +273,11 @@ each_in_heap (const struct each *e, const struct hi_glibc_arena *a,
        && steps < (end - start) / 16 + 1; steps++)
     {
       uint64_t word, next_word;
-      if (size_word (e->t, p, &word) != 0)
+      if (size_word (e->g, e->t, p, &word) != 0)
         return 0;
       uint64_t size = word & ~(uint64_t) SIZE_BITS;
       if (size < MIN_CHUNK || (size & 15) || size > end - p
-          || size_word (e->t, p + size, &next_word) != 0)
+          || size_word (e->g, e->t, p + size, &next_word) != 0)
         return 0;               /* damage: verify names it */
       if ((next_word & PREV_INUSE) && !listed (e->g, p)
           && !is_perthread (e->g, p))
@@ -278,7 +333,7 @@ hi_glibc_each_in_use (const struct hi_target *t, const struct hi_glibc *g,
       while (p < m.end && !r)
         {
           uint64_t word;
-          if (size_word (t, p, &word) != 0 || !(word & IS_MMAPPED)
+          if (size_word (g, t, p, &word) != 0 || !(word & IS_MMAPPED)
               || (word & PREV_INUSE))
             break;
           uint64_t size = word & ~(uint64_t) SIZE_BITS;

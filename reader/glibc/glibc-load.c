@@ -27,7 +27,7 @@ struct walk
 static int
 read64 (const struct walk *w, uint64_t addr, uint64_t *v)
 {
-  return w->t->ops->read_memory (w->t->ctx, addr, v, 8);
+  return hi_glibc_word (w->g, w->t, addr, v);
 }
 
 /* The libc.so.6 mapping's start and file.  0, or -1. */
@@ -49,9 +49,12 @@ find_libc (const struct hi_target *t, uint64_t *start, char *path,
   return -1;
 }
 
-/* glibc's version string ("2.36") into G->version.  0, or -1. */
+/* glibc's version string ("2.36") into G->version, from the target or
+   from libc's file PATH mapped at LIBC (its first PT_LOAD at address
+   0, as a shared library's).  0, or -1. */
 static int
-find_version (const struct hi_target *t, struct hi_glibc *g)
+find_version (const struct hi_target *t, struct hi_glibc *g,
+              const char *path, uint64_t libc)
 {
   uint64_t at;
   char v[sizeof g->version];
@@ -61,7 +64,8 @@ find_version (const struct hi_target *t, struct hi_glibc *g)
   memset (v, 0, sizeof v);
   for (size_t n = sizeof v - 1; n > 0; n--)
     if (t->ops->read_memory (t->ctx, at, v, n) == 0
-        || hi_target_read_mapped_file (t, at, v, n) == 0)
+        || hi_target_read_mapped_file (t, at, v, n) == 0
+        || (at >= libc && hi_elf_read_vaddr (path, at - libc, v, n) == 0))
       break;
   v[sizeof v - 1] = 0;
   if (!v[0] || strspn (v, "0123456789.") != strlen (v))
@@ -340,7 +344,7 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
     return HI_E_NOMEM;
   struct walk w = { t, NULL, g, 0 };
   uint64_t main_arena, mp, value, value_arena = 0;
-  if (find_version (t, g) != 0)
+  if (find_version (t, g, path, libc) != 0)
     *why = "glibc's version string cannot be read";
   else if (!(w.l = hi_glibc_layout (g->version)))
     *why = "its glibc's malloc layout is not one this heapinspect knows";
@@ -357,6 +361,7 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
       return HI_E_NO_GLIBC;
     }
   g->found_by = "libc's debug symbols";
+  g->cache = hi_glibc_cache_new ();     /* NULL: reads go uncached */
   g->layout = w.l;
   int32_t n_mmaps = 0;
   if (t->ops->read_memory (t->ctx, mp + w.l->par_n_mmaps, &n_mmaps, 4) != 0
@@ -424,6 +429,7 @@ hi_glibc_free (struct hi_glibc *g)
   for (uint64_t i = 0; i < g->n_arenas; i++)
     free (g->arenas[i].heap_list);
   free (g->arenas);
+  free (g->cache);
   free (g->tcaches);
   free (g->frees);
   free (g);

@@ -28,7 +28,7 @@ struct check
 static int
 rd (const struct check *c, uint64_t addr, uint64_t *v)
 {
-  return c->t->ops->read_memory (c->t->ctx, addr, v, 8);
+  return hi_glibc_word (c->g, c->t, addr, v);
 }
 
 /* Record a problem at CHUNK (BEFORE: the in-use chunk before it, 0 if

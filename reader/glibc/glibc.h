@@ -48,6 +48,7 @@ struct hi_glibc_arena
 };
 
 struct hi_glibc_layout;
+struct hi_glibc_cache;
 
 /* A heap of a non-main arena: [start, end) (its heap_info's size). */
 struct hi_glibc_heap
@@ -103,6 +104,7 @@ struct hi_glibc
   const char *broken_what;    /* ... in glibc's words */
   uint64_t sbrk_base;         /* mp_.sbrk_base: the brk heap's start */
   const struct hi_glibc_layout *layout;
+  struct hi_glibc_cache *cache;  /* hi_glibc_word's; NULL: none */
   /* Every free chunk a list holds, sorted by address (for block). */
   struct hi_glibc_free *frees;
   uint64_t n_frees, cap_frees;
@@ -127,6 +129,14 @@ struct hi_glibc_chunk
   uint64_t prev, prev_size;   /* the chunk before (0: none known) */
   uint64_t next, next_size;   /* the chunk after (0: none) */
 };
+/* glibc-chunk.c: the 8 bytes at ADDR of T (a core's in place, without
+   a system call; a process's through G's cache of 64 KiB pieces, G may
+   be NULL).  0, or -1. */
+int hi_glibc_word (const struct hi_glibc *g, const struct hi_target *t,
+                   uint64_t addr, uint64_t *v);
+/* A cache for hi_glibc_word (free with free()), or NULL. */
+struct hi_glibc_cache *hi_glibc_cache_new (void);
+
 /* glibc-chunk.c: how many of G's lists hold CHUNK (more than one: a
    double free), and the first chunk at or after P whose user memory is
    16-aligned (where a heap's chunks begin). */

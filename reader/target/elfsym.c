@@ -168,3 +168,31 @@ hi_find_debug_symbol (const char *path, uint64_t load_start,
   *addr = is_dyn ? load_start - vaddr + *value : *value;
   return 0;
 }
+
+int
+hi_elf_read_vaddr (const char *path, uint64_t vaddr, void *buf, size_t len)
+{
+  int fd = hi_open_regular (path);
+  if (fd < 0)
+    return -1;
+  elf_version (EV_CURRENT);
+  Elf *elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  size_t n = 0;
+  int r = -1;
+  if (elf && elf_kind (elf) == ELF_K_ELF && elf_getphdrnum (elf, &n) == 0)
+    for (size_t i = 0; i < n && r != 0; i++)
+      {
+        GElf_Phdr ph;
+        if (gelf_getphdr (elf, (int) i, &ph) && ph.p_type == PT_LOAD
+            && vaddr >= ph.p_vaddr && vaddr - ph.p_vaddr < ph.p_filesz
+            && len <= ph.p_filesz - (vaddr - ph.p_vaddr)
+            && pread (fd, buf, len, (off_t) (ph.p_offset
+                                             + (vaddr - ph.p_vaddr)))
+               == (ssize_t) len)
+          r = 0;
+      }
+  if (elf)
+    elf_end (elf);
+  close (fd);
+  return r;
+}

@@ -51,6 +51,13 @@ int hi_target_mapping_of (const struct hi_target *t, uint64_t addr,
 int hi_target_read_mapped_file (const struct hi_target *t, uint64_t addr,
                                 void *buf, size_t len);
 
+/* Read LEN bytes of ELF file PATH at its link-time address VADDR (from
+   its PT_LOAD segments): for a file's read-only data a core left out
+   without naming it (gdb's gcore writes no segment for it).  0, or
+   -1. */
+int hi_elf_read_vaddr (const char *path, uint64_t vaddr, void *buf,
+                       size_t len);
+
 /* For ELF file PATH mapped from LOAD_START on (its first page): the
    address of symbol NAME in its separate debug file, found by the
    file's build-id under /usr/lib/debug/.build-id (Debian's -dbg
