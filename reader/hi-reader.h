@@ -204,6 +204,13 @@ struct hi_model;
 
 /* Read and validate the model from T into *OUT (free with hi_model_free). */
 hi_status hi_model_load (const struct hi_target *t, struct hi_model **out);
+/* As hi_model_load, with the time the data is from (hi_target_time) told
+   by CLOCK instead of T (NULL: T): for a host whose target reads through
+   another, gdb's inferior while gdb holds the core file or the process,
+   so that its report has the time heapinspect(1) gives. */
+hi_status hi_model_load_clocked (const struct hi_target *t,
+                                 const struct hi_target *clock,
+                                 struct hi_model **out);
 void hi_model_free (struct hi_model *m);
 /* How much validation dropped or corrected in M: 0 when M is whole. */
 uint64_t hi_model_damaged (const struct hi_model *m);
@@ -374,6 +381,14 @@ int hi_option_find (const char *name, size_t len, int *takes_value);
    without a newline), O unchanged.  Thread-safe. */
 int hi_option_set (struct hi_options *o, const char *name, const char *value,
                    char *err, size_t errsize);
+
+/* The reports with tables of their own (the leak check, diff) take no
+   -t (O->tables_given) and write text or JSON only: 0 if O asks for
+   neither, else -1 with one line saying so in ERR (ERRSIZE bytes), for
+   the command WHAT ("--leak-check", "lost").  heapinspect(1) and gdb
+   refuse the same requests with it.  Thread-safe. */
+int hi_own_report_check (const struct hi_options *o, const char *what,
+                         char *err, size_t errsize);
 
 /* Remove the shell's quoting from WORD, in place: 'x' keeps x as it is,
    "x" keeps x but for \ before one of \ " $ `, and outside quotes \c is
