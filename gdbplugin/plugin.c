@@ -6,15 +6,22 @@
 
    read() answers the request waiting in the channel (channel.c).  The
    plugin never makes gdb fail: when it cannot have its channel, loading
-   it fails with one line saying why, and heap.gdb writes nothing. */
+   it fails with one line saying why, and heap-run.gdb writes nothing.
+   Loaded with the channel saying so (protocol.h's HI_GDB_QUIT_TAG), it
+   raises SIGINT the next time gdb asks it to unwind a frame, which
+   heap-run.gdb makes happen at once: gdb stops the heap command that
+   failed with "Quit".  Not when loaded: gdb would stop before it has
+   read the program's own JIT entries again, and forget their symbols. */
 #define _GNU_SOURCE
 #include <gdb/jit-reader.h>
 
 #include "plugin.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define EXPORT __attribute__ ((visibility ("default")))
 
@@ -51,13 +58,38 @@ read_entry (struct gdb_reader_funcs *self, struct gdb_symbol_callbacks *cb,
   if (out)
     {
       struct hi_gdb_inferior g = { cb, blob.root_addr };
-      hi_gdb_run (&g, &req, out);
+      /* Ctrl-C stops the work soon, and reaches gdb once we return. */
+      hi_gdb_interrupt_begin ();
+      int failed = hi_gdb_run (&g, &req, out) != 0;
       fclose (out);
-      hi_gdb_channel_answer (text, text_len);
+      if (hi_gdb_interrupt_pending ())
+        {
+          /* gdb says "Quit" before this is read. */
+          char line[64];
+          int n = snprintf (line, sizeof line, "heap: %s interrupted\n",
+                            req.name);
+          hi_gdb_channel_answer (line, (size_t) n, 1);
+        }
+      else
+        hi_gdb_channel_answer (text, text_len, failed);
       free (text);
+      hi_gdb_interrupt_end ();
     }
   hi_gdb_request_free (&req);
   return GDB_SUCCESS;            /* no object: gdb creates no objfile */
+}
+
+/* When gdb should stop: the CLOCK_MONOTONIC second the plugin was loaded
+   to say so, or 0.  A moment later it is no longer meant: a frame
+   unwound then (the user's backtrace) raises nothing. */
+static time_t quit_at;
+#define QUIT_WITHIN 5
+
+static time_t
+now_s (void)
+{
+  struct timespec ts;
+  return clock_gettime (CLOCK_MONOTONIC, &ts) == 0 ? ts.tv_sec : 0;
 }
 
 static enum gdb_status
@@ -65,6 +97,13 @@ unwind (struct gdb_reader_funcs *self, struct gdb_unwind_callbacks *cb)
 {
   (void) self;
   (void) cb;
+  if (quit_at)
+    {
+      int meant = now_s () - quit_at <= QUIT_WITHIN;
+      quit_at = 0;
+      if (meant)
+        raise (SIGINT);          /* gdb's handler: "Quit" at its next check */
+    }
   return GDB_FAIL;               /* we describe no code */
 }
 
@@ -101,7 +140,10 @@ gdb_init_reader (void)
 {
   char why[512] = "unknown reason";
   if (hi_gdb_channel_open (why, sizeof why) == 0)
-    return &funcs;
+    {
+      quit_at = hi_gdb_channel_quit () ? now_s () : 0;
+      return &funcs;
+    }
   fprintf (stderr, "heap: heapinspect's gdb plugin cannot start: %s\n", why);
   fflush (stderr);
   return &refused;
