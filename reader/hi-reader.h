@@ -34,7 +34,8 @@
   X (HI_E_INCONSISTENT, "the process allocated while it was read: the report may be inconsistent (run without --no-stop)") \
   X (HI_E_REGEX, "not a valid regular expression") \
   X (HI_E_SUPPRESSIONS, "cannot use the suppressions file") \
-  X (HI_E_WRITE, "cannot write the output")
+  X (HI_E_WRITE, "cannot write the output") \
+  X (HI_E_INTERRUPTED, "interrupted")
 #define HI_ERROR_ENUM(name, msg) name,
 typedef enum { HI_ERRORS (HI_ERROR_ENUM) HI_NSTATUS } hi_status;
 #undef HI_ERROR_ENUM
@@ -518,6 +519,13 @@ struct hi_reach_totals
 {
   struct hi_reach_figure cls[HI_REACH_NCLASSES];
 };
+
+/* For a host that lets its user interrupt the reachability scan (gdb's
+   Ctrl-C): while CHECK is set, the scan calls it now and then, and once
+   it returns nonzero stops, and hi_reach_report returns
+   HI_E_INTERRUPTED, nothing written.  NULL (the default): never.  Not
+   thread-safe: set it while no scan runs. */
+void hi_reach_set_interrupt (int (*check) (void));
 
 /* The --leak-check report, the one path heapinspect(1), `run
    --leak-check` and gdb's `heap lost` share: scan T (model M, read from

@@ -172,6 +172,23 @@ check_redzones (struct hi_scan *s, struct hi_reach *r)
   return HI_OK;
 }
 
+static int (*interrupt_check) (void);
+
+void
+hi_reach_set_interrupt (int (*check) (void))
+{
+  interrupt_check = check;
+}
+
+int
+hi_scan_stop (struct hi_scan *s)
+{
+  if (!s->stop && interrupt_check
+      && ++s->steps % HI_SCAN_CHECK_EVERY == 0 && interrupt_check ())
+    s->stop = 1;
+  return s->stop;
+}
+
 hi_status
 hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
                unsigned flags, struct hi_reach **out)
@@ -187,10 +204,14 @@ hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
   hi_status st = s.cache ? hi_scan_map (&s) : HI_E_NOMEM;
   if (st == HI_OK)
     st = hi_scan_blocks (&s);
+  if (st == HI_OK && s.stop)
+    st = HI_E_INTERRUPTED;
   if (st == HI_OK)
     st = check_redzones (&s, r);
   if (st == HI_OK)
     st = hi_scan_mark (&s, flags);
+  if (st == HI_OK && s.stop)
+    st = HI_E_INTERRUPTED;
   if (st == HI_OK)
     st = tally (&s, r);
   for (size_t i = 0; i < s.heap.n; i++)
