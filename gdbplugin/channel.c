@@ -126,6 +126,16 @@ hi_gdb_channel_open (char *why, size_t why_size)
   return 0;
 }
 
+/* The commands that stop a failed heap command as a gdb error, after
+   its lines: SIGINT to gdb (which its handler makes a "Quit" at the next
+   check, `while`).  Sent by a shell, while gdb waits for it: never in
+   the midst of gdb's work, which a Quit could leave half done. */
+static void
+quit_script (FILE *out)
+{
+  fprintf (out, "shell kill -INT %d\nwhile 0\nend\n", (int) getpid ());
+}
+
 int
 hi_gdb_channel_quit (void)
 {
@@ -133,8 +143,16 @@ hi_gdb_channel_quit (void)
   if (pread (CHANNEL_FD, head, sizeof head, 0) != (ssize_t) sizeof head
       || memcmp (head, HI_GDB_QUIT_TAG, sizeof head) != 0)
     return 0;
-  if (ftruncate (CHANNEL_FD, 0) != 0)
-    return 0;                  /* not again and again */
+  char script[128];
+  FILE *out = fmemopen (script, sizeof script, "w");
+  if (!out)
+    return 0;
+  quit_script (out);
+  long n = ftell (out);
+  fclose (out);
+  if (ftruncate (CHANNEL_FD, 0) != 0 || n <= 0
+      || pwrite (CHANNEL_FD, script, (size_t) n, 0) != (ssize_t) n)
+    return 0;
   return 1;
 }
 
@@ -204,7 +222,7 @@ hi_gdb_channel_answer (const char *text, size_t len, int failed)
   as_echo_script (text, len, out);
   fputs (HI_GDB_ANSWERED "\n", out);
   if (failed)
-    fputs (HI_GDB_FAILED "\n", out);
+    quit_script (out);
   fclose (out);
   if (ftruncate (CHANNEL_FD, 0) != 0
       || pwrite (CHANNEL_FD, script, script_len, 0) != (ssize_t) script_len)

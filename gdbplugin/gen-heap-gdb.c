@@ -33,14 +33,13 @@
    - a word reaches the channel through a setting, never through a
      string literal or an expression (see write_words).
    - `frame apply 1 -q` runs the plugin steps and restores the selected
-     thread and frame however they end (error, Ctrl-C, pager quit); it
-     prints its command's output once the command is done, and not at
-     all if the command fails: a failure is raised only after it.
+     thread and frame however they end (error, Ctrl-C, pager quit).
    - gdb has no command that raises an error of one's own: a failed
-     command prints its line, then makes gdb stop as on Ctrl-C ("Quit",
-     see protocol.h), so that scripts, breakpoint commands and gdb -batch
-     stop there too; with no process, or a running thread, it ends with
-     the error `info registers` gives then. */
+     command prints its line, then has a shell send gdb SIGINT, and gdb
+     stops as on Ctrl-C ("Quit", see protocol.h), so that scripts,
+     breakpoint commands and gdb -batch stop there too; with no process,
+     or a running thread, it ends with the error `info registers` gives
+     then. */
 #include "protocol.h"
 
 #include <stdio.h>
@@ -265,39 +264,25 @@ run_file (const char *plugin)
   printf ("  heap _ answer\n"
           "end\n");
 
-  /* heap _ answer: the plugin answers the request; then a failure
-     becomes gdb's, or the plugin never ran: no monitor's JIT entry. */
+  /* heap _ answer: the plugin answers the request (a failure ends as a
+     gdb error there); or it never ran: no monitor's JIT entry.  Loading
+     the plugin makes gdb hand it the monitor's JIT entry; it answers the
+     request in the channel, which is then read as commands.  The plugin
+     stays loaded: it hands a program's own JIT entries back to gdb,
+     which would forget their symbols on an unload. */
   printf ("with confirm off -- define heap _ answer\n"
           "  maintenance set test-settings zinteger 0\n"
-          "  maintenance set test-settings boolean off\n"
-          "  frame apply 1 -q -- heap _ run\n"
+          "  frame apply 1 -q -- jit-reader-load %s\n"
+          "  source " CHANNEL "\n"
           "  if $_gdb_maint_setting(\"test-settings zinteger\") == 0\n"
           "    echo heap: no heapinspect data in this inferior; run it with"
           " LD_PRELOAD=.../libheapinspect.so\\n\n"
-          "    maintenance set test-settings boolean on\n"
-          "  end\n"
-          "  if $_gdb_maint_setting(\"test-settings boolean\")\n"
-          "    frame apply 1 -q -- heap _ quit\n"
-          "  end\n"
-          "end\n"
-          /* Loading the plugin makes gdb hand it the monitor's JIT entry;
-             it answers the request in the channel, which is then read as
-             commands.  The plugin stays loaded: it hands a program's own
-             JIT entries back to gdb, which would forget their symbols on
-             an unload. */
-          "with confirm off -- define heap _ run\n"
-          "  jit-reader-load %s\n"
-          "  source " CHANNEL "\n"
-          "end\n"
-          /* The plugin, loaded again with the channel saying so, raises
-             SIGINT when gdb asks it to unwind frame 0, which frame apply
-             does: gdb stops at its next check, `while` at the latest. */
-          "with confirm off -- define heap _ quit\n"
-          "  dump binary value " CHANNEL " \"" HI_GDB_QUIT_TAG "\"\n"
-          "  jit-reader-unload\n"
-          "  jit-reader-load %s\n"
-          "  frame apply 1 -q -- echo\n"
-          "  while 0\n"
+          /* Loaded again with the channel saying so, the plugin puts
+             there what makes gdb stop (protocol.h). */
+          "    dump binary value " CHANNEL " \"" HI_GDB_QUIT_TAG "\"\n"
+          "    frame apply 1 -q -- jit-reader-unload\n"
+          "    frame apply 1 -q -- jit-reader-load %s\n"
+          "    source " CHANNEL "\n"
           "  end\n"
           "end\n", plugin, plugin);
   probe ();

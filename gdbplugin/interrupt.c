@@ -6,11 +6,12 @@
    plugin calls (target_read over gdbserver) would unwind gdb's C++
    exception through the plugin's frames.  So while the plugin works,
    SIGINT is blocked in gdb's thread (gdb's own threads block it too),
-   and the plugin looks for a pending one as it reads the inferior: once
-   one is there, every read fails, and the reader soon gives up.  When the
-   plugin returns it unblocks SIGINT: gdb's handler runs then, and gdb
-   stops the command with "Quit" before printing the answer, as it does
-   for any command on Ctrl-C. */
+   and the plugin looks for a pending one as it reads the inferior, and
+   the reader's reachability scan asks it in its long loops: once one is
+   there, every read fails and the scan stops.  When the plugin returns
+   it unblocks SIGINT: gdb's handler runs then, and gdb stops the
+   command with "Quit" before printing the answer, as it does for any
+   command on Ctrl-C. */
 #define _GNU_SOURCE
 #include "plugin.h"
 
@@ -27,6 +28,8 @@ static sigset_t saved;
 static int holding, seen;
 static unsigned calls;
 static int64_t last_ms;
+
+static int poll_sigint (void);
 
 static int64_t
 now_ms (void)
@@ -47,12 +50,15 @@ hi_gdb_interrupt_begin (void)
   seen = 0;
   calls = 0;
   last_ms = now_ms ();
+  /* The reachability scan's long loops, which read little, ask too. */
+  hi_reach_set_interrupt (poll_sigint);
 }
 
-int
-hi_gdb_interrupted (void)
+/* Whether SIGINT is pending, asked at most every MS milliseconds. */
+static int
+poll_sigint (void)
 {
-  if (seen || !holding || ++calls % EVERY != 0)
+  if (seen || !holding)
     return seen;
   int64_t now = now_ms ();
   if (now - last_ms < MS)
@@ -61,6 +67,14 @@ hi_gdb_interrupted (void)
   sigset_t pending;
   seen = sigpending (&pending) == 0 && sigismember (&pending, SIGINT) == 1;
   return seen;
+}
+
+int
+hi_gdb_interrupted (void)
+{
+  if (seen || !holding || ++calls % EVERY != 0)
+    return seen;
+  return poll_sigint ();
 }
 
 int
@@ -74,6 +88,7 @@ hi_gdb_interrupt_pending (void)
 void
 hi_gdb_interrupt_end (void)
 {
+  hi_reach_set_interrupt (NULL);
   if (holding)
     pthread_sigmask (SIG_SETMASK, &saved, NULL);
   holding = 0;

@@ -8,10 +8,8 @@
    plugin never makes gdb fail: when it cannot have its channel, loading
    it fails with one line saying why, and heap-run.gdb writes nothing.
    Loaded with the channel saying so (protocol.h's HI_GDB_QUIT_TAG), it
-   raises SIGINT the next time gdb asks it to unwind a frame, which
-   heap-run.gdb makes happen at once: gdb stops the heap command that
-   failed with "Quit".  Not when loaded: gdb would stop before it has
-   read the program's own JIT entries again, and forget their symbols. */
+   writes the commands that make gdb stop the heap command that failed,
+   in place of the tag. */
 #define _GNU_SOURCE
 #include <gdb/jit-reader.h>
 
@@ -60,10 +58,21 @@ read_entry (struct gdb_reader_funcs *self, struct gdb_symbol_callbacks *cb,
       struct hi_gdb_inferior g = { cb, blob.root_addr };
       /* Ctrl-C stops the work soon, and reaches gdb once we return. */
       hi_gdb_interrupt_begin ();
+      int debug = getenv ("HEAPINSPECT_GDB_DEBUG") != NULL;
+      struct timespec t0, t1;
+      clock_gettime (CLOCK_MONOTONIC, &t0);
+      if (debug)
+        fprintf (stderr, "heap: debug: working on heap %s\n", req.name);
       int failed = hi_gdb_run (&g, &req, out) != 0;
       fclose (out);
       if (hi_gdb_interrupt_pending ())
         {
+          clock_gettime (CLOCK_MONOTONIC, &t1);
+          if (debug)
+            fprintf (stderr, "heap: debug: interrupted: heap %s stopped after "
+                     "%lld ms\n", req.name,
+                     (long long) ((t1.tv_sec - t0.tv_sec) * 1000
+                                  + (t1.tv_nsec - t0.tv_nsec) / 1000000));
           /* gdb says "Quit" before this is read. */
           char line[64];
           int n = snprintf (line, sizeof line, "heap: %s interrupted\n",
@@ -79,31 +88,11 @@ read_entry (struct gdb_reader_funcs *self, struct gdb_symbol_callbacks *cb,
   return GDB_SUCCESS;            /* no object: gdb creates no objfile */
 }
 
-/* When gdb should stop: the CLOCK_MONOTONIC second the plugin was loaded
-   to say so, or 0.  A moment later it is no longer meant: a frame
-   unwound then (the user's backtrace) raises nothing. */
-static time_t quit_at;
-#define QUIT_WITHIN 5
-
-static time_t
-now_s (void)
-{
-  struct timespec ts;
-  return clock_gettime (CLOCK_MONOTONIC, &ts) == 0 ? ts.tv_sec : 0;
-}
-
 static enum gdb_status
 unwind (struct gdb_reader_funcs *self, struct gdb_unwind_callbacks *cb)
 {
   (void) self;
   (void) cb;
-  if (quit_at)
-    {
-      int meant = now_s () - quit_at <= QUIT_WITHIN;
-      quit_at = 0;
-      if (meant)
-        raise (SIGINT);          /* gdb's handler: "Quit" at its next check */
-    }
   return GDB_FAIL;               /* we describe no code */
 }
 
@@ -141,7 +130,7 @@ gdb_init_reader (void)
   char why[512] = "unknown reason";
   if (hi_gdb_channel_open (why, sizeof why) == 0)
     {
-      quit_at = hi_gdb_channel_quit () ? now_s () : 0;
+      hi_gdb_channel_quit ();
       return &funcs;
     }
   fprintf (stderr, "heap: heapinspect's gdb plugin cannot start: %s\n", why);

@@ -106,7 +106,8 @@ int hi_gdb_run (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
 /* Have the channel at HI_GDB_CHANNEL_FD and the map file at
    HI_GDB_MAPS_FD: 0, or -1 with why not in WHY (WHY_SIZE bytes). */
 int hi_gdb_channel_open (char *why, size_t why_size);
-/* 1 if the channel holds HI_GDB_QUIT_TAG (then emptied), else 0. */
+/* If the channel holds HI_GDB_QUIT_TAG, put there the commands that
+   stop a failed heap command as a gdb error, and return 1; else 0. */
 int hi_gdb_channel_quit (void);
 /* Read the pending request into TEXT (SIZE bytes) and parse it into *R
    (hi_gdb_request_parse): 0, or -1 if none is pending (*R then needs no
@@ -117,8 +118,9 @@ int hi_gdb_channel_request (char *text, size_t size,
    NULL if it holds none. */
 char *hi_gdb_channel_maps (size_t *len);
 /* Replace the request with TEXT (LEN bytes) as gdb commands that print
-   it, and set protocol.h's flags: answered, and FAILED; a line on
-   stderr if it cannot be written. */
+   it, then set protocol.h's HI_GDB_ANSWERED and, when the command
+   FAILED, stop it as a gdb error; a line on stderr if it cannot be
+   written. */
 void hi_gdb_channel_answer (const char *text, size_t len, int failed);
 
 /* Ctrl-C while the plugin works (interrupt.c): SIGINT is held back from

@@ -19,11 +19,12 @@
    nothing.  heap lost and heap block also write gdb's `info proc
    mappings` into the map file, at HI_GDB_MAPS_FD.  The plugin replaces
    the request with the answer: gdb `echo` commands, then a line setting
-   HI_GDB_ANSWERED (the plugin ran) and, when the command failed,
-   HI_GDB_FAILED; heap-run.gdb `source`s it and then makes the failure a
-   gdb error: it writes HI_GDB_QUIT_TAG into the channel and loads the
-   plugin again, whose start raises SIGINT, so gdb stops the command
-   with "Quit" as it does on Ctrl-C. */
+   HI_GDB_ANSWERED (the plugin ran) and, when the command failed, a
+   `shell kill -INT GDB-PID` and a `while`: gdb stops the command with
+   "Quit" as it does on Ctrl-C, a gdb error, once the lines are printed.
+   When the plugin never ran (no monitor), heap-run.gdb writes
+   HI_GDB_QUIT_TAG into the channel and loads it again: it puts the same
+   commands there. */
 #ifndef HI_GDB_PROTOCOL_H
 #define HI_GDB_PROTOCOL_H
 
@@ -36,10 +37,9 @@
 /* Words a command takes after its name (gdb splits at spaces). */
 #define HI_GDB_MAX_WORDS 16
 
-/* The flags the answer sets: gdb maintenance test settings, which
-   nothing else uses (heap-run.gdb clears them before each request). */
+/* The flag the answer sets: a gdb maintenance test setting, which
+   nothing else uses (heap-run.gdb clears it before each request). */
 #define HI_GDB_ANSWERED "maintenance set test-settings zinteger 1"
-#define HI_GDB_FAILED "maintenance set test-settings boolean on"
 
 /* The commands: `heap NAME` for each table of the reader's registry
    (HI_TABLES in hi-reader.h), whose words are options, and these others,
