@@ -6,16 +6,14 @@
 
    heap.gdb is what gdb reads at start: the commands' names, their help
    and a two-line body each.  It fills in @RUN@ (heap-run.gdb's path) and
-   @COMMANDS@ (the commands); a table
-   heap.gdb.in does not document gets a short help of its own, so every
-   `heap NAME` has one.  heap-run.gdb, the commands' work, is read at the
-   first heap command: gdb reads a command file a byte at a time (a
-   read() and a select() each), so every byte of heap.gdb is start-up
-   time (bench/gdb-startup measures it): each command first runs `heap _
-   load`, which reads heap-run.gdb and is then redefined to do nothing.
-   The command names, the
-   descriptors and the request format come from protocol.h and the
-   registry of tables only.
+   @COMMANDS@ (the commands); a table heap.gdb.in does not document gets
+   a short help of its own, so every `heap NAME` has one.  gdb reads a
+   command file a byte at a time (a read() and a select() each), so every
+   byte of heap.gdb is start-up time (bench/gdb-startup measures it): the
+   commands' work is in heap-run.gdb, which each command's first line,
+   `heap _ load`, reads at the first one (it is then redefined to do
+   nothing).  The command names, the descriptors and the request format
+   come from protocol.h and the registry of tables only.
 
    Why the commands look as they do (gdb 13, no Python):
    - gdb pastes a user command's arguments as text and has no "all the
@@ -52,8 +50,8 @@
 #define MAPS "/proc/self/fd/" STR (HI_GDB_MAPS_FD)
 /* Where a word is put down on its way into the channel (gdb >= 10). */
 #define WORD_SETTING "test-settings string-noescape"
-/* Scratch numbers: the running thread's probe and the words' counter;
-   the flags the answer sets (protocol.h) are zinteger and boolean. */
+/* Scratch number: the running thread's probe and the words' counter;
+   the flag the answer sets (protocol.h) is zinteger. */
 #define COUNTER "test-settings zuinteger"
 /* A command that always fails, changing nothing: its caller's output,
    held by frame apply or thread apply -s, is then dropped. */

@@ -25,8 +25,8 @@ static const char *const commands[] = {
 HI_TABLES (TABLE)
 #undef TABLE
 
-/* Append V to the array *P of *N (*CAP allocated) elements of SIZE
-   bytes: 0, or -1 (nothing appended) when out of memory. */
+/* Room for one more element in the array *P of *N elements of SIZE
+   bytes (*CAP allocated): 0, or -1 when out of memory. */
 static int
 grow (void **p, size_t *n, size_t *cap, size_t size)
 {
