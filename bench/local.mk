@@ -11,3 +11,5 @@ CLEANFILES += %reldir%/many-funcs
 EXTRA_PROGRAMS += %reldir%/many-live
 %canon_reldir%_many_live_CFLAGS = $(AM_CFLAGS) -g -O2
 CLEANFILES += %reldir%/many-live
+# bench/gdb-startup: what sourcing heap.gdb adds to gdb's start-up.
+EXTRA_DIST += %reldir%/gdb-startup
