@@ -15,3 +15,5 @@ CLEANFILES += %reldir%/many-live
 EXTRA_PROGRAMS += %reldir%/many-chunks
 %canon_reldir%_many_chunks_CFLAGS = $(AM_CFLAGS) -g -O2
 CLEANFILES += %reldir%/many-chunks
+# bench/gdb-startup: what sourcing heap.gdb adds to gdb's start-up.
+EXTRA_DIST += %reldir%/gdb-startup

@@ -92,19 +92,9 @@ int
 hi_check_own_report (const struct hi_settings *st, const char *what)
 {
   char msg[128];
-  if (strcmp (st->tables, HI_OPT_TABLES_DEFAULT) != 0)
-    {
-      snprintf (msg, sizeof msg, "%s prints its own tables: -t does not go "
-                "with it", what);
-      return hi_usage_line (msg);
-    }
-  if (st->opt.format != HI_TEXT && st->opt.format != HI_JSON)
-    {
-      snprintf (msg, sizeof msg, "%s writes text or JSON: --format=text or "
-                "--format=json", what);
-      return hi_usage_line (msg);
-    }
-  return -1;
+  if (hi_own_report_check (&st->opt, what, msg, sizeof msg) == 0)
+    return -1;
+  return hi_usage_line (msg);
 }
 
 int

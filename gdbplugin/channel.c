@@ -1,9 +1,11 @@
-/* channel.c - the channel: the file with no name (a memfd, or an
-   unlinked file in a private directory) that gdb holds open at
-   HI_GDB_CHANNEL_FD, reached by heap.gdb as /proc/self/fd/N.  A heap
-   command writes its request there (protocol.h); the plugin replaces it
-   with the answer as gdb `echo` commands, which heap.gdb `source`s, so
-   paging, logging and `pipe` see it. */
+/* channel.c - the channel and the map file: files with no name (a
+   memfd, or an unlinked file in a private directory) that gdb holds open
+   at HI_GDB_CHANNEL_FD and HI_GDB_MAPS_FD, reached by heap-run.gdb as
+   /proc/self/fd/N.  A heap command writes its request into the channel
+   (protocol.h), and heap lost and heap block gdb's memory map into the
+   map file; the plugin replaces the request with the answer as gdb
+   `echo` commands, which heap-run.gdb `source`s, so paging, logging and
+   `pipe` see it. */
 #define _GNU_SOURCE
 #include "plugin.h"
 #include "protocol.h"
@@ -18,33 +20,34 @@
 #include <unistd.h>
 
 #define CHANNEL_FD HI_GDB_CHANNEL_FD
-#define CHANNEL_NAME "heapinspect-gdb-channel"
+#define MAPS_FD HI_GDB_MAPS_FD
 
-/* 1 if CHANNEL_FD is the channel an earlier load of ours opened: a memfd
-   named CHANNEL_NAME, or an unlinked file .../heapinspect-gdb.XXXXXX/...,
-   regular, of our user, mode 0600. */
+/* 1 if FD is a file an earlier load of ours opened: a memfd named NAME,
+   or an unlinked file .../heapinspect-gdb.XXXXXX/..., regular, of our
+   user, mode 0600. */
 static int
-is_our_channel (void)
+is_ours (int fd, const char *name)
 {
-  char link[64], target[4200];
+  char link[64], target[4200], memfd[128];
   struct stat st;
-  snprintf (link, sizeof link, "/proc/self/fd/%d", CHANNEL_FD);
+  snprintf (link, sizeof link, "/proc/self/fd/%d", fd);
+  snprintf (memfd, sizeof memfd, "/memfd:%s ", name);
   ssize_t n = readlink (link, target, sizeof target - 1);
-  if (n <= 0 || fstat (CHANNEL_FD, &st) != 0)
+  if (n <= 0 || fstat (fd, &st) != 0)
     return 0;
   target[n] = '\0';
   return S_ISREG (st.st_mode) && st.st_uid == getuid () && st.st_nlink == 0
          && (st.st_mode & 0777) == 0600
-         && (strncmp (target, "/memfd:" CHANNEL_NAME " ", 8 + strlen (CHANNEL_NAME)) == 0
+         && (strncmp (target, memfd, strlen (memfd)) == 0
              || strstr (target, "/heapinspect-gdb.") != NULL);
 }
 
-/* A new nameless file: a memfd, else an unlinked file in a private
-   directory under $TMPDIR or /tmp.  -1 with a reason in WHY. */
+/* A new nameless file: a memfd named NAME, else an unlinked file in a
+   private directory under $TMPDIR or /tmp.  -1 with a reason in WHY. */
 static int
-new_channel_file (char *why, size_t why_size)
+new_file (const char *name, char *why, size_t why_size)
 {
-  int fd = memfd_create (CHANNEL_NAME, MFD_CLOEXEC);
+  int fd = memfd_create (name, MFD_CLOEXEC);
   if (fd >= 0)
     {
       if (fchmod (fd, 0600) == 0)
@@ -63,7 +66,7 @@ new_channel_file (char *why, size_t why_size)
                     dirs[i], strerror (errno));
           continue;
         }
-      snprintf (path, sizeof path, "%s/channel", dir);
+      snprintf (path, sizeof path, "%s/%s", dir, name);
       fd = open (path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
                  0600);
       if (fd < 0)
@@ -78,39 +81,79 @@ new_channel_file (char *why, size_t why_size)
   return -1;
 }
 
-int
-hi_gdb_channel_open (char *why, size_t why_size)
+/* Have our file NAME at descriptor FD: 0, or -1 with why not in WHY. */
+static int
+have_file (int fd, const char *name, char *why, size_t why_size)
 {
-  if (fcntl (CHANNEL_FD, F_GETFD) != -1)
+  if (fcntl (fd, F_GETFD) != -1)
     {
-      if (is_our_channel ())
+      if (is_ours (fd, name))
         return 0;
       snprintf (why, why_size, "descriptor %d is already open in gdb, on "
-                "something else", CHANNEL_FD);
+                "something else", fd);
       return -1;
     }
   struct rlimit rl;
-  if (getrlimit (RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur <= CHANNEL_FD)
+  if (getrlimit (RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur <= (rlim_t) fd)
     {
       /* gdb raises its own soft limit to the hard one at start. */
       snprintf (why, why_size, "gdb may open at most %llu files (ulimit -n),"
                 " and it needs descriptor %d", (unsigned long long) rl.rlim_cur,
-                CHANNEL_FD);
+                fd);
       return -1;
     }
-  int fd = new_channel_file (why, why_size);
-  if (fd < 0)
+  int nf = new_file (name, why, why_size);
+  if (nf < 0)
     return -1;
-  int r = dup3 (fd, CHANNEL_FD, O_CLOEXEC);
+  int r = dup3 (nf, fd, O_CLOEXEC);
   int err = errno;
-  close (fd);
-  if (r != CHANNEL_FD)
+  close (nf);
+  if (r != fd)
     {
-      snprintf (why, why_size, "cannot use descriptor %d: %s", CHANNEL_FD,
+      snprintf (why, why_size, "cannot use descriptor %d: %s", fd,
                 strerror (err));
       return -1;
     }
   return 0;
+}
+
+int
+hi_gdb_channel_open (char *why, size_t why_size)
+{
+  if (have_file (CHANNEL_FD, "heapinspect-gdb-channel", why, why_size) != 0
+      || have_file (MAPS_FD, "heapinspect-gdb-maps", why, why_size) != 0)
+    return -1;
+  return 0;
+}
+
+/* The commands that stop a failed heap command as a gdb error, after
+   its lines: SIGINT to gdb (which its handler makes a "Quit" at the next
+   check, `while`).  Sent by a shell, while gdb waits for it: never in
+   the midst of gdb's work, which a Quit could leave half done. */
+static void
+quit_script (FILE *out)
+{
+  fprintf (out, "shell kill -INT %d\nwhile 0\nend\n", (int) getpid ());
+}
+
+int
+hi_gdb_channel_quit (void)
+{
+  char head[sizeof HI_GDB_QUIT_TAG - 1];
+  if (pread (CHANNEL_FD, head, sizeof head, 0) != (ssize_t) sizeof head
+      || memcmp (head, HI_GDB_QUIT_TAG, sizeof head) != 0)
+    return 0;
+  char script[128];
+  FILE *out = fmemopen (script, sizeof script, "w");
+  if (!out)
+    return 0;
+  quit_script (out);
+  long n = ftell (out);
+  fclose (out);
+  if (ftruncate (CHANNEL_FD, 0) != 0 || n <= 0
+      || pwrite (CHANNEL_FD, script, (size_t) n, 0) != (ssize_t) n)
+    return 0;
+  return 1;
 }
 
 int
@@ -124,6 +167,27 @@ hi_gdb_channel_request (char *text, size_t size, struct hi_gdb_request *r)
     snprintf (r->error, sizeof r->error, "heap: the words after heap %s "
               "are too long", r->name);
   return 0;
+}
+
+char *
+hi_gdb_channel_maps (size_t *len)
+{
+  struct stat st;
+  *len = 0;
+  if (fstat (MAPS_FD, &st) != 0 || st.st_size <= 0
+      || st.st_size > (off_t) (64u << 20))
+    return NULL;
+  char *text = malloc ((size_t) st.st_size + 1);
+  ssize_t n = text ? pread (MAPS_FD, text, (size_t) st.st_size, 0) : -1;
+  /* Read once: a later command that gives none finds none. */
+  if (ftruncate (MAPS_FD, 0) != 0 || n <= 0)
+    {
+      free (text);
+      return NULL;
+    }
+  text[n] = '\0';
+  *len = (size_t) n;
+  return text;
 }
 
 /* TEXT as gdb commands that print it: `echo` with escapes, one a line. */
@@ -148,7 +212,7 @@ as_echo_script (const char *text, size_t len, FILE *out)
 }
 
 void
-hi_gdb_channel_answer (const char *text, size_t len)
+hi_gdb_channel_answer (const char *text, size_t len, int failed)
 {
   char *script = NULL;
   size_t script_len = 0;
@@ -156,6 +220,9 @@ hi_gdb_channel_answer (const char *text, size_t len)
   if (!out)
     return;
   as_echo_script (text, len, out);
+  fputs (HI_GDB_ANSWERED "\n", out);
+  if (failed)
+    quit_script (out);
   fclose (out);
   if (ftruncate (CHANNEL_FD, 0) != 0
       || pwrite (CHANNEL_FD, script, script_len, 0) != (ssize_t) script_len)

@@ -89,66 +89,81 @@ load_snapshot (const char *path, FILE *out)
   return m;
 }
 
-/* heap lost: the --leak-check report of the inferior T (model M, root
-   at ROOT). */
+/* heap lost: say which threads' registers gdb could not give (running
+   threads, in non-stop mode): their registers are no roots. */
 static void
-lost (uint64_t root, const struct hi_target *t, const struct hi_model *m,
+skipped_threads (const struct hi_gdb_request *r, FILE *out)
+{
+  char list[256] = "";
+  size_t len = 0, skipped = 0;
+  for (size_t i = 0; i < r->n_threads; i++)
+    {
+      int have = 0;
+      for (size_t k = 0; k < r->n_regs && !have; k++)
+        have = r->regs[k].tid == r->threads[i];
+      if (have)
+        continue;
+      if (len < sizeof list)
+        len += (size_t) snprintf (list + len, sizeof list - len, "%s%" PRIu64,
+                                  skipped ? ", " : "", r->threads[i]);
+      skipped++;
+    }
+  if (skipped)
+    fprintf (out, "heap: the registers of thread%s %s%s (gdb's numbers) "
+             "could not be read, running: the scan has no roots in them\n",
+             skipped > 1 ? "s" : "", list, len >= sizeof list ? "..." : "");
+}
+
+/* heap lost: the --leak-check report of the inferior L (model M). */
+static hi_status
+lost (struct hi_gdb_mapped *l, const struct hi_model *m,
       const struct hi_gdb_request *r, FILE *out)
 {
-  struct hi_gdb_mapped l;
-  hi_gdb_mapped_open (&l, t, root, r->regs, r->n_regs);
   if (getenv ("HEAPINSPECT_GDB_DEBUG"))
     {
       uint64_t rt, mono;
       fprintf (out, "heap: debug: %zu threads' registers; memory map: %s\n",
-               r->n_regs, !l.have_side ? "none"
-               : hi_target_process_time (&l.side, &rt, &mono) == 0
-               ? "the process" : "the core file");
+               r->n_regs, l->have_side
+               ? hi_target_process_time (&l->side, &rt, &mono) == 0
+                 ? "the process" : "the core file"
+               : l->n_map ? "gdb's" : "none");
     }
+  skipped_threads (r, out);
   struct hi_target lt;
-  hi_gdb_mapped_lost (&l, &lt);
+  hi_gdb_mapped_lost (l, r->regs, r->n_regs, &lt);
   unsigned missing = 0;
   hi_status s = hi_reach_report (&lt, m, NULL, "inferior", &r->opt, out,
                                  NULL, &missing);
   if (s == HI_E_NO_MEMORY)
     fprintf (out, "heap: lost needs the inferior's memory map, and it is "
-             "not known here: %s\n", l.have_side
+             "not known here: %s\n", l->have_side
              ? "it cannot be read"
-             : "neither a core file gdb reads nor a process on this "
-               "machine holds this inferior (a remote target?)");
+             : "gdb gave none (info proc mappings), and neither a core file "
+               "gdb reads nor a process on this machine holds this "
+               "inferior");
   else if (s != HI_OK)
     fprintf (out, "heap: %s\n", hi_strerror (s));
-  hi_gdb_mapped_close (&l);
-}
-
-/* heap block: what ADDR is in the inferior T (model M, root at ROOT);
-   with the memory map heap lost finds, stacks and unmapped addresses are
-   named as heapinspect block names them on the same core. */
-static hi_status
-block (uint64_t root, const struct hi_target *t, const struct hi_model *m,
-       const struct hi_gdb_request *r, FILE *out)
-{
-  struct hi_gdb_mapped l;
-  hi_gdb_mapped_open (&l, t, root, NULL, 0);
-  struct hi_target bt;
-  hi_gdb_mapped_block (&l, &bt);
-  hi_status s = hi_block_report (&bt, m, NULL, r->addr, &r->opt, out);
-  hi_gdb_mapped_close (&l);
   return s;
 }
 
-/* Request R on the inferior T (model M, root at ROOT; OLD: heap diff's
-   snapshot), printed to OUT. */
-static void
-answer (uint64_t root, const struct hi_target *t, const struct hi_model *m,
+/* Request R on the inferior L (model M; OLD: heap diff's snapshot),
+   printed to OUT.  0, or -1 if it failed. */
+static int
+answer (struct hi_gdb_mapped *l, const struct hi_model *m,
         const struct hi_model *old, const struct hi_gdb_request *r,
         FILE *out)
 {
   hi_status s = HI_OK;
-  if (strcmp (r->name, "lost") == 0)
-    lost (root, t, m, r, out);
-  else if (r->have_addr)
-    s = block (root, t, m, r, out);
+  if (r->lost)
+    return lost (l, m, r, out) == HI_OK ? 0 : -1;
+  if (r->have_addr)
+    {
+      /* With a memory map, stacks and unmapped addresses are named as
+         heapinspect block names them on the same core. */
+      struct hi_target bt;
+      hi_gdb_mapped_block (l, &bt);
+      s = hi_block_report (&bt, m, NULL, r->addr, &r->opt, out);
+    }
   else if (r->export)
     s = export (m, r, out);
   else if (r->diff)
@@ -162,27 +177,35 @@ answer (uint64_t root, const struct hi_target *t, const struct hi_model *m,
     fprintf (out, "heap: diff cannot write this format\n");
   else if (s != HI_OK && s != HI_E_NOT_BLOCK && !r->export)
     fprintf (out, "heap: %s\n", hi_strerror (s));
+  return s == HI_OK || s == HI_E_NOT_BLOCK ? 0 : -1;
 }
 
-void
+int
 hi_gdb_run (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
             FILE *out)
 {
   if (r->error[0])
     {
       fprintf (out, "%s\n", r->error);
-      return;
+      return -1;
     }
   /* heap diff's snapshot first: a wrong file is said before the inferior
      is read. */
   struct hi_model *old = NULL;
   if (r->diff && !(old = load_snapshot (r->file, out)))
-    return;
+    return -1;
+  size_t maps_len;
+  char *maps = hi_gdb_channel_maps (&maps_len);
   struct hi_target direct, t;
   hi_gdb_target (g, &direct);
   struct hi_gdb_cache *cache = hi_gdb_cache_open (&direct, g->root, &t);
+  /* The core file or the process, for the time (as heapinspect(1) gives
+     it) and heap lost's and heap block's memory map. */
+  struct hi_gdb_mapped l;
+  hi_gdb_mapped_open (&l, &t, g->root, maps);
   struct hi_model *m = NULL;
-  hi_status s = hi_model_load (&t, &m);
+  hi_status s = hi_model_load_clocked (&t, hi_gdb_mapped_clock (&l), &m);
+  int failed = s != HI_OK;
   if (s == HI_E_NOT_READY)
     fprintf (out, "heap: the heapinspect monitor is loaded in this inferior "
              "but has recorded nothing yet: no allocation so far\n");
@@ -197,9 +220,12 @@ hi_gdb_run (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
           hi_model_damage_text (m, damage, sizeof damage);
           fprintf (out, "heap: incomplete report: %s\n", damage);
         }
-      answer (g->root, &t, m, old, r, out);
+      failed = answer (&l, m, old, r, out) != 0;
     }
+  hi_gdb_mapped_close (&l);
+  free (maps);
   hi_model_free (m);
   hi_model_free (old);
   hi_gdb_cache_close (cache, out);
+  return failed ? -1 : 0;
 }

@@ -1,24 +1,43 @@
-/* gen-heap-gdb.c - writes heap.gdb from heap.gdb.in and protocol.h, at
-   build time: `gen-heap-gdb PLUGIN < heap.gdb.in > heap.gdb`.  It fills
-   in @PLUGIN@ (the plugin's path), @CHANNEL@ (the descriptor's path) and
-   @COMMANDS@ (the heap commands and their hidden helpers), so the command
-   names, the descriptor and the request format come from protocol.h and
-   the registry of tables only.  A table heap.gdb.in does not document
-   gets a short help of its own, so every `heap NAME` has one.
+/* gen-heap-gdb.c - writes heap.gdb and heap-run.gdb at build time, from
+   heap.gdb.in and protocol.h:
+
+     gen-heap-gdb heap RUN < heap.gdb.in > heap.gdb
+     gen-heap-gdb run PLUGIN > heap-run.gdb
+
+   heap.gdb is what gdb reads at start: the commands' names, their help
+   and a two-line body each.  It fills in @RUN@ (heap-run.gdb's path) and
+   @COMMANDS@ (the commands); a table heap.gdb.in does not document gets
+   a short help of its own, so every `heap NAME` has one.  gdb reads a
+   command file a byte at a time (a read() and a select() each), so every
+   byte of heap.gdb is start-up time (bench/gdb-startup measures it): the
+   commands' work is in heap-run.gdb, which each command's first line,
+   `heap _ load`, reads at the first one (it is then redefined to do
+   nothing).  The command names, the descriptors and the request format
+   come from protocol.h and the registry of tables only.
 
    Why the commands look as they do (gdb 13, no Python):
    - gdb pastes a user command's arguments as text and has no "all the
      arguments" form, so `heap NAME` hands its words on with `eval`, whose
      result gdb substitutes once more: "%carg0" becomes "$arg0" (36 is '$')
-     when the word exists and "arg0", ignored, when it does not.
+     when the word exists and "arg0", ignored, when it does not; the
+     count comes first.  No convenience variable is made.
+   - the helpers are subcommands of `heap _`, a deprecated prefix: hidden
+     from help and completion, and never warned about (only a deprecated
+     command itself is).
    - every expression is evaluated in C with function calls forbidden
      (`with language c -- with may-call-functions off`), whatever the
      user's language: a Rust string literal, for one, would call malloc in
      the inferior.  `with` restores both settings however the command ends.
    - a word reaches the channel through a setting, never through a
-     string literal or an expression (see helpers below).
+     string literal or an expression (see write_words).
    - `frame apply 1 -q` runs the plugin steps and restores the selected
-     thread and frame however they end (error, Ctrl-C, pager quit). */
+     thread and frame however they end (error, Ctrl-C, pager quit).
+   - gdb has no command that raises an error of one's own: a failed
+     command prints its line, then has a shell send gdb SIGINT, and gdb
+     stops as on Ctrl-C ("Quit", see protocol.h), so that scripts,
+     breakpoint commands and gdb -batch stop there too; with no process,
+     or a running thread, it ends with the error `info registers` gives
+     then. */
 #include "protocol.h"
 
 #include <stdio.h>
@@ -28,117 +47,52 @@
 #define STR1(x) #x
 #define STR(x) STR1 (x)
 #define CHANNEL "/proc/self/fd/" STR (HI_GDB_CHANNEL_FD)
+#define MAPS "/proc/self/fd/" STR (HI_GDB_MAPS_FD)
 /* Where a word is put down on its way into the channel (gdb >= 10). */
 #define WORD_SETTING "test-settings string-noescape"
+/* Scratch number: the running thread's probe and the words' counter;
+   the flag the answer sets (protocol.h) is zinteger. */
+#define COUNTER "test-settings zuinteger"
+/* A command that always fails, changing nothing: its caller's output,
+   held by frame apply or thread apply -s, is then dropped. */
+#define ALWAYS_FAILS "maintenance set test-settings enum -"
 
+/* The words of `heap NAME`: " $argc %carg0 ... %carg15", then the
+   values for the %c: '$' for each word given. */
 static void
-top_command (const char *name, const char *helper)
+words_of_command (const char *head)
 {
-  printf ("with confirm off -- define heap %s\n  with language c -- with may-call-functions off"
-          " -- eval \"heap %s %s $argc", name, helper, name);
+  printf ("\"%s $argc", head);
   for (int i = 0; i < HI_GDB_MAX_WORDS; i++)
     printf (" %%carg%d", i);
   printf ("\"");
   for (int i = 0; i < HI_GDB_MAX_WORDS; i++)
-    printf (", $argc > %d ? 36 : 0", i);
-  printf ("\nend\n");
-}
-
-/* The start of a helper: HELPER NAME COUNT WORDS..., in C.  With USAGE,
-   no words is a usage error. */
-static void
-helper_head (const char *helper, int usage)
-{
-  printf ("with confirm off -- define heap %s\n"
-          "  if $argc > 1\n", helper);
-  if (usage)
-    printf ("    if $arg1 == 0\n"
-            "      echo Usage: heap $arg0 EXPRESSION\\n\n"
-            "    else\n");
-  printf ("    if $_thread == 0\n"
-          "      echo heap: no process or core file: run the program, attach"
-          " to it, or open a core\\n\n"
-          "    else\n"
-          "      if $arg1 > %d\n"
-          "        echo heap: at most %d words after heap $arg0\\n\n"
-          "      else\n", HI_GDB_MAX_WORDS, HI_GDB_MAX_WORDS);
-}
-
-static void
-helper_request (void)
-{
-  printf ("        frame apply 1 -q -- heap _start 1\n"
-          "        dump binary value " CHANNEL " \"" HI_GDB_REQUEST_TAG
-          "$arg0\\necho heap: no heapinspect data in this inferior; run it"
-          " with LD_PRELOAD=.../libheapinspect.so\\\\n\"\n");
-}
-
-static void
-helper_tail (int usage)
-{
-  printf ("        frame apply 1 -q -- heap _run 1\n"
-          "      end\n    end\n%s  end\nend\n", usage ? "    end\n" : "");
-}
-
-/* heap lost's roots: a "# regs" line per thread (protocol.h), each
-   thread in its innermost frame (thread apply selects it), numbers only.
-   -s: a thread whose registers gdb cannot read is left out, quietly. */
-static void
-thread_registers (void)
-{
-  printf ("        thread apply all -q -s -- eval \"append binary value "
-          CHANNEL " \\\"\\\\n# regs");
-#define FMT(name, index) printf (" %%lu");
-  HI_GDB_REGS (FMT)
-#undef FMT
-  printf ("\\\"\"");
-#define ARG(name, index) printf (", (unsigned long) $" #name);
-  HI_GDB_REGS (ARG)
-#undef ARG
+    printf (", $argc>%d?36:0", i);
   printf ("\n");
 }
 
+/* `heap NAME`: read heap-run.gdb at the first command, then heap _ do
+   (and for heap block heap _ addr), in C. */
 static void
-helpers (void)
+top_command (const char *name, enum hi_gdb_kind kind)
 {
-  /* Options: each word on its own line of the request, "# arg WORD",
-     byte for byte.  gdb pastes $argN as text, so the word must land where
-     gdb reads the rest of the line as it is: a string setting without
-     escapes.  The maintenance test setting is gdb's only one nobody else
-     uses; its value is dumped as a string value, never parsed.  Pasted
-     into a string literal, a " or \ in a word would end the literal or
-     vanish, and what followed would be evaluated.  The line starts with
-     "#": if the plugin never answers and the request is sourced, the
-     word is a comment there, never a command. */
-  for (int roots = 0; roots < 2; roots++)
+  printf ("with confirm off -- define heap %s\n  heap _ load\n", name);
+  if (kind == HI_GDB_EXPR)
     {
-      helper_head (roots ? "_roots" : "_words", 0);
-      helper_request ();
-      for (int i = 0; i < HI_GDB_MAX_WORDS; i++)
-        printf ("        if $arg1 > %d\n"
-                "          maintenance set " WORD_SETTING " # arg $arg%d\n"
-                "          append binary value " CHANNEL " \"\\n\"\n"
-                "          append binary value " CHANNEL
-                " $_gdb_maint_setting_str(\"" WORD_SETTING "\")\n"
-                "        end\n", i, i + 2);
-      printf ("        maintenance set " WORD_SETTING "\n");
-      if (roots)
-        thread_registers ();
-      helper_tail (0);
+      /* heap _ do needs only the count; heap _ addr the words. */
+      printf ("  with language c -- heap _ do %s %d $argc\n"
+              "  with language c -- eval ", name,
+              (int) kind);
+      words_of_command ("heap _ addr");
     }
-
-  /* An expression: its words pasted back together, evaluated by gdb. */
-  helper_head ("_expr", 1);
-  helper_request ();
-  for (int n = 1; n <= HI_GDB_MAX_WORDS; n++)
+  else
     {
-      printf ("        if $arg1 == %d\n          eval \"append binary value "
-              CHANNEL " \\\"\\\\n# addr %%lu\\\"\", (unsigned long) (", n);
-      for (int i = 0; i < n; i++)
-        printf ("%s$arg%d", i ? " " : "", i + 2);
-      printf (")\n        end\n");
+      char head[64];
+      snprintf (head, sizeof head, "heap _ do %s %d", name, (int) kind);
+      printf ("  with language c -- eval ");
+      words_of_command (head);
     }
-  helper_tail (1);
+  printf ("end\n");
 }
 
 /* The help of table NAME, unless heap.gdb.in (IN, a string) has one. */
@@ -149,31 +103,188 @@ table_document (const char *name, const char *in)
   snprintf (head, sizeof head, "\ndocument heap %s\n", name);
   if (strstr (in, head))
     return;
-  printf ("\ndocument heap %s\n"
+  printf ("document heap %s\n"
           "Print the %s table of heapinspect(1).\n"
           "Usage: heap %s [OPTIONS]\n"
           "The same as heapinspect -t %s on a core of this moment.\n"
-          "OPTIONS: the report options of the other heap commands"
-          " (see help heap).\n"
+          "OPTIONS: see help heap.\n"
           "end\n", name, name, name, name);
 }
 
-/* The commands, and the help of the tables IN does not document. */
+/* @COMMANDS@: the commands, and the help of the tables IN does not
+   document. */
 static void
 commands (const char *in)
 {
-  helpers ();
-#define TABLE(id, name, build, names) top_command (name, "_words");
+#define TABLE(id, name, build, names) top_command (name, HI_GDB_WORDS);
   HI_TABLES (TABLE)
 #undef TABLE
-#define OTHER(name, kind) \
-  top_command (#name, strcmp (#kind, "EXPR") == 0 ? "_expr" \
-                      : strcmp (#kind, "ROOTS") == 0 ? "_roots" : "_words");
+#define OTHER(name, kind) top_command (#name, HI_GDB_##kind);
   HI_GDB_OTHER_COMMANDS (OTHER)
 #undef OTHER
 #define TABLE(id, name, build, names) table_document (name, in);
   HI_TABLES (TABLE)
 #undef TABLE
+}
+
+/* heap _ do's checks before the plugin runs: a process, a stopped thread.
+   Each failure says what to do, then ends with gdb's own error. */
+static void
+checks (void)
+{
+  printf ("  if $_thread == 0\n"
+          "    echo heap: no process or core file: run the program, attach"
+          " to it, or open a core\\n\n"
+          "    info registers rip\n"
+          "  end\n"
+          "  eval \"thread apply %%d -q -s -- heap _ probe\", $_thread\n"
+          "  if $_gdb_maint_setting(\"" COUNTER "\") == 0\n"
+          "    echo heap: the selected thread is running: interrupt it"
+          " (interrupt, or Ctrl-C) or select a stopped thread\\n\n"
+          "    info registers rip\n"
+          "  end\n");
+}
+
+/* heap _ probe, in the selected thread (thread apply -s): the counter is
+   1 if the thread is stopped ($pc fails in a running one).  The first
+   command run in C in a frame of another language prints gdb's warning
+   that the language does not match the frame, once: here, where the
+   failure at the end has thread apply drop what was printed. */
+static void
+probe (void)
+{
+  printf ("with confirm off -- define heap _ probe\n"
+          "  maintenance set " COUNTER " 0\n"
+          "  maintenance set " COUNTER " $pc != 0\n"
+          "  " ALWAYS_FAILS "\n"
+          "end\n");
+}
+
+/* Options (not heap block's expression, which heap _ addr evaluates):
+   each word on its own line of the request, "# arg WORD",
+   byte for byte.  gdb pastes $argN as text, so the word must land where
+   gdb reads the rest of the line as it is: a string setting without
+   escapes.  The maintenance test setting is gdb's only one nobody else
+   uses; its value is dumped as a string value, never parsed.  Pasted
+   into a string literal, a " or \ in a word would end the literal or
+   vanish, and what followed would be evaluated.  The line starts with
+   "#": sourced, the request is comments only. */
+static void
+write_words (void)
+{
+  printf ("  maintenance set " COUNTER " 0\n"
+          "  while $arg1 != %d && $arg2 <= %d"
+          " && $_gdb_maint_setting(\"" COUNTER "\") < $arg2\n"
+          "    eval \"maintenance set " WORD_SETTING " # arg $arg%%d\","
+          " $_gdb_maint_setting(\"" COUNTER "\") + 3\n"
+          "    append binary value " CHANNEL " \"\\n\"\n"
+          "    append binary value " CHANNEL " $_gdb_maint_setting_str(\""
+          WORD_SETTING "\")\n"
+          "    maintenance set " COUNTER " $_gdb_maint_setting(\"" COUNTER
+          "\") + 1\n"
+          "  end\n"
+          "  maintenance set " WORD_SETTING "\n", HI_GDB_EXPR, HI_GDB_MAX_WORDS);
+}
+
+/* heap _ regs: in each thread (thread apply, frame 0), its number, then
+   its registers (numbers only), which fail in a running thread.  It
+   always fails at the end, so that thread apply -s drops what it
+   printed (gdb's language warning in a frame that is not C's). */
+static void
+thread_registers (void)
+{
+  printf ("with confirm off -- define heap _ regs\n"
+          "  eval \"append binary value " CHANNEL " \\\"\\\\n# thread %%d\\\"\","
+          " $_thread\n"
+          "  eval \"append binary value " CHANNEL " \\\"\\\\n# regs %%d");
+#define FMT(name, index) printf (" %%lu");
+  HI_GDB_REGS (FMT)
+#undef FMT
+  printf ("\\\"\", $_thread");
+#define ARG(name, index) printf (", (unsigned long) $" #name);
+  HI_GDB_REGS (ARG)
+#undef ARG
+  printf ("\n  " ALWAYS_FAILS "\nend\n");
+}
+
+/* heap-run.gdb, naming the plugin PLUGIN. */
+static void
+run_file (const char *plugin)
+{
+  printf ("# heap-run.gdb - the work of the heap commands, which heap.gdb"
+          " reads at\n# the first one.  Made by gen-heap-gdb"
+          " (gdbplugin/gen-heap-gdb.c).\n");
+  printf ("with confirm off -- define heap _ load\nend\n");
+
+  /* heap _ do NAME KIND COUNT WORDS...: the request, and for all but
+     heap block (whose address heap _ addr adds) the answer. */
+  printf ("with confirm off -- define heap _ do\n");
+  checks ();
+  printf (/* Unload any JIT reader (ours, left by an interrupted
+             command), then check that the plugin can start before
+             anything is written to its descriptor: if it cannot, loading
+             fails with its reason. */
+          "  frame apply 1 -q -s -- jit-reader-unload\n"
+          "  frame apply 1 -q -- jit-reader-load %s\n"
+          "  frame apply 1 -q -- jit-reader-unload\n"
+          "  dump binary value " CHANNEL " \"" HI_GDB_REQUEST_TAG
+          "$arg0 $arg2\"\n", plugin);
+  write_words ();
+  printf ("  if $arg1 != %d\n"
+          "    if $_gdb_setting(\"logging enabled\") == 0\n"
+          "      with logging file " MAPS " -- with logging overwrite on --"
+          " with logging redirect on -- with logging enabled on --"
+          " frame apply 1 -q -s -- info proc mappings\n"
+          "    end\n"
+          "  end\n"
+          "  if $arg1 == %d\n"
+          "    eval \"thread apply %%d.* -q -s -- heap _ regs\", $_inferior\n"
+          "  end\n"
+          "  if $arg1 != %d || $arg2 == 0 || $arg2 > %d\n"
+          "    heap _ answer\n"
+          "  end\n"
+          "end\n", HI_GDB_WORDS, HI_GDB_ROOTS, HI_GDB_EXPR,
+          HI_GDB_MAX_WORDS);
+
+  /* heap _ addr COUNT WORDS...: heap block's expression, its words
+     pasted back together, evaluated by gdb with no call into the
+     inferior. */
+  printf ("with confirm off -- define heap _ addr\n");
+  for (int n = 1; n <= HI_GDB_MAX_WORDS; n++)
+    {
+      printf ("  if $arg0 == %d\n    with may-call-functions off -- eval "
+              "\"append binary value " CHANNEL " \\\"\\\\n# addr %%lu\\\"\", "
+              "(unsigned long) (", n);
+      for (int i = 1; i <= n; i++)
+        printf ("%s$arg%d", i > 1 ? " " : "", i);
+      printf (")\n  end\n");
+    }
+  printf ("  heap _ answer\n"
+          "end\n");
+
+  /* heap _ answer: the plugin answers the request (a failure ends as a
+     gdb error there); or it never ran: no monitor's JIT entry.  Loading
+     the plugin makes gdb hand it the monitor's JIT entry; it answers the
+     request in the channel, which is then read as commands.  The plugin
+     stays loaded: it hands a program's own JIT entries back to gdb,
+     which would forget their symbols on an unload. */
+  printf ("with confirm off -- define heap _ answer\n"
+          "  maintenance set test-settings zinteger 0\n"
+          "  frame apply 1 -q -- jit-reader-load %s\n"
+          "  source " CHANNEL "\n"
+          "  if $_gdb_maint_setting(\"test-settings zinteger\") == 0\n"
+          "    echo heap: no heapinspect data in this inferior; run it with"
+          " LD_PRELOAD=.../libheapinspect.so\\n\n"
+          /* Loaded again with the channel saying so, the plugin puts
+             there what makes gdb stop (protocol.h). */
+          "    dump binary value " CHANNEL " \"" HI_GDB_QUIT_TAG "\"\n"
+          "    frame apply 1 -q -- jit-reader-unload\n"
+          "    frame apply 1 -q -- jit-reader-load %s\n"
+          "    source " CHANNEL "\n"
+          "  end\n"
+          "end\n", plugin, plugin);
+  probe ();
+  thread_registers ();
 }
 
 /* All of standard input as a string, or NULL. */
@@ -208,14 +319,11 @@ read_input (void)
   return in;
 }
 
-int
-main (int argc, char **argv)
+/* heap.gdb from heap.gdb.in on standard input, reading heap-run.gdb at
+   RUN. */
+static int
+heap_file (const char *run)
 {
-  if (argc != 2)
-    {
-      fputs ("usage: gen-heap-gdb PLUGIN < heap.gdb.in > heap.gdb\n", stderr);
-      return 2;
-    }
   char *in = read_input ();
   if (!in)
     {
@@ -227,20 +335,36 @@ main (int argc, char **argv)
       next = strchr (line, '\n');
       next = next ? next + 1 : line + strlen (line);
       if (strncmp (line, "@COMMANDS@\n", 11) == 0)
-        {
-          commands (in);
-          continue;
-        }
-      for (char *p = line; p < next; )
-        {
-          if (strncmp (p, "@PLUGIN@", 8) == 0)
-            fputs (argv[1], stdout), p += 8;
-          else if (strncmp (p, "@CHANNEL@", 9) == 0)
-            fputs (CHANNEL, stdout), p += 9;
-          else
-            putchar (*p++);
-        }
+        commands (in);
+      else
+        for (char *p = line; p < next; )
+          {
+            if (strncmp (p, "@RUN@", 5) == 0)
+              fputs (run, stdout), p += 5;
+            else
+              putchar (*p++);
+          }
     }
   free (in);
-  return ferror (stdout) || fflush (stdout) != 0;
+  return 0;
+}
+
+int
+main (int argc, char **argv)
+{
+  int r;
+  if (argc == 3 && strcmp (argv[1], "heap") == 0)
+    r = heap_file (argv[2]);
+  else if (argc == 3 && strcmp (argv[1], "run") == 0)
+    {
+      run_file (argv[2]);
+      r = 0;
+    }
+  else
+    {
+      fputs ("usage: gen-heap-gdb heap RUN < heap.gdb.in > heap.gdb\n"
+             "       gen-heap-gdb run PLUGIN > heap-run.gdb\n", stderr);
+      return 2;
+    }
+  return r || ferror (stdout) || fflush (stdout) != 0;
 }

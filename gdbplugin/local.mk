@@ -1,29 +1,34 @@
-# gdbplugin/local.mk - heapinspect-gdb.so and heap.gdb.
+# gdbplugin/local.mk - heapinspect-gdb.so, heap.gdb and heap-run.gdb.
 pkglib_LTLIBRARIES = %reldir%/heapinspect-gdb.la
 %canon_reldir%_heapinspect_gdb_la_SOURCES = %reldir%/plugin.h \
 	%reldir%/protocol.h %reldir%/plugin.c %reldir%/channel.c \
 	%reldir%/request.c %reldir%/commands.c %reldir%/target-gdb.c \
-	%reldir%/cache.c
+	%reldir%/cache.c %reldir%/interrupt.c %reldir%/gdb-maps.c
 %canon_reldir%_heapinspect_gdb_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 %canon_reldir%_heapinspect_gdb_la_LDFLAGS = -module -avoid-version -shared \
 	-no-undefined -Wl,--exclude-libs,ALL
 %canon_reldir%_heapinspect_gdb_la_LIBADD = reader/libhireader.la
 
-# heap.gdb is written from heap.gdb.in by gen-heap-gdb, which takes the
-# command names, the descriptor and the request format from protocol.h.
+# heap.gdb and heap-run.gdb are written by gen-heap-gdb (from heap.gdb.in),
+# which takes the command names, the descriptors and the request format
+# from protocol.h.
 noinst_PROGRAMS += %reldir%/gen-heap-gdb
 %canon_reldir%_gen_heap_gdb_SOURCES = %reldir%/gen-heap-gdb.c %reldir%/protocol.h
 
-# heap.gdb for the build tree (the tests use it) depends on Makefile, so
-# a new configuration remakes it; the installed one, naming the installed
-# plugin, is written at install time, with that moment's directories.
-noinst_DATA = %reldir%/heap.gdb
+# The build tree's (the tests use them) depend on Makefile, so a new
+# configuration remakes them; the installed ones, naming the installed
+# files, are written at install time, with that moment's directories.
+noinst_DATA = %reldir%/heap.gdb %reldir%/heap-run.gdb
 EXTRA_DIST += %reldir%/heap.gdb.in
-CLEANFILES += %reldir%/heap.gdb
+CLEANFILES += %reldir%/heap.gdb %reldir%/heap-run.gdb
 %reldir%/heap.gdb: %reldir%/heap.gdb.in %reldir%/gen-heap-gdb$(EXEEXT) Makefile
-	$(AM_V_GEN)%reldir%/gen-heap-gdb$(EXEEXT) \
-	  '$(abs_top_builddir)/%reldir%/.libs/heapinspect-gdb.so' \
+	$(AM_V_GEN)%reldir%/gen-heap-gdb$(EXEEXT) heap \
+	  '$(abs_top_builddir)/%reldir%/heap-run.gdb' \
 	  < $(srcdir)/%reldir%/heap.gdb.in > $@.tmp && mv $@.tmp $@
+%reldir%/heap-run.gdb: %reldir%/gen-heap-gdb$(EXEEXT) Makefile
+	$(AM_V_GEN)%reldir%/gen-heap-gdb$(EXEEXT) run \
+	  '$(abs_top_builddir)/%reldir%/.libs/heapinspect-gdb.so' \
+	  > $@.tmp && mv $@.tmp $@
 # gdb auto-loads DIR/REALPATH-gdb.gdb for the object at REALPATH, for
 # every DIR of `auto-load scripts-directory`.  By default that DIR is
 # $(datadir)/gdb/auto-load, under the prefix, which gdb reads once told
@@ -33,8 +38,11 @@ CLEANFILES += %reldir%/heap.gdb
 gdb_autoload_script = $(DESTDIR)$(GDB_AUTOLOAD_DIR)$(libdir)/libheapinspect.so.0.0.0-gdb.gdb
 install-data-local: %reldir%/gen-heap-gdb$(EXEEXT)
 	$(MKDIR_P) $(DESTDIR)$(pkgdatadir) '$(dir $(gdb_autoload_script))'
-	%reldir%/gen-heap-gdb$(EXEEXT) '$(pkglibdir)/heapinspect-gdb.so' \
+	%reldir%/gen-heap-gdb$(EXEEXT) heap '$(pkgdatadir)/heap-run.gdb' \
 	  < $(srcdir)/%reldir%/heap.gdb.in > $(DESTDIR)$(pkgdatadir)/heap.gdb
+	%reldir%/gen-heap-gdb$(EXEEXT) run '$(pkglibdir)/heapinspect-gdb.so' \
+	  > $(DESTDIR)$(pkgdatadir)/heap-run.gdb
 	$(INSTALL_DATA) $(DESTDIR)$(pkgdatadir)/heap.gdb '$(gdb_autoload_script)'
 uninstall-local:
-	rm -f $(DESTDIR)$(pkgdatadir)/heap.gdb '$(gdb_autoload_script)'
+	rm -f $(DESTDIR)$(pkgdatadir)/heap.gdb $(DESTDIR)$(pkgdatadir)/heap-run.gdb \
+	  '$(gdb_autoload_script)'

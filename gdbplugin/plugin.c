@@ -6,7 +6,10 @@
 
    read() answers the request waiting in the channel (channel.c).  The
    plugin never makes gdb fail: when it cannot have its channel, loading
-   it fails with one line saying why, and heap.gdb writes nothing. */
+   it fails with one line saying why, and heap-run.gdb writes nothing.
+   Loaded with the channel saying so (protocol.h's HI_GDB_QUIT_TAG), it
+   writes the commands that make gdb stop the heap command that failed,
+   in place of the tag. */
 #define _GNU_SOURCE
 #include <gdb/jit-reader.h>
 
@@ -15,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define EXPORT __attribute__ ((visibility ("default")))
 
@@ -32,6 +36,50 @@ our_blob (const void *memory, long memory_sz, struct hi_jit_blob *blob)
   return blob->magic == HI_JIT_MAGIC ? 0 : -1;
 }
 
+static long long
+ms_since (const struct timespec *t0)
+{
+  struct timespec t1;
+  clock_gettime (CLOCK_MONOTONIC, &t1);
+  return (long long) (t1.tv_sec - t0->tv_sec) * 1000
+         + (t1.tv_nsec - t0->tv_nsec) / 1000000;
+}
+
+/* Answer request R on the inferior G in the channel.  Ctrl-C stops the
+   work soon (interrupt.c), and reaches gdb once we return. */
+static void
+answer (struct hi_gdb_inferior *g, const struct hi_gdb_request *r)
+{
+  char *text = NULL;
+  size_t text_len = 0;
+  FILE *out = open_memstream (&text, &text_len);
+  if (!out)
+    return;
+  int debug = getenv ("HEAPINSPECT_GDB_DEBUG") != NULL;
+  struct timespec t0;
+  clock_gettime (CLOCK_MONOTONIC, &t0);
+  hi_gdb_interrupt_begin ();
+  if (debug)
+    fprintf (stderr, "heap: debug: working on heap %s\n", r->name);
+  int failed = hi_gdb_run (g, r, out) != 0;
+  fclose (out);
+  if (hi_gdb_interrupt_pending ())
+    {
+      if (debug)
+        fprintf (stderr, "heap: debug: interrupted: heap %s stopped after "
+                 "%lld ms\n", r->name, ms_since (&t0));
+      /* gdb says "Quit" before this is read. */
+      char line[64];
+      int n = snprintf (line, sizeof line, "heap: %s interrupted\n",
+                        r->name);
+      hi_gdb_channel_answer (line, (size_t) n, 1);
+    }
+  else
+    hi_gdb_channel_answer (text, text_len, failed);
+  free (text);
+  hi_gdb_interrupt_end ();
+}
+
 static enum gdb_status
 read_entry (struct gdb_reader_funcs *self, struct gdb_symbol_callbacks *cb,
             void *memory, long memory_sz)
@@ -45,17 +93,8 @@ read_entry (struct gdb_reader_funcs *self, struct gdb_symbol_callbacks *cb,
   struct hi_gdb_request req;
   if (hi_gdb_channel_request (req_text, sizeof req_text, &req) != 0)
     return GDB_SUCCESS;          /* loaded with no request pending */
-  char *text = NULL;
-  size_t text_len = 0;
-  FILE *out = open_memstream (&text, &text_len);
-  if (out)
-    {
-      struct hi_gdb_inferior g = { cb, blob.root_addr };
-      hi_gdb_run (&g, &req, out);
-      fclose (out);
-      hi_gdb_channel_answer (text, text_len);
-      free (text);
-    }
+  struct hi_gdb_inferior g = { cb, blob.root_addr };
+  answer (&g, &req);
   hi_gdb_request_free (&req);
   return GDB_SUCCESS;            /* no object: gdb creates no objfile */
 }
@@ -101,7 +140,10 @@ gdb_init_reader (void)
 {
   char why[512] = "unknown reason";
   if (hi_gdb_channel_open (why, sizeof why) == 0)
-    return &funcs;
+    {
+      hi_gdb_channel_quit ();
+      return &funcs;
+    }
   fprintf (stderr, "heap: heapinspect's gdb plugin cannot start: %s\n", why);
   fflush (stderr);
   return &refused;

@@ -1,7 +1,8 @@
 /* plugin.h - what the files of heapinspect-gdb.so share: the request
-   (request.c), gdb's inferior as a target (target-gdb.c), the heap
-   commands (commands.c), the channel (channel.c) and the arenas' cache
-   (cache.c).  plugin.c is the JIT reader's entry.  Nothing here is
+   (request.c), gdb's inferior as a target (target-gdb.c) and the memory
+   map gdb printed (gdb-maps.c), the heap commands (commands.c), the
+   channel and the map file (channel.c), the arenas' cache (cache.c) and
+   Ctrl-C (interrupt.c).  plugin.c is the JIT reader's entry.  Nothing here is
    thread-safe: gdb calls the plugin from its main thread only. */
 #ifndef HI_GDB_PLUGIN_H
 #define HI_GDB_PLUGIN_H
@@ -16,18 +17,24 @@
 struct hi_gdb_request
 {
   char name[16];
-  char tables[64];           /* what to print: a table list, or "block" */
+  const char *tables;        /* what to print: a table list (in the
+                                request's text, or static) */
+  int count;                 /* words the user gave */
   int have_addr;
   uint64_t addr;
   struct hi_options opt;
   int export;                /* heap export: FORMAT and FILE words */
   int diff;                  /* heap diff: a FILE word, the snapshot */
+  int lost;                  /* heap lost */
   int positional;            /* export's or diff's words given so far */
   char file[4096];           /* export's or diff's FILE, as the user
                                 named it */
   char error[256];           /* set: say this instead */
-  struct hi_thread_regs *regs; /* heap lost: each thread's registers */
+  struct hi_thread_regs *regs; /* heap lost: the registers gdb could read,
+                                  tid gdb's thread number */
   size_t n_regs, cap_regs;
+  uint64_t *threads;         /* heap lost: gdb's number of every thread */
+  size_t n_threads, cap_threads;
 };
 
 /* Parse the request text TEXT (LEN bytes; TEXT has room for one more, a
@@ -50,50 +57,84 @@ struct hi_gdb_inferior
    heapinspect_root.  G must outlive *OUT; nothing to close. */
 void hi_gdb_target (struct hi_gdb_inferior *g, struct hi_target *out);
 
-/* The inferior with its memory map, for heap lost and heap block: the
-   map (and the bulk of the memory) from SIDE, the core file gdb has open
-   or the live process the root names, when one holds the inferior's
-   root; the rest through gdb (INNER). */
+/* The inferior with its memory map, for heap lost and heap block, and
+   the time its data is from: the map (and the bulk of the memory) from
+   SIDE, the core file gdb has open or the live process the root names,
+   when one holds the inferior's root; else the map gdb gave (`info proc
+   mappings`, on a remote target), its memory through gdb (INNER). */
 struct hi_gdb_mapped
 {
   struct hi_target inner;
   struct hi_target side;
   int have_side;             /* SIDE is open */
+  struct hi_map_entry *map;  /* gdb's map, when there is no side */
+  size_t n_map;
   const struct hi_thread_regs *regs;  /* heap lost's threads, from gdb */
   size_t n_regs;
 };
 
-/* Fill *M for INNER (root at ROOT), whose threads are REGS (N_REGS of
-   them; kept, not copied), looking for a side.  Close with
-   hi_gdb_mapped_close. */
+/* Fill *M for INNER (root at ROOT), looking for a side, with gdb's map
+   (MAPS_TEXT, `info proc mappings` as gdb printed it; may be NULL) when
+   there is none.  Close with hi_gdb_mapped_close. */
 void hi_gdb_mapped_open (struct hi_gdb_mapped *m, const struct hi_target *inner,
-                         uint64_t root, const struct hi_thread_regs *regs,
-                         size_t n_regs);
-/* heap lost's target in *OUT: M's memory, map (none without a side) and
-   REGS as its threads. */
-void hi_gdb_mapped_lost (struct hi_gdb_mapped *m, struct hi_target *out);
+                         uint64_t root, const char *maps_text);
+/* heap lost's target in *OUT: M's memory, map (none without a side or
+   gdb's) and REGS (N_REGS of them; kept, not copied) as its threads. */
+void hi_gdb_mapped_lost (struct hi_gdb_mapped *m,
+                         const struct hi_thread_regs *regs, size_t n_regs,
+                         struct hi_target *out);
 /* heap block's target in *OUT: with a side, M's memory and map and the
-   side's threads (a core's; a process opened for its map has none);
-   without one, INNER itself. */
+   side's threads (a core's; a process opened for its map has none); with
+   gdb's map, M's memory and that map; else INNER itself. */
 void hi_gdb_mapped_block (struct hi_gdb_mapped *m, struct hi_target *out);
+/* The target whose clock tells when the inferior's data is from
+   (hi_target_time): the side, else NULL. */
+const struct hi_target *hi_gdb_mapped_clock (const struct hi_gdb_mapped *m);
 void hi_gdb_mapped_close (struct hi_gdb_mapped *m);
 
-/* Answer request R on the inferior G, printing to OUT: the report, or
-   one line saying why not (R->error, among others). */
-void hi_gdb_run (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
-                 FILE *out);
+/* Parse TEXT, gdb's `info proc mappings`, into *OUT (malloc'd, *N
+   entries, in address order): 0, or -1 if it holds none. */
+int hi_gdb_parse_maps (const char *text, struct hi_map_entry **out,
+                       size_t *n);
 
-/* Have the channel at HI_GDB_CHANNEL_FD: 0, or -1 with why not in WHY
-   (WHY_SIZE bytes). */
+/* Answer request R on the inferior G, printing to OUT: the report, or
+   one line saying why not (R->error, among others).  0, or -1 if the
+   command failed (its line said why). */
+int hi_gdb_run (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
+                FILE *out);
+
+/* Have the channel at HI_GDB_CHANNEL_FD and the map file at
+   HI_GDB_MAPS_FD: 0, or -1 with why not in WHY (WHY_SIZE bytes). */
 int hi_gdb_channel_open (char *why, size_t why_size);
+/* If the channel holds HI_GDB_QUIT_TAG, put there the commands that
+   stop a failed heap command as a gdb error, and return 1; else 0. */
+int hi_gdb_channel_quit (void);
 /* Read the pending request into TEXT (SIZE bytes) and parse it into *R
    (hi_gdb_request_parse): 0, or -1 if none is pending (*R then needs no
    freeing).  R's options point into TEXT: it must outlive R. */
 int hi_gdb_channel_request (char *text, size_t size,
                             struct hi_gdb_request *r);
+/* The map file's text (malloc'd, *LEN bytes, NUL-terminated), emptied;
+   NULL if it holds none. */
+char *hi_gdb_channel_maps (size_t *len);
 /* Replace the request with TEXT (LEN bytes) as gdb commands that print
-   it; a line on stderr if it cannot be written. */
-void hi_gdb_channel_answer (const char *text, size_t len);
+   it, then set protocol.h's HI_GDB_ANSWERED and, when the command
+   FAILED, stop it as a gdb error; a line on stderr if it cannot be
+   written. */
+void hi_gdb_channel_answer (const char *text, size_t len, int failed);
+
+/* Ctrl-C while the plugin works (interrupt.c): SIGINT is held back from
+   gdb (whose handler would make its own functions, which the plugin
+   calls, unwind through it) and looked for now and then. */
+/* Hold SIGINT back; undo with hi_gdb_interrupt_end. */
+void hi_gdb_interrupt_begin (void);
+/* 1 once a SIGINT is pending (it stays pending: gdb sees it at the end
+   and stops the command with "Quit"); cheap enough for every read. */
+int hi_gdb_interrupted (void);
+/* 1 if a SIGINT is pending now (a system call each time). */
+int hi_gdb_interrupt_pending (void);
+/* Let SIGINT through again: a pending one reaches gdb now. */
+void hi_gdb_interrupt_end (void);
 
 /* The monitor's arenas kept between heap commands while the inferior
    does not run, so a remote target is read once per stop (cache.c). */

@@ -1,39 +1,57 @@
 /* protocol.h - what heap.gdb and heapinspect-gdb.so say to each other,
-   defined once: the plugin includes it, and gen-heap-gdb writes heap.gdb's
-   commands from it at build time, so the two cannot drift apart.
+   defined once: the plugin includes it, and gen-heap-gdb writes heap.gdb
+   and heap-run.gdb from it at build time, so they cannot drift apart.
 
    A heap command writes a request into the channel, a file gdb holds open
    at descriptor HI_GDB_CHANNEL_FD (reached as /proc/self/fd/N):
 
-     # heapinspect-request 2 NAME
-     echo <what to say if the plugin is never called>
-     # arg WORD            one line per word after the command, or
+     # heapinspect-request 3 NAME COUNT
+     # arg WORD            one line per word after the command (at most
+                           HI_GDB_MAX_WORDS of the COUNT the user gave), or
      # addr DECIMAL        the address `heap block` computed
-     # regs V0 V1 ...      heap lost: one line per thread, the values
-                           (decimal) of the registers HI_GDB_REGS names
+     # thread N            heap lost: every thread of the inferior, by
+                           gdb's number, and for each whose registers gdb
+     # regs N V0 V1 ...    can read, their values (decimal) in the order
+                           HI_GDB_REGS names them
 
-   (each line may end with the NUL of gdb's string literal).  The plugin
-   replaces it with the answer, as gdb `echo` commands, that heap.gdb then
-   `source`s. */
+   (each line may end with the NUL of gdb's string literal).  Every line
+   is a comment: sourced with no plugin to answer it, the request does
+   nothing.  heap lost and heap block also write gdb's `info proc
+   mappings` into the map file, at HI_GDB_MAPS_FD.  The plugin replaces
+   the request with the answer: gdb `echo` commands, then a line setting
+   HI_GDB_ANSWERED (the plugin ran) and, when the command failed, a
+   `shell kill -INT GDB-PID` and a `while`: gdb stops the command with
+   "Quit" as it does on Ctrl-C, a gdb error, once the lines are printed.
+   When the plugin never ran (no monitor), heap-run.gdb writes
+   HI_GDB_QUIT_TAG into the channel and loads it again: it puts the same
+   commands there. */
 #ifndef HI_GDB_PROTOCOL_H
 #define HI_GDB_PROTOCOL_H
 
 #include "hi-reader.h"
 
 #define HI_GDB_CHANNEL_FD 1017
-#define HI_GDB_REQUEST_TAG "# heapinspect-request 2 "
+#define HI_GDB_MAPS_FD 1018
+#define HI_GDB_REQUEST_TAG "# heapinspect-request 3 "
+#define HI_GDB_QUIT_TAG "# heapinspect-quit"
 /* Words a command takes after its name (gdb splits at spaces). */
 #define HI_GDB_MAX_WORDS 16
+
+/* The flag the answer sets: a gdb maintenance test setting, which
+   nothing else uses (heap-run.gdb clears it before each request). */
+#define HI_GDB_ANSWERED "maintenance set test-settings zinteger 1"
 
 /* The commands: `heap NAME` for each table of the reader's registry
    (HI_TABLES in hi-reader.h), whose words are options, and these others,
    X (NAME, KIND), KIND how the words after the name are taken: WORDS,
    options passed as they are; EXPR, one gdb expression, evaluated by gdb
    in C, whose value is passed as an address; ROOTS, as WORDS, and every
-   thread's registers after them, the roots of the reachability scan.  A
-   name is at most 15 characters (the plugin's request keeps 15). */
+   thread's registers after them, the roots of the reachability scan.
+   EXPR and ROOTS also pass the memory map.  A name is at most 15
+   characters (the plugin's request keeps 15). */
 #define HI_GDB_OTHER_COMMANDS(X) \
   X (block, EXPR) X (export, WORDS) X (diff, WORDS) X (lost, ROOTS)
+enum hi_gdb_kind { HI_GDB_WORDS, HI_GDB_EXPR, HI_GDB_ROOTS };
 
 /* The registers of a "# regs" line, in its order, as gdb names them
    (x86-64), and the index of each in struct hi_thread_regs' regs[]

@@ -1,7 +1,8 @@
 /* request.c - the request a heap command writes into the channel
    (protocol.h), parsed into a struct hi_gdb_request: the command, its
-   words read as heapinspect(1)'s options by the reader's one parser, an
-   address, the threads' registers. */
+   words read as heapinspect(1)'s options by the reader's one parser and
+   refused as heapinspect(1) refuses them, an address, the threads and
+   their registers. */
 #include "plugin.h"
 #include "protocol.h"
 
@@ -24,7 +25,35 @@ static const char *const commands[] = {
 HI_TABLES (TABLE)
 #undef TABLE
 
-/* A "# regs" line (protocol.h): one thread's registers, kept in R. */
+/* Room for one more element in the array *P of *N elements of SIZE
+   bytes (*CAP allocated): 0, or -1 when out of memory. */
+static int
+grow (void **p, size_t *n, size_t *cap, size_t size)
+{
+  if (*n < *cap)
+    return 0;
+  size_t c = *cap ? 2 * *cap : 16;
+  void *g = realloc (*p, c * size);
+  if (!g)
+    return -1;
+  *p = g;
+  *cap = c;
+  return 0;
+}
+
+/* A "# thread N" line: gdb's number of a thread of the inferior. */
+static void
+parse_thread (struct hi_gdb_request *r, const char *line)
+{
+  char *end;
+  unsigned long long n = strtoull (line, &end, 10);
+  if (end != line
+      && grow ((void **) &r->threads, &r->n_threads, &r->cap_threads,
+               sizeof *r->threads) == 0)
+    r->threads[r->n_threads++] = n;
+}
+
+/* A "# regs N ..." line: thread N's registers, kept in R. */
 static void
 parse_regs (struct hi_gdb_request *r, const char *line)
 {
@@ -33,21 +62,20 @@ parse_regs (struct hi_gdb_request *r, const char *line)
     HI_GDB_REGS (INDEX)
 #undef INDEX
   };
-  if (r->n_regs == r->cap_regs)
-    {
-      size_t cap = r->cap_regs ? 2 * r->cap_regs : 16;
-      struct hi_thread_regs *g = realloc (r->regs, cap * sizeof *g);
-      if (!g)
-        return;
-      r->regs = g;
-      r->cap_regs = cap;
-    }
+  if (grow ((void **) &r->regs, &r->n_regs, &r->cap_regs,
+            sizeof *r->regs) != 0)
+    return;
   struct hi_thread_regs *t = &r->regs[r->n_regs];
   memset (t, 0, sizeof *t);
   const char *p = line;
+  char *end;
+  errno = 0;
+  t->tid = strtoull (p, &end, 10);      /* gdb's thread number */
+  if (end == p || errno)
+    return;
+  p = end;
   for (size_t k = 0; k < sizeof index / sizeof index[0]; k++)
     {
-      char *end;
       errno = 0;
       unsigned long long v = strtoull (p, &end, 10);
       if (end == p || errno)
@@ -55,7 +83,6 @@ parse_regs (struct hi_gdb_request *r, const char *line)
       t->regs[index[k]] = v;
       p = end;
     }
-  t->tid = r->n_regs + 1;    /* gdb's registers carry no LWP id */
   t->n_regs = HI_GDB_NREGS;
   t->sp = t->regs[HI_GDB_REG_SP];
   t->fs_base = t->regs[HI_GDB_REG_FS_BASE];
@@ -115,19 +142,17 @@ diff_word (struct hi_gdb_request *r, const char *w)
             "(see help heap diff)", shown);
 }
 
-/* -t LIST: the tables to print. */
+/* -t LIST: the tables to print (LIST is kept: it lies in the request's
+   text). */
 static void
 set_tables (struct hi_gdb_request *r, const char *list)
 {
-  if (r->diff)
-    snprintf (r->error, sizeof r->error, "heap: diff prints its own "
-              "tables: -t does not go with it");
-  else if (strlen (list) >= sizeof r->tables || !hi_tables_valid (list))
+  if (!hi_tables_valid (list))
     snprintf (r->error, sizeof r->error, "heap: -t takes a list of: %s",
               hi_table_names ());
   else
     {
-      strcpy (r->tables, list);
+      r->tables = list;
       r->opt.tables_given = 1;
     }
 }
@@ -241,21 +266,29 @@ parse_word (struct hi_gdb_request *r, char *w, const char **pending)
 }
 
 
-/* The first line's command NAME: what R prints unless its words say
-   otherwise.  0, or -1 if NAME is no heap command. */
+/* The first line: the command NAME and COUNT, the words the user gave.
+   R prints NAME's table unless its words say otherwise.  0, or -1 if
+   NAME is no heap command. */
 static int
-set_command (struct hi_gdb_request *r, const char *name)
+set_command (struct hi_gdb_request *r, const char *line)
 {
   int known = 0;
-  snprintf (r->name, sizeof r->name, "%.15s", name);
+  size_t len = strcspn (line, " ");
+  snprintf (r->name, sizeof r->name, "%.*s", (int) (len < 15 ? len : 15),
+            line);
+  r->count = line[len] ? atoi (line + len + 1) : 0;
   for (size_t c = 0; c < sizeof commands / sizeof commands[0]; c++)
-    known |= strcmp (commands[c], r->name) == 0;
+    known |= len < sizeof r->name && strcmp (commands[c], r->name) == 0;
   r->export = strcmp (r->name, "export") == 0;
   r->diff = strcmp (r->name, "diff") == 0;
-  /* export's tables, in text and JSON, are heapinspect(1)'s; diff has
-     tables of its own (hi_diff_report). */
-  snprintf (r->tables, sizeof r->tables, "%s",
-            r->export ? HI_OPT_TABLES_DEFAULT : r->diff ? "" : r->name);
+  r->lost = strcmp (r->name, "lost") == 0;
+  /* export's tables, in text and JSON, are heapinspect(1)'s; diff and
+     lost have tables of their own (hi_diff_report, hi_reach_report). */
+  for (size_t c = 0; c < HI_NTABLES; c++)
+    if (strcmp (commands[c], r->name) == 0)
+      r->tables = commands[c];
+  if (!r->tables)
+    r->tables = r->export ? HI_OPT_TABLES_DEFAULT : "";
   return known ? 0 : -1;
 }
 
@@ -264,16 +297,24 @@ set_command (struct hi_gdb_request *r, const char *name)
 static void
 check_request (struct hi_gdb_request *r, int known, const char *pending)
 {
+  char why[200];
   if (!known)
     snprintf (r->error, sizeof r->error, "heap: unknown request '%s'",
               r->name);
-  else if (pending && !r->error[0] && strcmp (pending, "-t") == 0)
+  else if (r->count > HI_GDB_MAX_WORDS)
+    snprintf (r->error, sizeof r->error, "heap: at most %d words after "
+              "heap %s", HI_GDB_MAX_WORDS, r->name);
+  else if (strcmp (r->name, "block") == 0 && r->count == 0)
+    snprintf (r->error, sizeof r->error, "Usage: heap block EXPRESSION");
+  if (r->error[0])
+    return;
+  if (pending && strcmp (pending, "-t") == 0)
     snprintf (r->error, sizeof r->error, "heap: -t needs a value");
-  else if (pending && !r->error[0])
+  else if (pending)
     set_option (r, pending, NULL);     /* says what it needs */
-  else if (strcmp (r->name, "block") == 0 && !r->have_addr && !r->error[0])
+  else if (strcmp (r->name, "block") == 0 && !r->have_addr)
     snprintf (r->error, sizeof r->error, "heap: block needs an address");
-  else if (r->export && r->positional < 2 && !r->error[0])
+  else if (r->export && r->positional < 2)
     {
       char formats[100];
       struct hi_options o = HI_OPTIONS_DEFAULT;
@@ -282,14 +323,15 @@ check_request (struct hi_gdb_request *r, int known, const char *pending)
                 "a file: heap export FORMAT FILE [OPTIONS]; FORMAT%s",
                 formats + strlen ("--format"));
     }
-  else if (r->diff && r->positional < 1 && !r->error[0])
+  else if (r->diff && r->positional < 1)
     snprintf (r->error, sizeof r->error, "heap: diff needs a snapshot file:"
               " heap diff FILE [OPTIONS]");
-  else if (r->diff && r->opt.format != HI_TEXT && r->opt.format != HI_JSON
-           && !r->error[0])
-    snprintf (r->error, sizeof r->error, "heap: diff writes text or JSON: "
-              "--format=text or --format=json");
-  else if (!r->export && r->opt.format == HI_PPROF && !r->error[0])
+  /* diff and lost print tables of their own, in text or JSON: what
+     heapinspect diff and --leak-check refuse, with the same words. */
+  else if ((r->diff || r->lost)
+           && hi_own_report_check (&r->opt, r->name, why, sizeof why) != 0)
+    snprintf (r->error, sizeof r->error, "heap: %s", why);
+  else if (!r->export && r->opt.format == HI_PPROF)
     snprintf (r->error, sizeof r->error, "heap: --format=pprof is binary: "
               "write it to a file with heap export pprof FILE");
   /* A regular expression or a suppressions file heapinspect(1) would
@@ -325,6 +367,8 @@ hi_gdb_request_parse (char *text, size_t len, struct hi_gdb_request *r)
         parse_word (r, line + 6, &pending);
       else if (strncmp (line, "# regs ", 7) == 0)
         parse_regs (r, line + 7);
+      else if (strncmp (line, "# thread ", 9) == 0)
+        parse_thread (r, line + 9);
       else if (strncmp (line, "# addr ", 7) == 0)
         {
           r->addr = strtoull (line + 7, NULL, 10);
@@ -341,4 +385,7 @@ hi_gdb_request_free (struct hi_gdb_request *r)
   free (r->regs);
   r->regs = NULL;
   r->n_regs = r->cap_regs = 0;
+  free (r->threads);
+  r->threads = NULL;
+  r->n_threads = r->cap_threads = 0;
 }

@@ -1,7 +1,9 @@
 /* target-gdb.c - gdb's inferior as a reader target: its memory through
    the JIT reader's target_read, and for heap lost and heap block its
    memory map (and the bulk of its memory) from the core file gdb reads
-   or the live process, with the threads' registers heap.gdb passed. */
+   or the live process, else the map gdb printed, with the threads'
+   registers heap-run.gdb passed.  Every read fails once Ctrl-C is
+   pending (interrupt.c). */
 #define _GNU_SOURCE
 #include <gdb/jit-reader.h>
 
@@ -18,6 +20,8 @@ static int
 gdb_read (void *ctx, uint64_t addr, void *buf, size_t len)
 {
   struct hi_gdb_inferior *g = ctx;
+  if (hi_gdb_interrupted ())
+    return -1;
   while (len > 0)
     {
       int n = len > (1u << 30) ? 1 << 30 : (int) len;
@@ -56,6 +60,8 @@ static int
 lost_read (void *ctx, uint64_t addr, void *buf, size_t len)
 {
   struct hi_gdb_mapped *l = ctx;
+  if (hi_gdb_interrupted ())
+    return -1;
   /* The scan reads all the writable memory: from the core file or the
      process directly when they hold it (the same bytes: find_side
      checked), far faster than gdb's reads; else through gdb. */
@@ -76,6 +82,15 @@ static int
 lost_mapping (void *ctx, size_t i, struct hi_map_entry *out)
 {
   struct hi_gdb_mapped *l = ctx;
+  if (hi_gdb_interrupted ())
+    return -1;
+  if (!l->have_side)
+    {
+      if (i >= l->n_map)
+        return -1;
+      *out = l->map[i];
+      return 0;
+    }
   return l->side.ops->mapping ? l->side.ops->mapping (l->side.ctx, i, out)
                               : -1;
 }
@@ -171,17 +186,23 @@ find_side (const struct hi_target *inner, uint64_t root,
 
 void
 hi_gdb_mapped_open (struct hi_gdb_mapped *m, const struct hi_target *inner,
-                    uint64_t root, const struct hi_thread_regs *regs,
-                    size_t n_regs)
+                    uint64_t root, const char *maps_text)
 {
-  *m = (struct hi_gdb_mapped) { *inner, { NULL, NULL, 0 }, 0, regs, n_regs };
+  *m = (struct hi_gdb_mapped) { *inner, { NULL, NULL, 0 }, 0, NULL, 0, NULL,
+                                0 };
   m->have_side = find_side (inner, root, &m->side) == 0;
+  if (!m->have_side && maps_text)
+    hi_gdb_parse_maps (maps_text, &m->map, &m->n_map);
 }
 
 void
-hi_gdb_mapped_lost (struct hi_gdb_mapped *m, struct hi_target *out)
+hi_gdb_mapped_lost (struct hi_gdb_mapped *m,
+                    const struct hi_thread_regs *regs, size_t n_regs,
+                    struct hi_target *out)
 {
-  out->ops = m->have_side ? &lost_ops : &lost_ops_no_map;
+  m->regs = regs;
+  m->n_regs = n_regs;
+  out->ops = m->have_side || m->n_map ? &lost_ops : &lost_ops_no_map;
   out->ctx = m;
   out->thread_db = 0;          /* gdb has its own proc_service */
 }
@@ -189,14 +210,20 @@ hi_gdb_mapped_lost (struct hi_gdb_mapped *m, struct hi_target *out)
 void
 hi_gdb_mapped_block (struct hi_gdb_mapped *m, struct hi_target *out)
 {
+  m->regs = NULL;
+  m->n_regs = 0;
   if (m->have_side)
-    {
-      out->ops = &block_ops;
-      out->ctx = m;
-      out->thread_db = 0;          /* gdb has its own proc_service */
-    }
+    *out = (struct hi_target) { &block_ops, m, 0 };
+  else if (m->n_map)
+    *out = (struct hi_target) { &lost_ops, m, 0 };   /* no threads */
   else
     *out = m->inner;
+}
+
+const struct hi_target *
+hi_gdb_mapped_clock (const struct hi_gdb_mapped *m)
+{
+  return m->have_side ? &m->side : NULL;
 }
 
 void
@@ -205,4 +232,7 @@ hi_gdb_mapped_close (struct hi_gdb_mapped *m)
   if (m->have_side)
     hi_target_close (&m->side);
   m->have_side = 0;
+  free (m->map);
+  m->map = NULL;
+  m->n_map = 0;
 }

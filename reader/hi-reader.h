@@ -35,7 +35,8 @@
   X (HI_E_REGEX, "not a valid regular expression") \
   X (HI_E_SUPPRESSIONS, "cannot use the suppressions file") \
   X (HI_E_WRITE, "cannot write the output") \
-  X (HI_E_NO_GLIBC, "glibc's heap cannot be read")
+  X (HI_E_NO_GLIBC, "glibc's heap cannot be read") \
+  X (HI_E_INTERRUPTED, "interrupted")
 #define HI_ERROR_ENUM(name, msg) name,
 typedef enum { HI_ERRORS (HI_ERROR_ENUM) HI_NSTATUS } hi_status;
 #undef HI_ERROR_ENUM
@@ -209,6 +210,13 @@ struct hi_model;
 
 /* Read and validate the model from T into *OUT (free with hi_model_free). */
 hi_status hi_model_load (const struct hi_target *t, struct hi_model **out);
+/* As hi_model_load, with the time the data is from (hi_target_time) told
+   by CLOCK instead of T (NULL: T): for a host whose target reads through
+   another, gdb's inferior while gdb holds the core file or the process,
+   so that its report has the time heapinspect(1) gives. */
+hi_status hi_model_load_clocked (const struct hi_target *t,
+                                 const struct hi_target *clock,
+                                 struct hi_model **out);
 void hi_model_free (struct hi_model *m);
 /* How much validation dropped or corrected in M: 0 when M is whole. */
 uint64_t hi_model_damaged (const struct hi_model *m);
@@ -380,6 +388,14 @@ int hi_option_find (const char *name, size_t len, int *takes_value);
 int hi_option_set (struct hi_options *o, const char *name, const char *value,
                    char *err, size_t errsize);
 
+/* The reports with tables of their own (the leak check, diff) take no
+   -t (O->tables_given) and write text or JSON only: 0 if O asks for
+   neither, else -1 with one line saying so in ERR (ERRSIZE bytes), for
+   the command WHAT ("--leak-check", "lost").  heapinspect(1) and gdb
+   refuse the same requests with it.  Thread-safe. */
+int hi_own_report_check (const struct hi_options *o, const char *what,
+                         char *err, size_t errsize);
+
 /* Remove the shell's quoting from WORD, in place: 'x' keeps x as it is,
    "x" keeps x but for \ before one of \ " $ `, and outside quotes \c is
    c.  gdb hands a user command its words with their quotes, so `heap
@@ -550,6 +566,13 @@ struct hi_reach_totals
 {
   struct hi_reach_figure cls[HI_REACH_NCLASSES];
 };
+
+/* For a host that lets its user interrupt the reachability scan (gdb's
+   Ctrl-C): while CHECK is set, the scan calls it now and then, and once
+   it returns nonzero stops, and hi_reach_report returns
+   HI_E_INTERRUPTED, nothing written.  NULL (the default): never.  Not
+   thread-safe: set it while no scan runs. */
+void hi_reach_set_interrupt (int (*check) (void));
 
 /* The --leak-check report, the one path heapinspect(1), `run
    --leak-check` and gdb's `heap lost` share: scan T (model M, read from

@@ -384,3 +384,6 @@ check_PROGRAMS += %reldir%/progs/leak-stale-cxx-O0 %reldir%/progs/leak-stale-cxx
 %canon_reldir%_progs_leak_stale_cxx_O0_CXXFLAGS = $(AM_CXXFLAGS) -g
 %canon_reldir%_progs_leak_stale_cxx_O2_SOURCES = %reldir%/progs/leak-stale-cxx.cc
 %canon_reldir%_progs_leak_stale_cxx_O2_CXXFLAGS = $(AM_CXXFLAGS) -g -O2
+# heapinspect.gdb/interrupt.exp: a heap lost long enough to interrupt.
+check_PROGRAMS += %reldir%/progs/waiting-blocks
+%canon_reldir%_progs_waiting_blocks_CFLAGS = $(progs_cflags)

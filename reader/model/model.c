@@ -434,7 +434,8 @@ read_types (const struct hi_target *t, struct hi_model *m)
    of the right size.  An arena that cannot be read is damage, not a
    failure: the tables do not need it. */
 static hi_status
-read_process (const struct hi_target *t, struct hi_model *m)
+read_process (const struct hi_target *t, struct hi_model *m,
+              const struct hi_target *clock)
 {
   struct hi_process p;
   int have = 0;
@@ -457,11 +458,18 @@ read_process (const struct hi_target *t, struct hi_model *m)
       hi_budget_spend (m, sizeof p);
       have = 1;
     }
-  return hi_procinfo_set (m, have ? &p : NULL, t);
+  return hi_procinfo_set (m, have ? &p : NULL, clock);
 }
 
 hi_status
 hi_model_load (const struct hi_target *t, struct hi_model **out)
+{
+  return hi_model_load_clocked (t, t, out);
+}
+
+hi_status
+hi_model_load_clocked (const struct hi_target *t,
+                       const struct hi_target *clock, struct hi_model **out)
 {
   hi_error_reset ();
   struct hi_model *m = calloc (1, sizeof *m);
@@ -494,7 +502,7 @@ hi_model_load (const struct hi_target *t, struct hi_model **out)
   if (s == HI_OK)
     s = validate (m);
   if (s == HI_OK)
-    s = read_process (t, m);
+    s = read_process (t, m, clock ? clock : t);
   if (s == HI_OK)
     s = hi_model_time_load (t, m);
   if (s == HI_OK)

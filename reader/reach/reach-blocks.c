@@ -91,7 +91,7 @@ search (struct hi_scan *s, const struct hi_map_entry *e, uint64_t a,
   const uint64_t n_sites = s->m->n_sites;
   const uint64_t birth = s->m->root.version >= 4 ? s->m->root.birth_size : 0;
   uint64_t h = (a + 15) & ~(uint64_t) 15;
-  while (h < b && b - h >= 16)
+  while (h < b && b - h >= 16 && !hi_scan_stop (s))
     {
       uint64_t c1 = b - h > CHUNK ? h + CHUNK : b;
       uint64_t lo = h - a > MARGIN ? h - MARGIN : a;

@@ -97,7 +97,16 @@ struct hi_scan
   uint64_t slot_lo[HI_SCAN_SLOTS], slot_hi[HI_SCAN_SLOTS]; /* held bytes */
   uint64_t slot_gen[HI_SCAN_SLOTS]; /* raised each time a slot is read */
   unsigned char scratch[16];
+  /* The host's interrupt (hi_reach_set_interrupt): asked every so many
+     steps; STOP once it said so, and every loop ends. */
+  uint32_t steps;
+  int stop;
 };
+
+/* reach.c: 1 once the scan is to stop (the host's check, asked once
+   every HI_SCAN_CHECK_EVERY calls). */
+#define HI_SCAN_CHECK_EVERY 4096u
+int hi_scan_stop (struct hi_scan *s);
 
 /* memcheck's Reachedness (the order matters: an upgrade raises it). */
 enum { HI_ST_UNREACHED, HI_ST_INDIRECT, HI_ST_POSSIBLE, HI_ST_REACHABLE };

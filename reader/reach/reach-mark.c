@@ -196,7 +196,7 @@ scan_memory (struct hi_scan *s, uint64_t start, uint64_t len,
   if (start + len < start)
     return;
   const uint64_t lo = s->lo, span = s->hi - s->lo;
-  while (at < end)
+  while (at < end && !hi_scan_stop (s))
     {
       uint64_t piece = HI_SCAN_SLOT - (at & (HI_SCAN_SLOT - 1));
       size_t n = end - at > piece ? (size_t) piece : (size_t) (end - at);
@@ -265,14 +265,14 @@ index_cmp (const void *x, const void *y)
 static void
 process (struct hi_scan *s, int64_t clique)
 {
-  while (s->top)
+  while (s->top && !s->stop)
     {
       uint32_t n = s->top;
       memcpy (s->batch, s->stack, n * sizeof *s->batch);
       s->top = 0;
       if (n > 1)
         qsort (s->batch, n, sizeof *s->batch, index_cmp);
-      for (uint32_t k = 0; k < n; k++)
+      for (uint32_t k = 0; k < n && !hi_scan_stop (s); k++)
         {
           uint32_t i = s->batch[k];
           if (!s->b[i].pending)
@@ -402,7 +402,7 @@ hi_scan_mark (struct hi_scan *s, unsigned flags)
         s->r->exit_tid = s->threads[s->exit_thread].tid;
       process (s, -1);
       /* The cliques of what is left. */
-      for (uint32_t i = 0; i < n; i++)
+      for (uint32_t i = 0; i < n && !hi_scan_stop (s); i++)
         if (s->b[i].state == HI_ST_UNREACHED)
           {
             push (s, i);

@@ -168,6 +168,24 @@ check_redzones (struct hi_scan *s, struct hi_reach *r)
   return HI_OK;
 }
 
+static int (*interrupt_check) (void);
+
+void
+hi_reach_set_interrupt (int (*check) (void))
+{
+  interrupt_check = check;
+}
+
+int
+hi_scan_stop (struct hi_scan *s)
+{
+  if (!s->stop && interrupt_check
+      && ++s->steps % HI_SCAN_CHECK_EVERY == 0 && interrupt_check ())
+    s->stop = 1;
+  return s->stop;
+}
+
+
 /* Mark S's blocks (memcheck's classes), and again without the stale
    headers the counters show, if any (reach-stale.c): the figures the
    first marking added to R are taken back. */
@@ -210,8 +228,12 @@ scan (const struct hi_target *t, const struct hi_model *m,
   hi_status st = s.cache ? hi_scan_map (&s) : HI_E_NOMEM;
   if (st == HI_OK)
     st = m ? hi_scan_blocks (&s) : hi_scan_glibc_blocks (&s, g);
+  if (st == HI_OK && s.stop)
+    st = HI_E_INTERRUPTED;
   if (st == HI_OK)
     st = mark (&s, r, flags);
+  if (st == HI_OK && s.stop)
+    st = HI_E_INTERRUPTED;
   if (st == HI_OK)
     st = check_redzones (&s, r);
   if (st == HI_OK)

@@ -235,6 +235,21 @@ hi_option_set (struct hi_options *o, const char *name, const char *value,
 }
 
 int
+hi_own_report_check (const struct hi_options *o, const char *what,
+                     char *err, size_t errsize)
+{
+  if (o->tables_given)
+    snprintf (err, errsize, "%s prints its own tables: -t does not go with "
+              "it", what);
+  else if (o->format != HI_TEXT && o->format != HI_JSON)
+    snprintf (err, errsize, "%s writes text or JSON: --format=text or "
+              "--format=json", what);
+  else
+    return 0;
+  return -1;
+}
+
+int
 hi_unquote (char *word)
 {
   char *out = word;
