@@ -319,6 +319,67 @@ read_tcaches (struct walk *w, const char *path, uint64_t libc,
   return HI_OK;
 }
 
+/* main_arena without symbols: a malloc_state in libc's writable data
+   (the mappings of PATH that are writable) whose bins are each either
+   empty (fd and bk both the bin itself: a signature no other data
+   has) or two pointers into mapped memory, most of them empty, with a
+   page-multiple system_mem and a ring pointer that is mapped.  0 and
+   *ARENA, or -1. */
+static int
+search_arena (struct walk *w, const char *path, uint64_t *arena)
+{
+  const struct hi_glibc_layout *l = w->l;
+  struct hi_map_entry e;
+  for (size_t i = 0; w->t->ops->mapping (w->t->ctx, i, &e) == 0; i++)
+    {
+      if (strcmp (e.path, path) != 0 || !(e.prot & HI_MAP_WRITE)
+          || e.end - e.start > ((uint64_t) 16 << 20))
+        continue;
+      for (uint64_t s = e.start; s + l->state_size <= e.end; s += 8)
+        {
+          unsigned empty = 0, ok = 1;
+          for (uint32_t b = 1; b < l->nbins && ok; b++)
+            {
+              uint64_t slot = s + l->state_bins + (uint64_t) (b - 1) * 16;
+              uint64_t fd, bk;
+              if (read64 (w, slot, &fd) != 0 || read64 (w, slot + 8, &bk))
+                return -1;
+              if (fd == slot - 16 && bk == slot - 16)
+                empty++;
+              else if ((fd & 15) || (bk & 15) || !fd || !bk)
+                ok = 0;
+              /* Two runs of 8 empty bins or none: fail fast. */
+              if (b == 16 && empty < 8)
+                ok = 0;
+            }
+          uint64_t sys, next;
+          if (!ok || empty < l->nbins / 2
+              || read64 (w, s + l->state_system_mem, &sys) != 0
+              || read64 (w, s + l->state_next, &next) != 0
+              || !sys || (sys & 4095) || !next)
+            continue;
+          *arena = s;
+          return 0;
+        }
+    }
+  return -1;
+}
+
+/* Without mp_: the brk heap starts where the mapping of main_arena's top
+   starts; mmapped chunks are counted from their mappings. */
+static int
+count_mmapped (void *ctx, uint64_t chunk, uint64_t size, int mmapped)
+{
+  struct hi_glibc *g = ctx;
+  (void) chunk;
+  if (mmapped)
+    {
+      g->mmapped_chunks++;
+      g->mmapped_bytes += size;
+    }
+  return 0;
+}
+
 static int
 by_chunk (const void *x, const void *y)
 {
@@ -349,26 +410,36 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
   else if (!(w.l = hi_glibc_layout (g->version)))
     *why = "its glibc's malloc layout is not one this heapinspect knows";
   else if (hi_find_debug_symbol (path, libc, "main_arena", &main_arena,
-                                 &value_arena) != 0
-           || hi_find_debug_symbol (path, libc, "mp_", &mp, &value) != 0)
-    *why = "libc's debug symbols are not installed (Debian: apt-get "
-           "install libc6-dbg)";
+                                 &value_arena) == 0
+           && hi_find_debug_symbol (path, libc, "mp_", &mp, &value) == 0)
+    {
+      *why = NULL;
+      g->found_by = "libc's debug symbols";
+    }
+  else if (search_arena (&w, path, &main_arena) == 0)
+    {
+      *why = NULL;
+      mp = 0;
+      g->found_by = "a search of libc's data (no debug symbols: no tcache)";
+    }
   else
-    *why = NULL;
+    *why = "libc's debug symbols are not installed (Debian: apt-get "
+           "install libc6-dbg), and no arena was found in libc's data";
   if (*why)
     {
       free (g);
       return HI_E_NO_GLIBC;
     }
-  g->found_by = "libc's debug symbols";
   g->cache = hi_glibc_cache_new ();     /* NULL: reads go uncached */
   g->layout = w.l;
   int32_t n_mmaps = 0;
-  if (t->ops->read_memory (t->ctx, mp + w.l->par_n_mmaps, &n_mmaps, 4) != 0
-      || read64 (&w, mp + w.l->par_mmapped_mem, &g->mmapped_bytes) != 0)
+  if (mp && (t->ops->read_memory (t->ctx, mp + w.l->par_n_mmaps, &n_mmaps,
+                                  4) != 0
+             || read64 (&w, mp + w.l->par_mmapped_mem, &g->mmapped_bytes)
+                != 0))
     g->damaged++;
   g->mmapped_chunks = n_mmaps > 0 ? (uint64_t) n_mmaps : 0;
-  if (read64 (&w, mp + w.l->par_sbrk_base, &g->sbrk_base) != 0)
+  if (mp && read64 (&w, mp + w.l->par_sbrk_base, &g->sbrk_base) != 0)
     g->damaged++;
   uint64_t *st = malloc (w.l->state_size);
   size_t cap = 0;
@@ -406,12 +477,20 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
         break;
     }
   free (st);
-  if (s == HI_OK)
+  if (s == HI_OK && mp)
     s = read_tcaches (&w, path, libc, main_arena - value_arena);
+
   if (s == HI_OK && w.nomem)
     s = HI_E_NOMEM;
   if (s == HI_OK && g->n_frees > 1)
     qsort (g->frees, (size_t) g->n_frees, sizeof *g->frees, by_chunk);
+  if (s == HI_OK && !mp && g->n_arenas)
+    {
+      struct hi_map_entry e;
+      if (hi_target_mapping_of (t, g->arenas[0].top, &e) == 0)
+        g->sbrk_base = e.start;
+      hi_glibc_each_in_use (t, g, count_mmapped, NULL, g);
+    }
   if (s != HI_OK)
     {
       hi_glibc_free (g);

@@ -56,7 +56,7 @@ totals_table (const struct hi_glibc *g, struct hi_rmodel *r)
       if (a->is_main)
         keepcost = a->top_bytes;
     }
-  char version[64];
+  char version[160];
   snprintf (version, sizeof version, "%s (main_arena from %s)", g->version,
             g->found_by);
   kv (r, t, "glibc", hi_cell_text (hi_rmodel_strdup (r, version)));
@@ -89,6 +89,7 @@ totals_table (const struct hi_glibc *g, struct hi_rmodel *r)
     }
   else
     kv (r, t, "tcache", hi_cell_text ("not read (the threads' TLS needs "
+                                      "libc's debug symbols and "
                                       "libthread_db)"));
   kv (r, t, "damaged", hi_cell_count (g->damaged));
 }

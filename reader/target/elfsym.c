@@ -7,6 +7,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <gelf.h>
 #include <string.h>
 #include <unistd.h>
@@ -158,9 +159,12 @@ hi_find_debug_symbol (const char *path, uint64_t load_start,
   close (fd);
   if (!have)
     return -1;
-  char debug[64 + sizeof hex];
-  snprintf (debug, sizeof debug, "/usr/lib/debug/.build-id/%.2s/%s.debug",
-            hex, hex + 2);
+  /* Where debug files are: HEAPINSPECT_DEBUGINFO_DIR, as gdb's
+     debug-file-directory, else Debian's. */
+  const char *root = getenv ("HEAPINSPECT_DEBUGINFO_DIR");
+  char debug[4096];
+  snprintf (debug, sizeof debug, "%s/.build-id/%.2s/%s.debug",
+            root && *root ? root : "/usr/lib/debug", hex, hex + 2);
   uint64_t vaddr;
   int is_dyn;
   if (lookup_in_file (debug, name, value, &vaddr, &is_dyn) != 0)
