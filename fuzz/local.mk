@@ -5,7 +5,7 @@
 # for FUZZ_SECONDS from seeds made by the test programs.
 FUZZ_SECONDS = 60
 fuzz_targets = %reldir%/fuzz-snapshot %reldir%/fuzz-core %reldir%/fuzz-raw \
-	%reldir%/fuzz-report
+	%reldir%/fuzz-report %reldir%/fuzz-glibc
 fuzz_sanitize = -fsanitize=address,undefined -fno-sanitize-recover=all
 fuzz_cflags = -std=c11 -g -O1 -fno-omit-frame-pointer $(fuzz_sanitize) \
 	-Wall -Wextra
@@ -41,7 +41,7 @@ fuzz_headers = $(filter %.h,$(reader_libhireader_la_SOURCES)) \
 fuzz-targets: $(fuzz_targets)
 fuzz_check_deps = demo/widget lib/libheapinspect.la \
 	testsuite/progs/recursion testsuite/progs/hip-tool \
-	testsuite/progs/guard-bugs
+	testsuite/progs/guard-bugs testsuite/progs/glibc-damage
 check-fuzz: $(fuzz_check_deps)
 	@if test "$(HAVE_FUZZER)" != yes; then \
 	  echo "check-fuzz: $(FUZZ_CC) cannot build libFuzzer targets" \
@@ -56,7 +56,7 @@ check-fuzz: $(fuzz_check_deps)
 
 EXTRA_DIST += %reldir%/run %reldir%/harness.h %reldir%/harness.c \
 	%reldir%/fuzz-snapshot.c %reldir%/fuzz-core.c %reldir%/fuzz-raw.c \
-	%reldir%/fuzz-report.c \
+	%reldir%/fuzz-report.c %reldir%/fuzz-glibc.c \
 	$(wildcard $(srcdir)/%reldir%/regress/*/*.gz)
 clean-local: clean-fuzz
 clean-fuzz:

@@ -103,11 +103,13 @@ listed (const struct hi_glibc *g, uint64_t chunk)
 unsigned
 hi_glibc_times_listed (const struct hi_glibc *g, uint64_t chunk)
 {
-  const struct hi_glibc_free *f = listed (g, chunk), *end = g->frees
-                                                            + g->n_frees;
+  const struct hi_glibc_free *f = listed (g, chunk);
   unsigned n = 0;
-  while (f && f < end && f->chunk == chunk)
-    n++, f++;
+  if (!f)
+    return 0;
+  for (uint64_t i = (uint64_t) (f - g->frees);
+       i < g->n_frees && g->frees[i].chunk == chunk; i++)
+    n++;
   return n;
 }
 
