@@ -11,10 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SIZE_BITS 7u
-#define PREV_INUSE 1u
-#define IS_MMAPPED 2u
-#define MIN_CHUNK 32u
 
 static int
 size_word (const struct hi_glibc *g, const struct hi_target *t,
@@ -126,9 +122,9 @@ walk_to (const struct hi_target *t, const struct hi_glibc *g,
       uint64_t word;
       if (size_word (g, t, p, &word) != 0)
         return -1;
-      uint64_t size = word & ~(uint64_t) SIZE_BITS;
+      uint64_t size = word & ~(uint64_t) HI_GLIBC_SIZE_BITS;
       int is_top = p == a->top;
-      if (size < (is_top ? 16 : MIN_CHUNK) || (size & 15)
+      if (size < (is_top ? 16 : HI_GLIBC_MIN_CHUNK) || (size & 15)
           || size > end - p)
         return -1;              /* a bad size word: damage */
       if (addr < p + size)
@@ -146,7 +142,7 @@ walk_to (const struct hi_target *t, const struct hi_glibc *g,
               out->next = p + size;
               if (size_word (g, t, out->next, &next_word) == 0)
                 {
-                  out->next_size = next_word & ~(uint64_t) SIZE_BITS;
+                  out->next_size = next_word & ~(uint64_t) HI_GLIBC_SIZE_BITS;
                   const struct hi_glibc_free *f = listed (g, p);
                   if (f)
                     {
@@ -154,7 +150,7 @@ walk_to (const struct hi_target *t, const struct hi_glibc *g,
                       out->listed = *f;
                     }
                   else
-                    out->state = next_word & PREV_INUSE
+                    out->state = next_word & HI_GLIBC_PREV_INUSE
                                  ? HI_GLIBC_IN_USE : HI_GLIBC_FREE_UNLISTED;
                 }
               else
@@ -174,7 +170,7 @@ walk_to (const struct hi_target *t, const struct hi_glibc *g,
 }
 
 /* An mmapped chunk holding ADDR: its mapping's start holds a chunk
-   whose size word has IS_MMAPPED (mappings of neighbouring chunks may
+   whose size word has HI_GLIBC_IS_MMAPPED (mappings of neighbouring chunks may
    have merged: walk them). */
 static int
 find_mmapped (const struct hi_glibc *g, const struct hi_target *t,
@@ -187,9 +183,9 @@ find_mmapped (const struct hi_glibc *g, const struct hi_target *t,
   while (p < e.end)
     {
       uint64_t word;
-      if (size_word (g, t, p, &word) != 0 || !(word & IS_MMAPPED))
+      if (size_word (g, t, p, &word) != 0 || !(word & HI_GLIBC_IS_MMAPPED))
         return -1;
-      uint64_t size = word & ~(uint64_t) SIZE_BITS;
+      uint64_t size = word & ~(uint64_t) HI_GLIBC_SIZE_BITS;
       if (size < 4096 || (size & 4095) || size > e.end - p)
         return -1;
       if (addr < p + size)
@@ -277,11 +273,11 @@ each_in_heap (const struct each *e, const struct hi_glibc_arena *a,
       uint64_t word, next_word;
       if (size_word (e->g, e->t, p, &word) != 0)
         return 0;
-      uint64_t size = word & ~(uint64_t) SIZE_BITS;
-      if (size < MIN_CHUNK || (size & 15) || size > end - p
+      uint64_t size = word & ~(uint64_t) HI_GLIBC_SIZE_BITS;
+      if (size < HI_GLIBC_MIN_CHUNK || (size & 15) || size > end - p
           || size_word (e->g, e->t, p + size, &next_word) != 0)
         return 0;               /* damage: verify names it */
-      if ((next_word & PREV_INUSE) && !listed (e->g, p)
+      if ((next_word & HI_GLIBC_PREV_INUSE) && !listed (e->g, p)
           && !is_perthread (e->g, p))
         {
           int r = e->fn (e->ctx, p, size, 0);
@@ -335,10 +331,10 @@ hi_glibc_each_in_use (const struct hi_target *t, const struct hi_glibc *g,
       while (p < m.end && !r)
         {
           uint64_t word;
-          if (size_word (g, t, p, &word) != 0 || !(word & IS_MMAPPED)
-              || (word & PREV_INUSE))
+          if (size_word (g, t, p, &word) != 0 || !(word & HI_GLIBC_IS_MMAPPED)
+              || (word & HI_GLIBC_PREV_INUSE))
             break;
-          uint64_t size = word & ~(uint64_t) SIZE_BITS;
+          uint64_t size = word & ~(uint64_t) HI_GLIBC_SIZE_BITS;
           if (size < 4096 || (size & 4095) || size > m.end - p)
             break;
           if (heap)

@@ -13,8 +13,6 @@
 
 #define MAX_ARENAS 4096u
 #define MAX_HEAPS 65536u
-#define SIZE_BITS 7u
-#define MIN_CHUNK 32u
 
 struct walk
 {
@@ -82,8 +80,8 @@ chunk_size (const struct walk *w, uint64_t chunk, uint64_t limit)
   uint64_t word;
   if ((chunk & 15) || read64 (w, chunk + 8, &word) != 0)
     return 0;
-  uint64_t size = word & ~(uint64_t) SIZE_BITS;
-  return size >= MIN_CHUNK && size <= limit && !(size & 15) ? size : 0;
+  uint64_t size = word & ~(uint64_t) HI_GLIBC_SIZE_BITS;
+  return size >= HI_GLIBC_MIN_CHUNK && size <= limit && !(size & 15) ? size : 0;
 }
 
 /* Walk one list from FIRST: NEXT_AT is where a chunk keeps its link

@@ -13,9 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SIZE_BITS 7u
-#define PREV_INUSE 1u
-#define MIN_CHUNK 32u
 
 struct check
 {
@@ -61,14 +58,14 @@ walk_heap (struct check *c, const struct hi_glibc_arena *a, uint64_t start,
           found (c, p, before, "unreadable chunk");
           return;
         }
-      uint64_t size = word & ~(uint64_t) SIZE_BITS;
+      uint64_t size = word & ~(uint64_t) HI_GLIBC_SIZE_BITS;
       if (p == a->top)
         {
           if (size > a->system_bytes || size < 16 || p + size > end)
             found (c, p, before, "malloc(): corrupted top size");
           return;
         }
-      if (size < MIN_CHUNK || (size & 15) || size > end - p)
+      if (size < HI_GLIBC_MIN_CHUNK || (size & 15) || size > end - p)
         {
           found (c, p, before, "malloc(): invalid size (unsorted)");
           return;               /* the walk cannot go on past it */
@@ -79,7 +76,7 @@ walk_heap (struct check *c, const struct hi_glibc_arena *a, uint64_t start,
           found (c, next, p, "unreadable chunk");
           return;
         }
-      int free_by_bit = !(next_word & PREV_INUSE);
+      int free_by_bit = !(next_word & HI_GLIBC_PREV_INUSE);
       unsigned lists = hi_glibc_times_listed (c->g, p);
       /* Only a bad size word or prev_size names the chunk before as
          the likely overflower. */

@@ -47,6 +47,14 @@ struct hi_glibc_arena
   uint64_t n_heap_list;
 };
 
+/* A chunk's size word: its low bits are flags (malloc.c's SIZE_BITS);
+   PREV_INUSE says the chunk before is in use, IS_MMAPPED that the chunk
+   is a mapping of its own.  No chunk is smaller than MIN_CHUNK. */
+#define HI_GLIBC_SIZE_BITS 7u
+#define HI_GLIBC_PREV_INUSE 1u
+#define HI_GLIBC_IS_MMAPPED 2u
+#define HI_GLIBC_MIN_CHUNK 32u
+
 struct hi_glibc_layout;
 struct hi_glibc_cache;
 
