@@ -156,17 +156,52 @@ hi_gdb_channel_quit (void)
   return 1;
 }
 
-int
-hi_gdb_channel_request (char *text, size_t size, struct hi_gdb_request *r)
+/* The channel's text (malloc'd, NUL-terminated with room for it, *LEN
+   bytes), or NULL if it is empty or cannot be read. */
+static char *
+channel_text (size_t *len)
 {
-  char more;
-  ssize_t n = pread (CHANNEL_FD, text, size - 1, 0);
-  if (n <= 0 || hi_gdb_request_parse (text, (size_t) n, r) != 0)
-    return -1;
-  if ((size_t) n == size - 1 && pread (CHANNEL_FD, &more, 1, n) == 1)
-    snprintf (r->error, sizeof r->error, "heap: the words after heap %s "
-              "are too long", r->name);
+  struct stat st;
+  if (fstat (CHANNEL_FD, &st) != 0 || st.st_size <= 0
+      || st.st_size > (off_t) (64u << 20))
+    return NULL;
+  char *text = malloc ((size_t) st.st_size + 1);
+  ssize_t n = text ? pread (CHANNEL_FD, text, (size_t) st.st_size, 0) : -1;
+  if (n <= 0)
+    {
+      free (text);
+      return NULL;
+    }
+  text[n] = '\0';
+  *len = (size_t) n;
+  return text;
+}
+
+int
+hi_gdb_channel_request (char **text, struct hi_gdb_request *r)
+{
+  size_t n;
+  *text = channel_text (&n);
+  if (!*text || hi_gdb_request_parse (*text, n, r) != 0)
+    {
+      free (*text);
+      *text = NULL;
+      return -1;
+    }
   return 0;
+}
+
+int
+hi_gdb_channel_glibc (void)
+{
+  size_t n;
+  char *text = channel_text (&n);
+  int glibc = text && strncmp (text, HI_GDB_REQUEST_TAG,
+                               strlen (HI_GDB_REQUEST_TAG)) == 0
+              && memmem (text, n, "\n" HI_GDB_GLIBC_TAG,
+                         strlen (HI_GDB_GLIBC_TAG) + 1) != NULL;
+  free (text);
+  return glibc;
 }
 
 char *

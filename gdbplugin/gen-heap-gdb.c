@@ -241,7 +241,7 @@ run_file (const char *plugin)
           "    eval \"thread apply %%d.* -q -s -- heap _ regs\", $_inferior\n"
           "  end\n"
           "  if $arg1 != %d || $arg2 == 0 || $arg2 > %d\n"
-          "    heap _ answer\n"
+          "    heap _ answer $arg1\n"
           "  end\n"
           "end\n", HI_GDB_WORDS, HI_GDB_ROOTS, HI_GDB_EXPR,
           HI_GDB_MAX_WORDS);
@@ -259,21 +259,43 @@ run_file (const char *plugin)
         printf ("%s$arg%d", i > 1 ? " " : "", i);
       printf (")\n  end\n");
     }
-  printf ("  heap _ answer\n"
-          "end\n");
+  printf ("  heap _ answer %d\n"
+          "end\n", HI_GDB_EXPR);
 
-  /* heap _ answer: the plugin answers the request (a failure ends as a
-     gdb error there); or it never ran: no monitor's JIT entry.  Loading
-     the plugin makes gdb hand it the monitor's JIT entry; it answers the
-     request in the channel, which is then read as commands.  The plugin
-     stays loaded: it hands a program's own JIT entries back to gdb,
-     which would forget their symbols on an unload. */
+  /* heap _ answer KIND: the plugin answers the request (a failure ends
+     as a gdb error there); or it never ran: no monitor's JIT entry.
+     Loading the plugin makes gdb hand it the monitor's JIT entry; it
+     answers the request in the channel, which is then read as commands.
+     With none, the request gets the map and the threads' registers (what
+     KIND did not give), and the tag for glibc's heap; loaded again, the
+     plugin answers when gdb asks it to unwind frame 0 (jit-reader-load
+     forgets the frames: the load's frame apply finds frame 0 again, and
+     the frame apply after it, for a frame 0 an inlined function's, the
+     frames above).  The plugin stays loaded: it hands a program's own
+     JIT entries back to gdb, which would forget their symbols on an
+     unload. */
   printf ("with confirm off -- define heap _ answer\n"
           "  maintenance set test-settings zinteger 0\n"
           "  frame apply 1 -q -- jit-reader-load %s\n"
           "  source " CHANNEL "\n"
           "  if $_gdb_maint_setting(\"test-settings zinteger\") == 0\n"
-          "    echo heap: no heapinspect data in this inferior; run it with"
+          "    if $arg0 == %d && $_gdb_setting(\"logging enabled\") == 0\n"
+          "      with logging file " MAPS " -- with logging overwrite on --"
+          " with logging redirect on -- with logging enabled on --"
+          " frame apply 1 -q -s -- info proc mappings\n"
+          "    end\n"
+          "    if $arg0 != %d\n"
+          "      eval \"thread apply %%d.* -q -s -- heap _ regs\", $_inferior\n"
+          "    end\n"
+          "    append binary value " CHANNEL " \"\\n" HI_GDB_GLIBC_TAG "\"\n"
+          "    frame apply 1 -q -s -- jit-reader-unload\n"
+          "    frame apply 1 -q -- jit-reader-load %s\n"
+          "    frame apply 3 -q -s -- heap _ load\n"
+          "    source " CHANNEL "\n"
+          "  end\n"
+          "  if $_gdb_maint_setting(\"test-settings zinteger\") == 0\n"
+          "    echo heap: no heapinspect data in this inferior, and glibc's"
+          " heap could not be read here; run it with"
           " LD_PRELOAD=.../libheapinspect.so\\n\n"
           /* Loaded again with the channel saying so, the plugin puts
              there what makes gdb stop (protocol.h). */
@@ -282,7 +304,7 @@ run_file (const char *plugin)
           "    frame apply 1 -q -- jit-reader-load %s\n"
           "    source " CHANNEL "\n"
           "  end\n"
-          "end\n", plugin, plugin);
+          "end\n", plugin, HI_GDB_WORDS, HI_GDB_ROOTS, plugin, plugin);
   probe ();
   thread_registers ();
 }

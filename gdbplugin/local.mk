@@ -2,7 +2,8 @@
 pkglib_LTLIBRARIES = %reldir%/heapinspect-gdb.la
 %canon_reldir%_heapinspect_gdb_la_SOURCES = %reldir%/plugin.h \
 	%reldir%/protocol.h %reldir%/plugin.c %reldir%/channel.c \
-	%reldir%/request.c %reldir%/commands.c %reldir%/target-gdb.c \
+	%reldir%/request.c %reldir%/commands.c %reldir%/commands-glibc.c \
+	%reldir%/target-gdb.c \
 	%reldir%/cache.c %reldir%/interrupt.c %reldir%/gdb-maps.c
 %canon_reldir%_heapinspect_gdb_la_CFLAGS = $(AM_CFLAGS) -fvisibility=hidden
 %canon_reldir%_heapinspect_gdb_la_LDFLAGS = -module -avoid-version -shared \

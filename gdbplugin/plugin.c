@@ -4,7 +4,10 @@
    `jit-reader-load` makes gdb call read() with the monitor's JIT entry,
    and cb->target_read reads the inferior, whatever the target.
 
-   read() answers the request waiting in the channel (channel.c).  The
+   read() answers the request waiting in the channel (channel.c).  With
+   no monitor there is no entry: heap-run.gdb marks the request for
+   glibc's heap and loads the plugin again, and unwind(), which gdb calls
+   when it next looks at frame 0, answers it from glibc's own heap.  The
    plugin never makes gdb fail: when it cannot have its channel, loading
    it fails with one line saying why, and heap-run.gdb writes nothing.
    Loaded with the channel saying so (protocol.h's HI_GDB_QUIT_TAG), it
@@ -45,6 +48,9 @@ ms_since (const struct timespec *t0)
          + (t1.tv_nsec - t0->tv_nsec) / 1000000;
 }
 
+/* A request for glibc's heap waits for unwind(): set when loaded. */
+static int glibc_pending;
+
 /* Answer request R on the inferior G in the channel.  Ctrl-C stops the
    work soon (interrupt.c), and reaches gdb once we return. */
 static void
@@ -61,7 +67,8 @@ answer (struct hi_gdb_inferior *g, const struct hi_gdb_request *r)
   hi_gdb_interrupt_begin ();
   if (debug)
     fprintf (stderr, "heap: debug: working on heap %s\n", r->name);
-  int failed = hi_gdb_run (g, r, out) != 0;
+  int failed = (g->root && !r->verify ? hi_gdb_run (g, r, out)
+                : hi_gdb_run_glibc (g, r, out)) != 0;
   fclose (out);
   if (hi_gdb_interrupt_pending ())
     {
@@ -89,22 +96,38 @@ read_entry (struct gdb_reader_funcs *self, struct gdb_symbol_callbacks *cb,
   if (our_blob (memory, memory_sz, &blob) != 0)
     return GDB_FAIL;             /* not ours: gdb's own reader takes it */
 
-  char req_text[16384];
+  char *req_text;
   struct hi_gdb_request req;
-  if (hi_gdb_channel_request (req_text, sizeof req_text, &req) != 0)
+  glibc_pending = 0;
+  if (hi_gdb_channel_request (&req_text, &req) != 0)
     return GDB_SUCCESS;          /* loaded with no request pending */
-  struct hi_gdb_inferior g = { cb, blob.root_addr };
+  struct hi_gdb_inferior g = { cb->target_read, blob.root_addr };
   answer (&g, &req);
   hi_gdb_request_free (&req);
+  free (req_text);
   return GDB_SUCCESS;            /* no object: gdb creates no objfile */
 }
 
+/* gdb asks every loaded JIT reader to unwind each frame it looks at
+   first: cheap when no request waits.  The callbacks read the inferior
+   as the symbol callbacks do. */
 static enum gdb_status
 unwind (struct gdb_reader_funcs *self, struct gdb_unwind_callbacks *cb)
 {
   (void) self;
-  (void) cb;
-  return GDB_FAIL;               /* we describe no code */
+  if (!glibc_pending)
+    return GDB_FAIL;             /* we describe no code */
+  glibc_pending = 0;
+  char *req_text;
+  struct hi_gdb_request req;
+  if (hi_gdb_channel_request (&req_text, &req) == 0)
+    {
+      struct hi_gdb_inferior g = { cb->target_read, 0 };
+      answer (&g, &req);
+      hi_gdb_request_free (&req);
+      free (req_text);
+    }
+  return GDB_FAIL;
 }
 
 static struct gdb_frame_id
@@ -141,7 +164,8 @@ gdb_init_reader (void)
   char why[512] = "unknown reason";
   if (hi_gdb_channel_open (why, sizeof why) == 0)
     {
-      hi_gdb_channel_quit ();
+      if (!hi_gdb_channel_quit ())
+        glibc_pending = hi_gdb_channel_glibc ();
       return &funcs;
     }
   fprintf (stderr, "heap: heapinspect's gdb plugin cannot start: %s\n", why);

@@ -9,6 +9,7 @@
 
 #include "hi-reader.h"
 
+#include <gdb/jit-reader.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -26,6 +27,9 @@ struct hi_gdb_request
   int export;                /* heap export: FORMAT and FILE words */
   int diff;                  /* heap diff: a FILE word, the snapshot */
   int lost;                  /* heap lost */
+  int verify;                /* heap verify: glibc's heap checked */
+  int glibc;                 /* "# glibc": no monitor's entry answered;
+                                glibc's heap is read (commands-glibc.c) */
   int positional;            /* export's or diff's words given so far */
   char file[4096];           /* export's or diff's FILE, as the user
                                 named it */
@@ -44,12 +48,13 @@ struct hi_gdb_request
 int hi_gdb_request_parse (char *text, size_t len, struct hi_gdb_request *r);
 void hi_gdb_request_free (struct hi_gdb_request *r);
 
-/* gdb's inferior: memory through the JIT reader's target_read, and the
-   monitor's root, whose address the monitor's JIT entry gives. */
-struct gdb_symbol_callbacks;
+/* gdb's inferior: memory through the JIT reader's target_read (the
+   symbol callbacks' when a monitor's JIT entry is read, the unwind
+   callbacks' for glibc's heap), and the monitor's root, whose address the
+   monitor's JIT entry gives (0: none). */
 struct hi_gdb_inferior
 {
-  struct gdb_symbol_callbacks *cb;
+  gdb_target_read *read;
   uint64_t root;
 };
 
@@ -78,6 +83,13 @@ struct hi_gdb_mapped
    there is none.  Close with hi_gdb_mapped_close. */
 void hi_gdb_mapped_open (struct hi_gdb_mapped *m, const struct hi_target *inner,
                          uint64_t root, const char *maps_text);
+/* The same with no monitor's root: the side is the one holding the bytes
+   the inferior holds at the stack pointers of REGS (N_REGS threads), the
+   core file gdb has open or the process gdb's map names. */
+void hi_gdb_mapped_open_stacks (struct hi_gdb_mapped *m,
+                                const struct hi_target *inner,
+                                const struct hi_thread_regs *regs,
+                                size_t n_regs, const char *maps_text);
 /* heap lost's target in *OUT: M's memory, map (none without a side or
    gdb's) and REGS (N_REGS of them; kept, not copied) as its threads. */
 void hi_gdb_mapped_lost (struct hi_gdb_mapped *m,
@@ -102,6 +114,10 @@ int hi_gdb_parse_maps (const char *text, struct hi_map_entry **out,
    command failed (its line said why). */
 int hi_gdb_run (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
                 FILE *out);
+/* The same from glibc's own heap (commands-glibc.c): heap verify, and
+   every command when the inferior has no monitor (G's root 0). */
+int hi_gdb_run_glibc (struct hi_gdb_inferior *g,
+                      const struct hi_gdb_request *r, FILE *out);
 
 /* Have the channel at HI_GDB_CHANNEL_FD and the map file at
    HI_GDB_MAPS_FD: 0, or -1 with why not in WHY (WHY_SIZE bytes). */
@@ -109,11 +125,14 @@ int hi_gdb_channel_open (char *why, size_t why_size);
 /* If the channel holds HI_GDB_QUIT_TAG, put there the commands that
    stop a failed heap command as a gdb error, and return 1; else 0. */
 int hi_gdb_channel_quit (void);
-/* Read the pending request into TEXT (SIZE bytes) and parse it into *R
-   (hi_gdb_request_parse): 0, or -1 if none is pending (*R then needs no
-   freeing).  R's options point into TEXT: it must outlive R. */
-int hi_gdb_channel_request (char *text, size_t size,
-                            struct hi_gdb_request *r);
+/* Read the pending request into *TEXT (malloc'd; free it after R) and
+   parse it into *R (hi_gdb_request_parse): 0, or -1 if none is pending
+   (*R then needs no freeing, *TEXT is NULL).  R's options point into
+   *TEXT. */
+int hi_gdb_channel_request (char **text, struct hi_gdb_request *r);
+/* 1 if the pending request is for glibc's heap (its "# glibc" line:
+   heap-run.gdb found no monitor to answer it). */
+int hi_gdb_channel_glibc (void);
 /* The map file's text (malloc'd, *LEN bytes, NUL-terminated), emptied;
    NULL if it holds none. */
 char *hi_gdb_channel_maps (size_t *len);

@@ -22,9 +22,12 @@
    HI_GDB_ANSWERED (the plugin ran) and, when the command failed, a
    `shell kill -INT GDB-PID` and a `while`: gdb stops the command with
    "Quit" as it does on Ctrl-C, a gdb error, once the lines are printed.
-   When the plugin never ran (no monitor), heap-run.gdb writes
-   HI_GDB_QUIT_TAG into the channel and loads it again: it puts the same
-   commands there. */
+   When the plugin never ran (no monitor's JIT entry), heap-run.gdb adds
+   the memory map, every thread's registers and a HI_GDB_GLIBC_TAG line,
+   and loads the plugin again: gdb then asks its unwinder about frame 0,
+   and the plugin answers there from glibc's own heap.  When that did not
+   run either, heap-run.gdb writes HI_GDB_QUIT_TAG into the channel and
+   loads it again: it puts the same commands there. */
 #ifndef HI_GDB_PROTOCOL_H
 #define HI_GDB_PROTOCOL_H
 
@@ -34,8 +37,11 @@
 #define HI_GDB_MAPS_FD 1018
 #define HI_GDB_REQUEST_TAG "# heapinspect-request 3 "
 #define HI_GDB_QUIT_TAG "# heapinspect-quit"
+#define HI_GDB_GLIBC_TAG "# glibc"
 /* Words a command takes after its name (gdb splits at spaces). */
 #define HI_GDB_MAX_WORDS 16
+/* Bytes they may take, their "# arg " lines counted. */
+#define HI_GDB_MAX_WORDS_LEN 16000
 
 /* The flag the answer sets: a gdb maintenance test setting, which
    nothing else uses (heap-run.gdb clears it before each request). */
@@ -50,7 +56,8 @@
    EXPR and ROOTS also pass the memory map.  A name is at most 15
    characters (the plugin's request keeps 15). */
 #define HI_GDB_OTHER_COMMANDS(X) \
-  X (block, EXPR) X (export, WORDS) X (diff, WORDS) X (lost, ROOTS)
+  X (block, EXPR) X (export, WORDS) X (diff, WORDS) X (lost, ROOTS) \
+  X (verify, ROOTS)
 enum hi_gdb_kind { HI_GDB_WORDS, HI_GDB_EXPR, HI_GDB_ROOTS };
 
 /* The registers of a "# regs" line, in its order, as gdb names them

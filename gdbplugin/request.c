@@ -282,6 +282,7 @@ set_command (struct hi_gdb_request *r, const char *line)
   r->export = strcmp (r->name, "export") == 0;
   r->diff = strcmp (r->name, "diff") == 0;
   r->lost = strcmp (r->name, "lost") == 0;
+  r->verify = strcmp (r->name, "verify") == 0;
   /* export's tables, in text and JSON, are heapinspect(1)'s; diff and
      lost have tables of their own (hi_diff_report, hi_reach_report). */
   for (size_t c = 0; c < HI_NTABLES; c++)
@@ -328,7 +329,7 @@ check_request (struct hi_gdb_request *r, int known, const char *pending)
               " heap diff FILE [OPTIONS]");
   /* diff and lost print tables of their own, in text or JSON: what
      heapinspect diff and --leak-check refuse, with the same words. */
-  else if ((r->diff || r->lost)
+  else if ((r->diff || r->lost || r->verify)
            && hi_own_report_check (&r->opt, r->name, why, sizeof why) != 0)
     snprintf (r->error, sizeof r->error, "heap: %s", why);
   else if (!r->export && r->opt.format == HI_PPROF)
@@ -356,6 +357,7 @@ hi_gdb_request_parse (char *text, size_t len, struct hi_gdb_request *r)
     return -1;
   const char *pending = NULL;
   int known = 0;
+  size_t words_len = 0;
   for (char *line = text, *next; line; line = next)
     {
       next = strchr (line, '\n');
@@ -363,12 +365,21 @@ hi_gdb_request_parse (char *text, size_t len, struct hi_gdb_request *r)
         *next++ = '\0';
       if (line == text)
         known = set_command (r, line + tag) == 0;
+      else if (strncmp (line, "# arg ", 6) == 0
+               && (words_len += strlen (line)) > HI_GDB_MAX_WORDS_LEN)
+        {
+          if (!r->error[0])
+            snprintf (r->error, sizeof r->error, "heap: the words after "
+                      "heap %s are too long", r->name);
+        }
       else if (strncmp (line, "# arg ", 6) == 0)
         parse_word (r, line + 6, &pending);
       else if (strncmp (line, "# regs ", 7) == 0)
         parse_regs (r, line + 7);
       else if (strncmp (line, "# thread ", 9) == 0)
         parse_thread (r, line + 9);
+      else if (strcmp (line, HI_GDB_GLIBC_TAG) == 0)
+        r->glibc = 1;
       else if (strncmp (line, "# addr ", 7) == 0)
         {
           r->addr = strtoull (line + 7, NULL, 10);

@@ -25,7 +25,7 @@ gdb_read (void *ctx, uint64_t addr, void *buf, size_t len)
   while (len > 0)
     {
       int n = len > (1u << 30) ? 1 << 30 : (int) len;
-      if (g->cb->target_read ((GDB_CORE_ADDR) addr, buf, n) != GDB_SUCCESS)
+      if (g->read ((GDB_CORE_ADDR) addr, buf, n) != GDB_SUCCESS)
         return -1;
       buf = (char *) buf + n;
       addr += (uint64_t) n;
@@ -38,7 +38,7 @@ static int
 gdb_symbol (void *ctx, const char *name, uint64_t *addr)
 {
   struct hi_gdb_inferior *g = ctx;
-  if (strcmp (name, "heapinspect_root") != 0)
+  if (strcmp (name, "heapinspect_root") != 0 || !g->root)
     return -1;
   *addr = g->root;
   return 0;
@@ -75,7 +75,11 @@ static int
 lost_symbol (void *ctx, const char *name, uint64_t *addr)
 {
   struct hi_gdb_mapped *l = ctx;
-  return l->inner.ops->lookup_symbol (l->inner.ctx, name, addr);
+  if (l->inner.ops->lookup_symbol (l->inner.ctx, name, addr) == 0)
+    return 0;
+  /* Others (glibc's, for its heap) from the side's modules. */
+  return l->have_side && l->side.ops->lookup_symbol
+         ? l->side.ops->lookup_symbol (l->side.ctx, name, addr) : -1;
 }
 
 static int
@@ -126,25 +130,78 @@ static const struct hi_target_ops block_ops = {
   lost_read, lost_symbol, NULL, NULL, NULL, lost_mapping, block_regs
 };
 
-/* 1 if SIDE holds the same monitor root at ROOT as the inferior: the
-   same process (the salt and the totals make it unique). */
-static int
-same_root (const struct hi_target *inner, const struct hi_target *side,
-           uint64_t root)
+/* What the side must hold as the inferior does: the monitor's root, or
+   with none the bytes at the threads' stack pointers. */
+struct probe
 {
-  struct hi_root a, b;
-  return inner->ops->read_memory (inner->ctx, root, &a, sizeof a) == 0
-         && side->ops->read_memory (side->ctx, root, &b, sizeof b) == 0
-         && memcmp (&a, &b, sizeof a) == 0;
+  uint64_t root;
+  const struct hi_thread_regs *regs;
+  size_t n_regs;
+};
+
+/* 1 if INNER and SIDE hold the same LEN bytes at ADDR. */
+static int
+same_bytes (const struct hi_target *inner, const struct hi_target *side,
+            uint64_t addr, size_t len)
+{
+  unsigned char *a = malloc (2 * len);
+  int same = a && inner->ops->read_memory (inner->ctx, addr, a, len) == 0
+             && side->ops->read_memory (side->ctx, addr, a + len, len) == 0
+             && memcmp (a, a + len, len) == 0;
+  free (a);
+  return same;
+}
+
+/* 1 if SIDE is the inferior INNER: the same monitor root (the salt and
+   the totals make it unique), or the same top of every stack that gdb
+   and SIDE can both read (at least one). */
+static int
+same_inferior (const struct hi_target *inner, const struct hi_target *side,
+               const struct probe *p)
+{
+  if (p->root)
+    return same_bytes (inner, side, p->root, sizeof (struct hi_root));
+  size_t same = 0;
+  for (size_t i = 0; i < p->n_regs; i++)
+    {
+      uint64_t sp = p->regs[i].sp;
+      unsigned char x;
+      if (inner->ops->read_memory (inner->ctx, sp, &x, 1) != 0)
+        continue;
+      if (!same_bytes (inner, side, sp, 256))
+        return 0;
+      same++;
+    }
+  return same > 0;
+}
+
+/* The process gdb's map says it is of ("process N", on a live or remote
+   target), else the monitor's root's; 0 if neither says. */
+static int
+inferior_pid (const struct hi_target *inner, uint64_t root,
+              const char *maps_text)
+{
+  const char *p = maps_text ? strstr (maps_text, "process ") : NULL;
+  if (p && (p == maps_text || p[-1] == '\n'))
+    {
+      long pid = strtol (p + 8, NULL, 10);
+      if (pid > 0 && pid < 0x7fffffff)
+        return (int) pid;
+    }
+  struct hi_root r;
+  if (root && inner->ops->read_memory (inner->ctx, root, &r, sizeof r) == 0
+      && r.pid > 0 && r.pid < 0x7fffffff)
+    return (int) r.pid;
+  return 0;
 }
 
 /* Where the inferior's memory map is: the core file gdb has open (found
-   among gdb's descriptors), else the live process the root names (its
-   /proc/PID/maps); either only if it holds the inferior's root.  0 with
-   *SIDE open, or -1. */
+   among gdb's descriptors), else the live process (its /proc/PID/maps);
+   either only if it is the inferior (same_inferior).  0 with *SIDE
+   open, or -1. */
 static int
-find_side (const struct hi_target *inner, uint64_t root,
-           struct hi_target *side)
+find_side (const struct hi_target *inner, const struct probe *pr,
+           const char *maps_text, struct hi_target *side)
 {
   DIR *d = opendir ("/proc/self/fd");
   struct dirent *e;
@@ -163,7 +220,7 @@ find_side (const struct hi_target *inner, uint64_t root,
       snprintf (path, sizeof path, "/proc/self/fd/%d", fd);
       if (hi_target_open_core (path, NULL, side) != HI_OK)
         continue;
-      if (same_root (inner, side, root))
+      if (same_inferior (inner, side, pr))
         {
           closedir (d);
           return 0;
@@ -172,27 +229,43 @@ find_side (const struct hi_target *inner, uint64_t root,
     }
   if (d)
     closedir (d);
-  struct hi_root r;
-  if (inner->ops->read_memory (inner->ctx, root, &r, sizeof r) == 0
-      && r.pid > 0 && r.pid < 0x7fffffff
-      && hi_target_open_maps ((int) r.pid, side) == HI_OK)
+  int pid = inferior_pid (inner, pr->root, maps_text);
+  if (pid && hi_target_open_maps (pid, side) == HI_OK)
     {
-      if (same_root (inner, side, root))
+      if (same_inferior (inner, side, pr))
         return 0;
       hi_target_close (side);
     }
   return -1;
 }
 
+static void
+mapped_open (struct hi_gdb_mapped *m, const struct hi_target *inner,
+             const struct probe *pr, const char *maps_text)
+{
+  *m = (struct hi_gdb_mapped) { *inner, { NULL, NULL, 0 }, 0, NULL, 0, NULL,
+                                0 };
+  m->have_side = find_side (inner, pr, maps_text, &m->side) == 0;
+  if (!m->have_side && maps_text)
+    hi_gdb_parse_maps (maps_text, &m->map, &m->n_map);
+}
+
 void
 hi_gdb_mapped_open (struct hi_gdb_mapped *m, const struct hi_target *inner,
                     uint64_t root, const char *maps_text)
 {
-  *m = (struct hi_gdb_mapped) { *inner, { NULL, NULL, 0 }, 0, NULL, 0, NULL,
-                                0 };
-  m->have_side = find_side (inner, root, &m->side) == 0;
-  if (!m->have_side && maps_text)
-    hi_gdb_parse_maps (maps_text, &m->map, &m->n_map);
+  struct probe pr = { root, NULL, 0 };
+  mapped_open (m, inner, &pr, maps_text);
+}
+
+void
+hi_gdb_mapped_open_stacks (struct hi_gdb_mapped *m,
+                           const struct hi_target *inner,
+                           const struct hi_thread_regs *regs, size_t n_regs,
+                           const char *maps_text)
+{
+  struct probe pr = { 0, regs, n_regs };
+  mapped_open (m, inner, &pr, maps_text);
 }
 
 void

@@ -279,7 +279,8 @@ walk_tcache (struct walk *w, uint64_t ptr, struct hi_glibc_tcache *tc)
 
 /* Every thread's tcache, through libthread_db: the TLS variable
    `tcache` (its offset in libc's TLS block from the debug file) in each
-   thread.  Leaves G->tcache_known 0 when that cannot be had. */
+   thread; without it (gdb gives the threads), from each thread's thread
+   pointer.  Leaves G->tcache_known 0 when that cannot be had. */
 static hi_status
 read_tcaches (struct walk *w, const char *path, uint64_t libc,
               uint64_t bias)
@@ -290,7 +291,8 @@ read_tcaches (struct walk *w, const char *path, uint64_t libc,
   const char *why;
   if (hi_find_debug_symbol (path, libc, "tcache", &addr, &offset) != 0
       || hi_target_link_map (w->t, bias, &map) != 0
-      || hi_thread_db_list_tls (w->t, map, offset, &th, &n, &why) != 0)
+      || (hi_thread_db_list_tls (w->t, map, offset, &th, &n, &why) != 0
+          && hi_threads_static_tls (w->t, map, offset, &th, &n) != 0))
     return HI_OK;
   w->g->tcaches = calloc (n ? n : 1, sizeof *w->g->tcaches);
   if (!w->g->tcaches)

@@ -92,6 +92,15 @@ int hi_thread_db_list_tls (const struct hi_target *t, uint64_t map,
                            uint64_t offset, struct hi_db_thread **out,
                            size_t *n, const char **why);
 
+/* The same from the target's threads' registers, without libthread_db
+   (static-tls.c): each thread's address of the variable at OFFSET in the
+   static TLS block of the module whose link_map is at MAP, from its
+   thread pointer; only tid and tls are set.  0, or -1 when the module
+   has no static TLS block or the target no threads. */
+int hi_threads_static_tls (const struct hi_target *t, uint64_t map,
+                           uint64_t offset, struct hi_db_thread **out,
+                           size_t *n);
+
 /* The address of the link_map of the loaded object whose load bias
    (l_addr) is BIAS, from the dynamic linker's _r_debug list.  0, or
    -1. */

@@ -1,0 +1,90 @@
+/* static-tls.c - a TLS variable of a module in static TLS (libc's, the
+   program's, any library loaded at start) in each thread the target's
+   registers name, and its kernel thread id, without libthread_db: where the host gives the threads
+   (gdb), or libthread_db cannot be had.  On x86-64 a thread's static TLS
+   blocks lie below its thread pointer (fs_base): the module's at
+   fs_base - l_tls_offset, its link_map's field, whose place in the
+   link_map glibc itself describes for libthread_db in the descriptor
+   _thread_db_link_map_l_tls_offset (size in bits, count, offset). */
+#include "target.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* glibc's NO_TLS_OFFSET and FORCED_DYNAMIC_TLS_OFFSET: no static block. */
+#define NO_TLS_OFFSET 0
+#define FORCED_DYNAMIC_TLS_OFFSET ((uint64_t) -2)
+
+/* Read LEN bytes at ADDR of T, from its memory or the file mapped there
+   (a core leaves read-only data out). */
+static int
+read_any (const struct hi_target *t, uint64_t addr, void *buf, size_t len)
+{
+  return t->ops->read_memory (t->ctx, addr, buf, len) == 0
+         || hi_target_read_mapped_file (t, addr, buf, len) == 0 ? 0 : -1;
+}
+
+/* glibc's descriptor NAME of a field of BITS bits: its offset in *AT.
+   0, or -1. */
+static int
+field (const struct hi_target *t, const char *name, uint32_t bits,
+       uint32_t *at)
+{
+  uint64_t desc_at;
+  uint32_t desc[3];
+  if (!t->ops->lookup_symbol
+      || t->ops->lookup_symbol (t->ctx, name, &desc_at) != 0
+      || read_any (t, desc_at, desc, sizeof desc) != 0
+      || desc[0] != bits || desc[2] > 4096)
+    return -1;
+  *at = desc[2];
+  return 0;
+}
+
+/* The module's l_tls_offset from its link_map at MAP: 0, or -1. */
+static int
+tls_offset (const struct hi_target *t, uint64_t map, uint64_t *out)
+{
+  uint32_t at;
+  return field (t, "_thread_db_link_map_l_tls_offset", 64, &at) == 0
+         && t->ops->read_memory (t->ctx, map + at, out, 8) == 0
+         && *out != NO_TLS_OFFSET && *out != FORCED_DYNAMIC_TLS_OFFSET
+         && *out < (1u << 30) ? 0 : -1;
+}
+
+int
+hi_threads_static_tls (const struct hi_target *t, uint64_t map,
+                       uint64_t offset, struct hi_db_thread **out,
+                       size_t *n)
+{
+  uint64_t block;
+  struct hi_thread_regs r;
+  *out = NULL;
+  *n = 0;
+  if (!t->ops->thread_regs || tls_offset (t, map, &block) != 0)
+    return -1;
+  size_t count = 0;
+  while (count < 1u << 16 && t->ops->thread_regs (t->ctx, count, &r) == 0)
+    count++;
+  struct hi_db_thread *v = calloc (count ? count : 1, sizeof *v);
+  if (!v)
+    return -1;
+  /* The kernel's thread id from the thread's descriptor (at its thread
+     pointer), where the host numbers threads its own way (gdb). */
+  uint32_t tid_at;
+  int have_tid = field (t, "_thread_db_pthread_tid", 32, &tid_at) == 0;
+  for (size_t i = 0; i < count; i++)
+    {
+      int32_t tid;
+      if (t->ops->thread_regs (t->ctx, i, &r) != 0)
+        break;
+      v[i].tid = have_tid && r.fs_base
+                 && t->ops->read_memory (t->ctx, r.fs_base + tid_at, &tid,
+                                         4) == 0 && tid > 0
+                 ? (uint64_t) tid : r.tid;
+      v[i].tls = r.fs_base > block ? r.fs_base - block + offset : 0;
+      *n = i + 1;
+    }
+  *out = v;
+  return 0;
+}
