@@ -15,26 +15,41 @@
 #define NO_TLS_OFFSET 0
 #define FORCED_DYNAMIC_TLS_OFFSET ((uint64_t) -2)
 
-/* Read LEN bytes at ADDR of T, from its memory or the file mapped there
-   (a core leaves read-only data out). */
+/* Read LEN bytes at ADDR of T, read-only data of the module whose
+   link_map is at MAP: from its memory, the file mapped there, or the
+   module's file named by the link_map (gdb's gcore leaves read-only data
+   out of the core and its map). */
 static int
-read_any (const struct hi_target *t, uint64_t addr, void *buf, size_t len)
+read_any (const struct hi_target *t, uint64_t map, uint64_t addr, void *buf,
+          size_t len)
 {
-  return t->ops->read_memory (t->ctx, addr, buf, len) == 0
-         || hi_target_read_mapped_file (t, addr, buf, len) == 0 ? 0 : -1;
+  if (t->ops->read_memory (t->ctx, addr, buf, len) == 0
+      || hi_target_read_mapped_file (t, addr, buf, len) == 0)
+    return 0;
+  uint64_t l[2];                /* l_addr, l_name */
+  char path[HI_MAP_PATH_MAX];
+  if (t->ops->read_memory (t->ctx, map, l, sizeof l) != 0 || addr < l[0])
+    return -1;
+  for (size_t i = 0; i < sizeof path; i++)
+    if (t->ops->read_memory (t->ctx, l[1] + i, &path[i], 1) != 0)
+      return -1;
+    else if (!path[i])
+      return path[0] == '/'
+             && hi_elf_read_vaddr (path, addr - l[0], buf, len) == 0 ? 0 : -1;
+  return -1;
 }
 
-/* glibc's descriptor NAME of a field of BITS bits: its offset in *AT.
-   0, or -1. */
+/* glibc's descriptor NAME of a field of BITS bits (in the module whose
+   link_map is at MAP): its offset in *AT.  0, or -1. */
 static int
-field (const struct hi_target *t, const char *name, uint32_t bits,
-       uint32_t *at)
+field (const struct hi_target *t, uint64_t map, const char *name,
+       uint32_t bits, uint32_t *at)
 {
   uint64_t desc_at;
   uint32_t desc[3];
   if (!t->ops->lookup_symbol
       || t->ops->lookup_symbol (t->ctx, name, &desc_at) != 0
-      || read_any (t, desc_at, desc, sizeof desc) != 0
+      || read_any (t, map, desc_at, desc, sizeof desc) != 0
       || desc[0] != bits || desc[2] > 4096)
     return -1;
   *at = desc[2];
@@ -46,7 +61,7 @@ static int
 tls_offset (const struct hi_target *t, uint64_t map, uint64_t *out)
 {
   uint32_t at;
-  return field (t, "_thread_db_link_map_l_tls_offset", 64, &at) == 0
+  return field (t, map, "_thread_db_link_map_l_tls_offset", 64, &at) == 0
          && t->ops->read_memory (t->ctx, map + at, out, 8) == 0
          && *out != NO_TLS_OFFSET && *out != FORCED_DYNAMIC_TLS_OFFSET
          && *out < (1u << 30) ? 0 : -1;
@@ -72,7 +87,7 @@ hi_threads_static_tls (const struct hi_target *t, uint64_t map,
   /* The kernel's thread id from the thread's descriptor (at its thread
      pointer), where the host numbers threads its own way (gdb). */
   uint32_t tid_at;
-  int have_tid = field (t, "_thread_db_pthread_tid", 32, &tid_at) == 0;
+  int have_tid = field (t, map, "_thread_db_pthread_tid", 32, &tid_at) == 0;
   for (size_t i = 0; i < count; i++)
     {
       int32_t tid;
