@@ -36,9 +36,16 @@ CLEANFILES += %reldir%/heap.gdb %reldir%/heap-run.gdb
 # `add-auto-load-scripts-directory` and `add-auto-load-safe-path` (see
 # heapinspect-gdb(7)); --with-gdb-auto-load-dir=DIR puts it elsewhere,
 # e.g. the system gdb's /usr/share/gdb/auto-load.
+# heapinspect.gdb, in gdb's system gdbinit directory (Debian's gdb reads
+# /etc/gdb/gdbinit.d), sources heap.gdb in every session: the heap
+# commands, with or without the monitor.  Elsewhere its one line goes in
+# ~/.gdbinit (heapinspect-gdb(7)).
 gdb_autoload_script = $(DESTDIR)$(GDB_AUTOLOAD_DIR)$(libdir)/libheapinspect.so.0.0.0-gdb.gdb
+gdb_gdbinit_script = $(DESTDIR)$(GDB_GDBINIT_DIR)/heapinspect.gdb
 install-data-local: %reldir%/gen-heap-gdb$(EXEEXT)
-	$(MKDIR_P) $(DESTDIR)$(pkgdatadir) '$(dir $(gdb_autoload_script))'
+	$(MKDIR_P) $(DESTDIR)$(pkgdatadir) '$(dir $(gdb_autoload_script))' \
+	  '$(DESTDIR)$(GDB_GDBINIT_DIR)'
+	echo 'source $(pkgdatadir)/heap.gdb' > '$(gdb_gdbinit_script)'
 	%reldir%/gen-heap-gdb$(EXEEXT) heap '$(pkgdatadir)/heap-run.gdb' \
 	  < $(srcdir)/%reldir%/heap.gdb.in > $(DESTDIR)$(pkgdatadir)/heap.gdb
 	%reldir%/gen-heap-gdb$(EXEEXT) run '$(pkglibdir)/heapinspect-gdb.so' \
@@ -46,4 +53,4 @@ install-data-local: %reldir%/gen-heap-gdb$(EXEEXT)
 	$(INSTALL_DATA) $(DESTDIR)$(pkgdatadir)/heap.gdb '$(gdb_autoload_script)'
 uninstall-local:
 	rm -f $(DESTDIR)$(pkgdatadir)/heap.gdb $(DESTDIR)$(pkgdatadir)/heap-run.gdb \
-	  '$(gdb_autoload_script)'
+	  '$(gdb_autoload_script)' '$(gdb_gdbinit_script)'
