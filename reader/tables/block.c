@@ -1193,6 +1193,13 @@ hi_block_report (const struct hi_target *t, const struct hi_model *m,
       r.source = "block";
       r.incomplete = m->damaged != 0;
       s = hi_block_table (&a, &i, &r);
+      /* What only glibc knows, where the block is no live one: the
+         chunk's state (which bin or tcache a freed block sits in). */
+      if (s == HI_OK && i.state != HI_BLOCK_LIVE
+          && i.state != HI_BLOCK_QUARANTINED && i.state != HI_BLOCK_PAST_END
+          && i.state != HI_BLOCK_OUR_HEADER
+          && i.state != HI_BLOCK_CHUNK_HEADER)
+        s = hi_glibc_block_table (t, addr, &r);
       if (s == HI_OK)
         {
           hi_emit_text_or_json (&r, opt, out);

@@ -238,7 +238,9 @@ state_text (const struct hi_glibc *g, const struct hi_glibc_chunk *c,
   switch (c->state)
     {
     case HI_GLIBC_IN_USE:
-      snprintf (buf, size, "in use");
+      snprintf (buf, size, g->tcache_known ? "in use"
+                : "in use, or free in a thread's tcache (the tcaches "
+                  "could not be read)");
       return;
     case HI_GLIBC_TOP:
       snprintf (buf, size, "the top chunk (free, at the arena's end)");
@@ -313,6 +315,19 @@ build_block (const struct hi_target *t, const struct hi_glibc *g,
         kv (r, tb, near[k].key, hi_cell_text (hi_rmodel_strdup (r, text)));
       }
   return HI_OK;
+}
+
+hi_status
+hi_glibc_block_table (const struct hi_target *t, uint64_t addr,
+                      struct hi_rmodel *r)
+{
+  const char *why;
+  struct hi_glibc *g;
+  if (hi_glibc_load (t, &g, &why) != HI_OK)
+    return HI_OK;               /* no glibc heap to add: not an error */
+  hi_status s = build_block (t, g, r, &addr);
+  hi_glibc_free (g);
+  return s == HI_E_NOT_BLOCK ? HI_OK : s;
 }
 
 hi_status

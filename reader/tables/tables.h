@@ -222,4 +222,11 @@ hi_status hi_block_table (struct hi_analysis *a, const struct hi_block_info *i,
 struct hi_cell hi_site_cell (struct hi_analysis *a, uint32_t site,
                              struct hi_rmodel *r);
 
+/* glibc's view of ADDR in target T (table-glibc.c): the chunk holding
+   it, its state and neighbours, added to R as heapinspect block shows
+   it with no monitor.  Nothing added (HI_OK) when glibc's heap cannot
+   be read or holds no chunk there; HI_E_NOMEM. */
+hi_status hi_glibc_block_table (const struct hi_target *t, uint64_t addr,
+                                struct hi_rmodel *r);
+
 #endif
