@@ -237,13 +237,13 @@ run_file (const char *plugin)
           " frame apply 1 -q -s -- info proc mappings\n"
           "    end\n"
           "  end\n"
-          "  if $arg1 == %d\n"
+          "  if $arg1 != %d\n"
           "    eval \"thread apply %%d.* -q -s -- heap _ regs\", $_inferior\n"
           "  end\n"
           "  if $arg1 != %d || $arg2 == 0 || $arg2 > %d\n"
           "    heap _ answer $arg1\n"
           "  end\n"
-          "end\n", HI_GDB_WORDS, HI_GDB_ROOTS, HI_GDB_EXPR,
+          "end\n", HI_GDB_WORDS, HI_GDB_WORDS, HI_GDB_EXPR,
           HI_GDB_MAX_WORDS);
 
   /* heap _ addr COUNT WORDS...: heap block's expression, its words
@@ -284,7 +284,7 @@ run_file (const char *plugin)
           " with logging redirect on -- with logging enabled on --"
           " frame apply 1 -q -s -- info proc mappings\n"
           "    end\n"
-          "    if $arg0 != %d\n"
+          "    if $arg0 == %d\n"
           "      eval \"thread apply %%d.* -q -s -- heap _ regs\", $_inferior\n"
           "    end\n"
           "    append binary value " CHANNEL " \"\\n" HI_GDB_GLIBC_TAG "\"\n"
@@ -304,7 +304,7 @@ run_file (const char *plugin)
           "    frame apply 1 -q -- jit-reader-load %s\n"
           "    source " CHANNEL "\n"
           "  end\n"
-          "end\n", plugin, HI_GDB_WORDS, HI_GDB_ROOTS, plugin, plugin);
+          "end\n", plugin, HI_GDB_WORDS, HI_GDB_WORDS, plugin, plugin);
   probe ();
   thread_registers ();
 }

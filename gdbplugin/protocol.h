@@ -50,10 +50,11 @@
 /* The commands: `heap NAME` for each table of the reader's registry
    (HI_TABLES in hi-reader.h), whose words are options, and these others,
    X (NAME, KIND), KIND how the words after the name are taken: WORDS,
-   options passed as they are; EXPR, one gdb expression, evaluated by gdb
-   in C, whose value is passed as an address; ROOTS, as WORDS, and every
-   thread's registers after them, the roots of the reachability scan.
-   EXPR and ROOTS also pass the memory map.  A name is at most 15
+   options passed as they are; ROOTS, as WORDS, and every thread's
+   registers after them, the roots of the reachability scan (and the
+   threads' tcaches of glibc's heap); EXPR, as ROOTS but one gdb
+   expression in place of the words, evaluated by gdb in C, whose value
+   is passed as an address.  EXPR and ROOTS also pass the memory map.  A name is at most 15
    characters (the plugin's request keeps 15). */
 #define HI_GDB_OTHER_COMMANDS(X) \
   X (block, EXPR) X (export, WORDS) X (diff, WORDS) X (lost, ROOTS) \

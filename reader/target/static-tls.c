@@ -6,7 +6,7 @@
    fs_base - l_tls_offset, its link_map's field, whose place in the
    link_map glibc itself describes for libthread_db in the descriptor
    _thread_db_link_map_l_tls_offset (size in bits, count, offset). */
-#include "target.h"
+#include "target/target.h"
 
 #include <stdlib.h>
 #include <string.h>
