@@ -1,0 +1,109 @@
+/* ref-graph.c - a known graph of pointers between blocks, for ref.exp:
+   a global (g_root) points to A, A (at offset 8) to B, B (at 16) to C;
+   block D, which global g_d points to, holds an interior pointer to C
+   (C + 8, at D's offset 24); a second thread holds C in a stack local;
+   E and F point to each other (E's offset 0, F's 8) and nothing else
+   points to them: a lost cycle.  It prints every address ("A 0x..."),
+   the second thread's id ("thread2 TID") and its local's address
+   ("local 0x..."), and the globals' ("g_root 0x...", "g_d 0x..."), then
+   aborts (a core); `ref-graph wait` prints "waiting" and waits for its
+   standard input to close instead (heapinspect -p).  Output goes
+   through write(2): stdio would allocate. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define SIZE_A 40
+#define SIZE_B 48
+#define SIZE_C 56
+#define SIZE_D 72
+#define SIZE_E 88
+#define SIZE_F 104
+
+void **g_root;                  /* -> A */
+void **g_d;                     /* -> D */
+static void *volatile handoff;  /* C, for the second thread, then NULL */
+static pthread_barrier_t held;
+static pthread_mutex_t hold = PTHREAD_MUTEX_INITIALIZER;
+
+static void
+say (const char *what, unsigned long v, int hex)
+{
+  char line[96];
+  int n = snprintf (line, sizeof line, hex ? "%s 0x%lx\n" : "%s %lu\n",
+                    what, v);
+  if (write (1, line, (size_t) n) != n)
+    _exit (3);
+}
+
+/* Overwrite what the calls before left below the stack pointer. */
+static __attribute__ ((noinline)) void
+scrub (void)
+{
+  volatile char buf[1 << 16];
+  memset ((char *) buf, 0, sizeof buf);
+}
+
+static void *
+second (void *arg)
+{
+  (void) arg;
+  void *volatile local = handoff;
+  handoff = NULL;
+  say ("thread2", (unsigned long) gettid (), 0);
+  say ("local", (unsigned long) &local, 1);
+  pthread_barrier_wait (&held);
+  pthread_mutex_lock (&hold);   /* main holds it: wait for ever */
+  pthread_mutex_unlock (&hold);
+  return (void *) local;
+}
+
+static __attribute__ ((noinline)) void
+make_graph (void)
+{
+  void **a = calloc (1, SIZE_A), **b = calloc (1, SIZE_B);
+  void **c = calloc (1, SIZE_C), **d = calloc (1, SIZE_D);
+  void **e = calloc (1, SIZE_E), **f = calloc (1, SIZE_F);
+  a[1] = b;
+  b[2] = c;
+  d[3] = (char *) c + 8;
+  e[0] = f;
+  f[1] = e;
+  g_root = a;
+  g_d = d;
+  handoff = c;
+  say ("A", (unsigned long) a, 1);
+  say ("B", (unsigned long) b, 1);
+  say ("C", (unsigned long) c, 1);
+  say ("D", (unsigned long) d, 1);
+  say ("E", (unsigned long) e, 1);
+  say ("F", (unsigned long) f, 1);
+}
+
+int
+main (int argc, char **argv)
+{
+  pthread_t t;
+  char c;
+  say ("g_root", (unsigned long) &g_root, 1);
+  say ("g_d", (unsigned long) &g_d, 1);
+  pthread_mutex_lock (&hold);
+  pthread_barrier_init (&held, NULL, 2);
+  make_graph ();
+  scrub ();
+  if (pthread_create (&t, NULL, second, NULL) != 0)
+    return 2;
+  pthread_barrier_wait (&held);
+  scrub ();
+  if (argc > 1 && strcmp (argv[1], "wait") == 0)
+    {
+      say ("waiting", 0, 0);
+      while (read (0, &c, 1) > 0)
+        ;
+      return 0;
+    }
+  abort ();
+}
