@@ -3,13 +3,15 @@
    block D, which global g_d points to, holds an interior pointer to C
    (C + 8, at D's offset 24); a second thread holds C in a stack local;
    E and F point to each other (E's offset 0, F's 8) and nothing else
-   points to them: a lost cycle.  It prints every address ("A 0x..."),
+   points to them: a lost cycle.  It prints every block ("A 0x... SIZE
+   USABLE": its address, the size asked for, malloc_usable_size's),
    the second thread's id ("thread2 TID") and its local's address
    ("local 0x..."), and the globals' ("g_root 0x...", "g_d 0x..."), then
    aborts (a core); `ref-graph wait` prints "waiting" and waits for its
    standard input to close instead (heapinspect -p).  Output goes
    through write(2): stdio would allocate. */
 #define _GNU_SOURCE
+#include <malloc.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +30,17 @@ void **g_d;                     /* -> D */
 static void *volatile handoff;  /* C, for the second thread, then NULL */
 static pthread_barrier_t held;
 static pthread_mutex_t hold = PTHREAD_MUTEX_INITIALIZER;
+
+/* "NAME 0xADDRESS REQUESTED USABLE" for block P of SIZE bytes. */
+static void
+say_block (const char *name, void *p, size_t size)
+{
+  char line[96];
+  int n = snprintf (line, sizeof line, "%s 0x%lx %zu %zu\n", name,
+                    (unsigned long) p, size, malloc_usable_size (p));
+  if (write (1, line, (size_t) n) != n)
+    _exit (3);
+}
 
 static void
 say (const char *what, unsigned long v, int hex)
@@ -75,12 +88,12 @@ make_graph (void)
   g_root = a;
   g_d = d;
   handoff = c;
-  say ("A", (unsigned long) a, 1);
-  say ("B", (unsigned long) b, 1);
-  say ("C", (unsigned long) c, 1);
-  say ("D", (unsigned long) d, 1);
-  say ("E", (unsigned long) e, 1);
-  say ("F", (unsigned long) f, 1);
+  say_block ("A", a, SIZE_A);
+  say_block ("B", b, SIZE_B);
+  say_block ("C", c, SIZE_C);
+  say_block ("D", d, SIZE_D);
+  say_block ("E", e, SIZE_E);
+  say_block ("F", f, SIZE_F);
 }
 
 int
