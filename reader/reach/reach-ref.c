@@ -16,7 +16,9 @@
 #include "report/rmodel.h"
 #include "symbols/datasym.h"
 #include "tables/tables.h"
+#include "target/target.h"
 #include "util/sort.h"
+#include "util/vec.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -46,13 +48,24 @@ struct hit
 struct hits
 {
   struct hit *v;
-  size_t n, keep;
+  size_t n, cap, keep;
   uint64_t all;
+};
+
+/* A thread's TLS block of one module (libthread_db's answer). */
+struct tls_range
+{
+  uint64_t start, end, tid;
+  const char *path;          /* the module's, in the scan's maps */
 };
 
 struct ref
 {
   struct hi_scan *s;
+  /* The threads' TLS blocks, found on the first root to name. */
+  struct tls_range *tls;
+  size_t n_tls, cap_tls;
+  int tls_done;
   uint32_t target;
   uint32_t from;             /* the block being read, or FROM_MEMORY */
   int bfs;                   /* predecessors are being recorded */
@@ -91,17 +104,13 @@ static void
 hits_add (struct ref *f, struct hits *h, struct hit x)
 {
   h->all++;
-  if (!h->v)
-    {
-      h->v = malloc (2 * h->keep * sizeof *h->v);
-      if (!h->v)
-        {
-          f->nomem = 1;
-          return;
-        }
-    }
   if (h->n == 2 * h->keep)
     hits_trim (h);
+  if (hi_grow ((void **) &h->v, &h->cap, h->n + 1, sizeof *h->v) != 0)
+    {
+      f->nomem = 1;
+      return;
+    }
   h->v[h->n++] = x;
 }
 
@@ -249,11 +258,75 @@ stack_thread (const struct hi_scan *s, const struct hi_map_entry *e,
   return best;
 }
 
+/* F's TLS blocks: each thread's of each module with a TLS block (its
+   first page's mapping, of the first TLS_FILES files), as the thread
+   library gives them (libthread_db: the reader's own targets); none
+   where it cannot. */
+#define TLS_FILES 512u
+static void
+tls_ranges (struct ref *f)
+{
+  const struct hi_scan *s = f->s;
+  unsigned files = 0;
+  f->tls_done = 1;
+  for (size_t i = 0; i < s->n_maps && files < TLS_FILES; i++)
+    {
+      const struct hi_map_entry *e = &s->maps[i];
+      if (e->file_offset != 0 || e->path[0] != '/')
+        continue;
+      files++;
+      uint64_t memsz, bias, map;
+      struct hi_db_thread *th;
+      size_t n;
+      const char *why;
+      if (hi_tls_image (e->path, e->start, &memsz, &bias) != 0
+          || hi_target_link_map (s->t, bias, &map) != 0
+          || hi_thread_db_list_tls (s->t, map, 0, &th, &n, &why) != 0)
+        continue;
+      for (size_t k = 0; k < n; k++)
+        if (th[k].tls && th[k].tls + memsz > th[k].tls
+            && hi_grow ((void **) &f->tls, &f->cap_tls, f->n_tls + 1,
+                        sizeof *f->tls) == 0)
+          f->tls[f->n_tls++] = (struct tls_range) {
+            th[k].tls, th[k].tls + memsz, th[k].tid, e->path };
+      free (th);
+    }
+}
+
+/* AT in a thread's TLS block of a module: D says which, and the TLS
+   variable.  1, or 0. */
+static int
+tls_root (struct ref *f, uint64_t at, struct root_desc *d)
+{
+  if (!f->tls_done)
+    tls_ranges (f);
+  for (size_t i = 0; i < f->n_tls; i++)
+    {
+      const struct tls_range *t = &f->tls[i];
+      if (at < t->start || at >= t->end)
+        continue;
+      char name[256], safe[256];
+      uint64_t off;
+      d->kind = "tls";
+      d->tid = t->tid;
+      hi_escape (base_name (t->path), d->module, sizeof d->module);
+      if (hi_tls_symbol (t->path, at - t->start, name, sizeof name, &off)
+          == 0)
+        {
+          hi_escape (name, safe, sizeof safe);
+          snprintf (d->symbol, sizeof d->symbol, off ? "%s+%" PRIu64 : "%s",
+                    safe, off);
+        }
+      return 1;
+    }
+  return 0;
+}
+
 /* The root H as its row says it. */
 static void
-describe_root (const struct hi_scan *s, const struct hit *h,
-               struct root_desc *d)
+describe_root (struct ref *f, const struct hit *h, struct root_desc *d)
 {
+  const struct hi_scan *s = f->s;
   memset (d, 0, sizeof *d);
   if (h->from == FROM_REGISTER)
     {
@@ -273,6 +346,8 @@ describe_root (const struct hi_scan *s, const struct hit *h,
     }
   snprintf (d->at, sizeof d->at, "0x%" PRIx64, h->at);
   d->kind = "memory";
+  if (tls_root (f, h->at, d))
+    return;
   for (size_t i = 0; i < s->n_threads; i++)
     {
       uint64_t tp = s->threads[i].fs_base;
@@ -399,7 +474,7 @@ root_cells (const struct ref_report *x, const struct hit *h,
 {
   struct hi_cell scratch;
   struct root_desc d;
-  describe_root (x->f->s, h, &d);
+  describe_root (x->f, h, &d);
   *CELL (c, at, C_KIND) = hi_cell_text (d.kind);
   if (d.tid)
     *CELL (c, at, C_THREAD) = hi_cell_count (d.tid);
@@ -711,6 +786,7 @@ report (struct hi_scan *s, const struct hi_reach *rc, struct hi_analysis *a,
   free (f.next);
   free (f.roots.v);
   free (f.blocks.v);
+  free (f.tls);
   hi_rmodel_free (&r);
   return st;
 }

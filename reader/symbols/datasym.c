@@ -30,9 +30,10 @@ first_load (Elf *elf, uint64_t *vaddr, int *is_dyn)
   return -1;
 }
 
-/* The symbol of table TYPE holding file address VADDR. */
+/* The symbol of kind KIND (STT_OBJECT, STT_TLS) of table TYPE holding
+   file address VADDR (a TLS symbol's: the offset in its TLS block). */
 static int
-in_table (Elf *elf, Elf64_Word type, uint64_t vaddr, char *name,
+in_table (Elf *elf, Elf64_Word type, int kind, uint64_t vaddr, char *name,
           size_t size, uint64_t *off)
 {
   Elf_Scn *scn = NULL;
@@ -51,7 +52,7 @@ in_table (Elf *elf, Elf64_Word type, uint64_t vaddr, char *name,
           GElf_Sym sym;
           if (!gelf_getsym (data, (int) i, &sym)
               || sym.st_shndx == SHN_UNDEF
-              || GELF_ST_TYPE (sym.st_info) != STT_OBJECT
+              || GELF_ST_TYPE (sym.st_info) != kind
               || vaddr < sym.st_value
               || vaddr - sym.st_value >= (sym.st_size ? sym.st_size : 1))
             continue;
@@ -66,27 +67,92 @@ in_table (Elf *elf, Elf64_Word type, uint64_t vaddr, char *name,
   return -1;
 }
 
+/* PATH opened as ELF: its descriptor in *FD, or NULL. */
+static Elf *
+open_elf (const char *path, int *fd)
+{
+  *fd = hi_open_regular (path);
+  if (*fd < 0)
+    return NULL;
+  elf_version (EV_CURRENT);
+  Elf *elf = elf_begin (*fd, ELF_C_READ_MMAP, NULL);
+  if (elf && elf_kind (elf) == ELF_K_ELF)
+    return elf;
+  if (elf)
+    elf_end (elf);
+  close (*fd);
+  return NULL;
+}
+
+static void
+close_elf (Elf *elf, int fd)
+{
+  elf_end (elf);
+  close (fd);
+}
+
+/* The symbol of KIND holding VADDR, .symtab first. */
+static int
+symbol_at (Elf *elf, int kind, uint64_t vaddr, char *name, size_t size,
+           uint64_t *off)
+{
+  return in_table (elf, SHT_SYMTAB, kind, vaddr, name, size, off) == 0
+         || in_table (elf, SHT_DYNSYM, kind, vaddr, name, size, off) == 0
+         ? 0 : -1;
+}
+
 int
 hi_data_symbol (const char *path, uint64_t load_start, uint64_t addr,
                 char *name, size_t size, uint64_t *off)
 {
-  int fd = hi_open_regular (path);
-  if (fd < 0)
-    return -1;
-  elf_version (EV_CURRENT);
-  Elf *elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  int fd, is_dyn, r = -1;
+  Elf *elf = open_elf (path, &fd);
   uint64_t vaddr;
-  int is_dyn, r = -1;
-  if (elf && elf_kind (elf) == ELF_K_ELF
-      && first_load (elf, &vaddr, &is_dyn) == 0)
-    {
-      uint64_t at = is_dyn ? addr - load_start + vaddr : addr;
-      r = in_table (elf, SHT_SYMTAB, at, name, size, off);
-      if (r != 0)
-        r = in_table (elf, SHT_DYNSYM, at, name, size, off);
-    }
+  if (elf && first_load (elf, &vaddr, &is_dyn) == 0)
+    r = symbol_at (elf, STT_OBJECT,
+                   is_dyn ? addr - load_start + vaddr : addr, name, size,
+                   off);
   if (elf)
-    elf_end (elf);
-  close (fd);
+    close_elf (elf, fd);
+  return r;
+}
+
+int
+hi_tls_image (const char *path, uint64_t load_start, uint64_t *memsz,
+              uint64_t *bias)
+{
+  int fd, is_dyn, r = -1;
+  Elf *elf = open_elf (path, &fd);
+  uint64_t vaddr;
+  size_t n;
+  if (elf && first_load (elf, &vaddr, &is_dyn) == 0
+      && elf_getphdrnum (elf, &n) == 0)
+    for (size_t i = 0; i < n && r != 0; i++)
+      {
+        GElf_Phdr ph;
+        if (gelf_getphdr (elf, (int) i, &ph) && ph.p_type == PT_TLS
+            && ph.p_memsz)
+          {
+            *memsz = ph.p_memsz;
+            *bias = is_dyn ? load_start - vaddr : 0;
+            r = 0;
+          }
+      }
+  if (elf)
+    close_elf (elf, fd);
+  return r;
+}
+
+int
+hi_tls_symbol (const char *path, uint64_t offset, char *name, size_t size,
+               uint64_t *off)
+{
+  int fd, r = -1;
+  Elf *elf = open_elf (path, &fd);
+  if (elf)
+    {
+      r = symbol_at (elf, STT_TLS, offset, name, size, off);
+      close_elf (elf, fd);
+    }
   return r;
 }
