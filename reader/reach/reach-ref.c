@@ -95,7 +95,8 @@ hit_cmp (const void *x, const void *y)
 static void
 hits_trim (struct hits *h)
 {
-  qsort (h->v, h->n, sizeof *h->v, hit_cmp);
+  if (h->n > 1)
+    qsort (h->v, h->n, sizeof *h->v, hit_cmp);
   if (h->n > h->keep)
     h->n = h->keep;
 }
