@@ -20,7 +20,7 @@ struct hi_settings
   /* The operands some commands take besides a source: */
   char **command;            /* run: the command and its arguments */
   struct hi_source diff[2];  /* diff: OLD and NEW */
-  uint64_t block_addr;       /* block: the address */
+  uint64_t block_addr;       /* block, ref: the address */
 };
 
 #define HI_SETTINGS_DEFAULT \
@@ -105,6 +105,8 @@ hi_parse_fn hi_parse_diff;           /* cmd-diff.c */
 hi_run_fn hi_cmd_diff;
 hi_parse_fn hi_parse_block;          /* cmd-block.c */
 hi_run_fn hi_cmd_block;
+hi_parse_fn hi_parse_ref;            /* cmd-ref.c */
+hi_run_fn hi_cmd_ref;
 hi_parse_fn hi_parse_modules;        /* cmd-modules.c */
 hi_run_fn hi_cmd_modules;
 hi_parse_fn hi_parse_leak_check;     /* cmd-leakcheck.c */

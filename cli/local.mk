@@ -26,3 +26,4 @@ FORCE:
 %canon_reldir%_heapinspect_LDFLAGS = -Wl,--export-dynamic-symbol=ps_*
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-diff.c
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-leakcheck.c
+%canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-ref.c

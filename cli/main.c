@@ -16,6 +16,7 @@ static const struct hi_command commands[] = {
   { "diff", hi_parse_diff, hi_cmd_diff, 0 },
   { "flamegraph", hi_parse_flamegraph, hi_cmd_report, 0 },
   { "block", hi_parse_block, hi_cmd_block, HI_CMD_TEXT },
+  { "ref", hi_parse_ref, hi_cmd_ref, HI_CMD_TEXT },
   { "peak", hi_parse_peak, hi_cmd_report, 0 },
   { "timeline", hi_parse_table, hi_cmd_report, 0 },
   { "stat", hi_parse_table, hi_cmd_report, 0 },

@@ -147,6 +147,9 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
       ? hi_glibc_leak_report (&t, src->name, opt, stdout, &why, &totals)
       : view == HI_VIEW_BLOCK
       ? hi_glibc_block_report (&t, src->name, block, opt, stdout, &why)
+      : view == HI_VIEW_REF
+      ? hi_ref_report (&t, NULL, src->exe, src->name, block, opt, stdout,
+                       &why)
       : view == HI_VIEW_VERIFY
       ? hi_glibc_verify_report (&t, src->name, opt, stdout, &why, &problems)
       : hi_glibc_report (&t, src->name, opt, stdout, &why);
@@ -169,6 +172,11 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
     {
       hi_cli_error (src->name, "no heapinspect data, and no memory map to "
                     "scan glibc's heap (a raw dump without one)");
+      return 1;
+    }
+  if (s == HI_E_NOT_BLOCK && view == HI_VIEW_REF)
+    {
+      *written = 1;             /* its line is written */
       return 1;
     }
   if (s == HI_E_NOT_BLOCK)

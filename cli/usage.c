@@ -16,6 +16,7 @@ static const char usage_head[] =
   "       heapinspect [OPTIONS] run [RUN-OPTIONS] [--] COMMAND [ARGS...]\n"
   "       heapinspect stat|modules SOURCE...\n"
   "       heapinspect block ADDRESS SOURCE...\n"
+  "       heapinspect ref ADDRESS SOURCE...   what points into a block (core, -p, --raw)\n"
   "       heapinspect verify SOURCE...   glibc's heap checked (core, -p)\n"
   "       heapinspect --leak-check [OPTIONS] SOURCE...   lost blocks (core, -p, --raw)\n"
   "       heapinspect flamegraph [OPTIONS] -o FILE.svg SOURCE...\n"

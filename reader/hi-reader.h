@@ -595,6 +595,27 @@ hi_status hi_reach_report (const struct hi_target *t,
                            FILE *out, struct hi_reach_totals *totals,
                            unsigned *missing);
 
+/* `heapinspect ref ADDR` and gdb's `heap ref`, one path for both: the
+   live block of T holding ADDR (the monitor's block with model M, read
+   from T, symbolized with EXE, may be NULL; without the monitor, M
+   NULL, glibc's in-use chunk), and what holds it alive: every root (a
+   thread's register, a stack slot, TLS, a module's data or bss with its
+   variable when the file names it, other memory) and every block that
+   holds a pointer to its start or into it, and one shortest path of
+   pointers from a root to it (breadth-first over the edges the
+   --leak-check scan follows, start and interior pointers), or that no
+   root reaches it and its leak class.  OPT's format (text or JSON),
+   its limit (rows of roots and of blocks; 20 by default) and depth
+   apply; NAME names the source.  To OUT.  HI_OK; HI_E_NOT_BLOCK when
+   no live block holds ADDR (one line written); HI_E_USAGE for another
+   format, HI_E_NO_MEMORY for a target without a memory map,
+   HI_E_NO_GLIBC (without M) with *WHY saying why (nothing written);
+   HI_E_NOMEM, HI_E_INTERRUPTED (hi_reach_set_interrupt), HI_E_WRITE. */
+hi_status hi_ref_report (const struct hi_target *t, const struct hi_model *m,
+                         const char *exe, const char *name, uint64_t addr,
+                         const struct hi_options *opt, FILE *out,
+                         const char **why);
+
 /* One file being written.  F is where the output goes; the rest is the
    helper's own.  F's stream refers to O: O must stay where it is (not
    be copied) until it is committed or aborted.  Not thread-safe: one

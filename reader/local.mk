@@ -78,3 +78,7 @@ CLEANFILES += %reldir%/report/profile.pb-c.c %reldir%/report/profile.pb-c.h
 	%reldir%/reach/reach-report-glibc.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/util/vec.h %reldir%/util/vec.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/util/sort.h
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/reach/reach-ref.h \
+	%reldir%/reach/reach-ref.c %reldir%/reach/reach-ref-roots.c \
+	%reldir%/reach/reach-ref-report.c \
+	%reldir%/symbols/datasym.h %reldir%/symbols/datasym.c

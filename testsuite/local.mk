@@ -334,6 +334,10 @@ check_PROGRAMS += %reldir%/progs/dead-threads
 check_PROGRAMS += %reldir%/progs/glibc-heap
 %canon_reldir%_progs_glibc_heap_LDADD = -lpthread
 check_PROGRAMS += %reldir%/progs/glibc-damage
+# heapinspect.cli/ref.exp: a known graph of pointers between blocks.
+check_PROGRAMS += %reldir%/progs/ref-graph
+%canon_reldir%_progs_ref_graph_CFLAGS = $(progs_cflags) -fno-builtin
+%canon_reldir%_progs_ref_graph_LDADD = -lpthread
 check_LTLIBRARIES += %reldir%/progs/libreachtls.la
 %canon_reldir%_progs_libreachtls_la_SOURCES = %reldir%/progs/reach-tls.c
 %canon_reldir%_progs_libreachtls_la_CFLAGS = $(progs_cflags)

@@ -97,6 +97,15 @@ struct hi_scan
   uint64_t slot_lo[HI_SCAN_SLOTS], slot_hi[HI_SCAN_SLOTS]; /* held bytes */
   uint64_t slot_gen[HI_SCAN_SLOTS]; /* raised each time a slot is read */
   unsigned char scratch[16];
+  /* hi_scan_edges' and hi_scan_block_edges' visitors (NULL: marking):
+     a word at AT of value V pointing into block I; a register REG (an
+     index of user_regs_struct, or HI_SCAN_EXIT_REG + k for exit()'s
+     caller's) of thread THREAD (an index of threads) pointing into
+     block I. */
+  void (*edge) (void *ctx, uint64_t at, uint64_t v, uint32_t i);
+  void (*edge_reg) (void *ctx, size_t thread, unsigned reg, uint64_t v,
+                    uint32_t i);
+  void *edge_ctx;
   /* The host's interrupt (hi_reach_set_interrupt): asked every so many
      steps; STOP once it said so, and every loop ends. */
   uint32_t steps;
@@ -159,6 +168,31 @@ void hi_scan_prefetch (const struct hi_scan *s, uint64_t addr, int stage);
 /* reach-mark.c: memcheck's marking, from the roots, then the cliques;
    sets S->state.  HI_E_NOMEM. */
 hi_status hi_scan_mark (struct hi_scan *s, unsigned flags);
+
+/* The register number of exit()'s caller's k-th saved register
+   (heapinspect/leak-stop.h's order: rbx, rbp, r12, r13, r14, r15) for
+   edge_reg. */
+#define HI_SCAN_EXIT_REG 64u
+
+/* reach-mark.c, for `ref` (reach-ref.c): hand every pointer the roots
+   of S hold into a block to S->edge (memory, by the word's address) and
+   S->edge_reg (registers), the roots being those hi_scan_mark scans
+   with FLAGS; then, one block at a time, block I's pointers to
+   S->edge.  The scan's figures in S->r are left as they are.
+   HI_E_NOMEM. */
+hi_status hi_scan_edges (struct hi_scan *s, unsigned flags);
+void hi_scan_block_edges (struct hi_scan *s, uint32_t i);
+
+/* reach.c: the scan of T up to its marking, for a caller that looks at
+   its blocks afterwards (reach-ref.c): S mapped, its blocks (the
+   monitor's of M, else glibc's in-use chunks of G) found and marked
+   with FLAGS, its result R (allocated here) tallied.  HI_OK, or an
+   error with S released.  Release S with hi_scan_release, and R with
+   hi_reach_free. */
+hi_status hi_scan_open (struct hi_scan *s, const struct hi_target *t,
+                        const struct hi_model *m, const struct hi_glibc *g,
+                        unsigned flags, struct hi_reach **r);
+void hi_scan_release (struct hi_scan *s);
 
 /* reach-stale.c: take out of S's blocks, once marked, the stale headers
    the monitor's counters show (more blocks of a chain than it has

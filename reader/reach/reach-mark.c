@@ -230,6 +230,14 @@ scan_memory (struct hi_scan *s, uint64_t start, uint64_t len,
           memcpy (&v, p + k, 8);
           if (v - lo >= span)
             continue;
+          if (s->edge)
+            {
+              /* hi_scan_edges: every pointer into a block, where it is. */
+              int64_t i = hi_scan_find (s, v);
+              if (i >= 0)
+                s->edge (s->edge_ctx, at + k, v, (uint32_t) i);
+              continue;
+            }
           cand[nc++] = v;
           if (nc < BATCH)
             continue;
@@ -283,6 +291,23 @@ process (struct hi_scan *s, int64_t clique)
           scan_memory (s, s->b[i].start, s->b[i].size, prior_definite, clique);
         }
     }
+}
+
+/* Register REG (an index of user_regs_struct, or HI_SCAN_EXIT_REG + k)
+   of thread THREAD, of value V, as a root. */
+static void
+root_register (struct hi_scan *s, size_t thread, unsigned reg, uint64_t v)
+{
+  if (!s->edge_reg)
+    {
+      push_root (s, v, 1);
+      return;
+    }
+  if (v - s->lo >= s->hi - s->lo)
+    return;
+  int64_t i = hi_scan_find (s, v);
+  if (i >= 0)
+    s->edge_reg (s->edge_ctx, thread, reg, v, (uint32_t) i);
 }
 
 /* Where the stack roots of the threads whose stack pointer is in
@@ -341,14 +366,15 @@ scan_root_piece (struct hi_scan *s, uint64_t a, uint64_t b,
     }
 }
 
-hi_status
-hi_scan_mark (struct hi_scan *s, unsigned flags)
+/* The roots of S: the memory ones (readable, writable mappings but the
+   monitor's arenas, malloc's heap, glibc's main arena and the stacks of
+   exited threads; a stack from below its thread's stack pointer's red
+   zone) scanned, then the registers pushed (or, with S->edge set, every
+   pointer of theirs into a block handed to S->edge and S->edge_reg).
+   HI_E_NOMEM. */
+static hi_status
+scan_roots (struct hi_scan *s, unsigned flags)
 {
-  uint32_t n = s->n_blocks;
-  s->stack = malloc ((n + 1) * sizeof *s->stack);
-  s->batch = malloc ((n + 1) * sizeof *s->batch);
-  if (!s->stack || !s->batch)
-    return HI_E_NOMEM;
   /* What is not a root: the monitor's arenas and malloc's heap. */
   struct hi_ranges exclude = { 0 };
   for (size_t i = 0; i < s->monitor.n; i++)
@@ -368,51 +394,82 @@ hi_scan_mark (struct hi_scan *s, unsigned flags)
       if (!e || !e->in_target)
         s->r->skipped.threads++;
     }
-  if (n)
+  if (!s->n_blocks)
+    goto done;
+  /* The memory roots. */
+  for (size_t i = 0; i < s->n_maps; i++)
     {
-      /* The memory roots: readable, writable mappings; a stack from
-         below its thread's stack pointer's red zone. */
-      for (size_t i = 0; i < s->n_maps; i++)
-        {
-          const struct hi_map_entry *e = &s->maps[i];
-          if (!hi_scan_map_is_root (e) || !e->in_target)
-            continue;
-          uint64_t skip, a = stack_start (s, e->start, e->end, &skip);
-          s->r->exit_frames_bytes += skip;
-          scan_root_piece (s, a, e->end, &exclude);
-        }
-      /* The registers. */
-      for (size_t i = 0; i < s->n_threads && !(flags & HI_REACH_NO_REGISTERS);
-           i++)
-        {
-          const struct hi_thread_regs *t = &s->threads[i];
-          if (t->n_regs > 19)
-            for (size_t k = 0; k < sizeof gp_regs / sizeof gp_regs[0]; k++)
-              push_root (s, t->regs[gp_regs[k]], 1);
-          else
-            for (size_t k = 0; k < t->n_regs; k++)
-              push_root (s, t->regs[k], 1);
-        }
-      /* exit()'s caller's registers, kept across the call (its frames
-         saved them, and were left out above). */
-      for (unsigned k = 0; k < s->n_exit_regs
-           && !(flags & HI_REACH_NO_REGISTERS); k++)
-        push_root (s, s->exit_regs[k], 1);
-      if (s->exit_thread < s->n_threads)
-        s->r->exit_tid = s->threads[s->exit_thread].tid;
-      process (s, -1);
-      /* The cliques of what is left. */
-      for (uint32_t i = 0; i < n && !hi_scan_stop (s); i++)
-        if (s->b[i].state == HI_ST_UNREACHED)
-          {
-            push (s, i);
-            process (s, i);
-          }
+      const struct hi_map_entry *e = &s->maps[i];
+      if (!hi_scan_map_is_root (e) || !e->in_target)
+        continue;
+      uint64_t skip, a = stack_start (s, e->start, e->end, &skip);
+      s->r->exit_frames_bytes += skip;
+      scan_root_piece (s, a, e->end, &exclude);
     }
-  s->r->threads = s->n_threads;
+  /* The registers. */
+  for (size_t i = 0; i < s->n_threads && !(flags & HI_REACH_NO_REGISTERS);
+       i++)
+    {
+      const struct hi_thread_regs *t = &s->threads[i];
+      if (t->n_regs > 19)
+        for (size_t k = 0; k < sizeof gp_regs / sizeof gp_regs[0]; k++)
+          root_register (s, i, gp_regs[k], t->regs[gp_regs[k]]);
+      else
+        for (size_t k = 0; k < t->n_regs; k++)
+          root_register (s, i, (unsigned) k, t->regs[k]);
+    }
+  /* exit()'s caller's registers, kept across the call (its frames
+     saved them, and were left out above). */
+  for (unsigned k = 0; k < s->n_exit_regs
+       && !(flags & HI_REACH_NO_REGISTERS); k++)
+    root_register (s, s->exit_thread, HI_SCAN_EXIT_REG + k, s->exit_regs[k]);
+  if (s->exit_thread < s->n_threads)
+    s->r->exit_tid = s->threads[s->exit_thread].tid;
+done:
   hi_ranges_free (&exclude);
   return HI_OK;
 nomem:
   hi_ranges_free (&exclude);
   return HI_E_NOMEM;
+}
+
+hi_status
+hi_scan_mark (struct hi_scan *s, unsigned flags)
+{
+  uint32_t n = s->n_blocks;
+  s->stack = malloc ((n + 1) * sizeof *s->stack);
+  s->batch = malloc ((n + 1) * sizeof *s->batch);
+  if (!s->stack || !s->batch)
+    return HI_E_NOMEM;
+  s->r->threads = s->n_threads;
+  hi_status st = scan_roots (s, flags);
+  if (st != HI_OK || !n)
+    return st;
+  process (s, -1);
+  /* The cliques of what is left. */
+  for (uint32_t i = 0; i < n && !hi_scan_stop (s); i++)
+    if (s->b[i].state == HI_ST_UNREACHED)
+      {
+        push (s, i);
+        process (s, i);
+      }
+  return HI_OK;
+}
+
+hi_status
+hi_scan_edges (struct hi_scan *s, unsigned flags)
+{
+  /* What the roots' scan counts belongs to the marking's result. */
+  struct hi_reach keep = *s->r;
+  hi_status st = scan_roots (s, flags);
+  *s->r = keep;
+  return st;
+}
+
+void
+hi_scan_block_edges (struct hi_scan *s, uint32_t i)
+{
+  struct hi_reach keep = *s->r;
+  scan_memory (s, s->b[i].start, s->b[i].size, 1, -1);
+  *s->r = keep;
 }

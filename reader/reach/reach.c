@@ -26,8 +26,8 @@ hi_reach_class_key (int cls)
   return cls >= 0 && cls < HI_REACH_NCLASSES ? class_keys[cls] : NULL;
 }
 
-static void
-scan_free (struct hi_scan *s)
+void
+hi_scan_release (struct hi_scan *s)
 {
   free (s->maps);
   free (s->threads);
@@ -211,11 +211,10 @@ mark (struct hi_scan *s, struct hi_reach *r, unsigned flags)
   return st == HI_OK ? hi_scan_mark (s, flags) : st;
 }
 
-/* The scan of T, its blocks the monitor's (M) or glibc's in-use chunks
-   (G, without the monitor). */
-static hi_status
-scan (const struct hi_target *t, const struct hi_model *m,
-      const struct hi_glibc *g, unsigned flags, struct hi_reach **out)
+hi_status
+hi_scan_open (struct hi_scan *s, const struct hi_target *t,
+              const struct hi_model *m, const struct hi_glibc *g,
+              unsigned flags, struct hi_reach **out)
 {
   *out = NULL;
   if (!t->ops->mapping)
@@ -223,31 +222,44 @@ scan (const struct hi_target *t, const struct hi_model *m,
   struct hi_reach *r = calloc (1, sizeof *r);
   if (!r)
     return HI_E_NOMEM;
-  struct hi_scan s = { .t = t, .m = m, .r = r, .exit_thread = SIZE_MAX };
-  s.cache = malloc (HI_SCAN_SLOTS * HI_SCAN_SLOT);
-  hi_status st = s.cache ? hi_scan_map (&s) : HI_E_NOMEM;
+  *s = (struct hi_scan) { .t = t, .m = m, .r = r, .exit_thread = SIZE_MAX };
+  s->cache = malloc (HI_SCAN_SLOTS * HI_SCAN_SLOT);
+  hi_status st = s->cache ? hi_scan_map (s) : HI_E_NOMEM;
   if (st == HI_OK)
-    st = m ? hi_scan_blocks (&s) : hi_scan_glibc_blocks (&s, g);
-  if (st == HI_OK && s.stop)
+    st = m ? hi_scan_blocks (s) : hi_scan_glibc_blocks (s, g);
+  if (st == HI_OK && s->stop)
     st = HI_E_INTERRUPTED;
   if (st == HI_OK)
-    st = mark (&s, r, flags);
-  if (st == HI_OK && s.stop)
+    st = mark (s, r, flags);
+  if (st == HI_OK && s->stop)
     st = HI_E_INTERRUPTED;
   if (st == HI_OK)
-    st = check_redzones (&s, r);
+    st = check_redzones (s, r);
   if (st == HI_OK)
-    st = tally (&s, r);
-  for (size_t i = 0; i < s.heap.n; i++)
-    r->heap_bytes += s.heap.v[i].end - s.heap.v[i].start;
-  scan_free (&s);
+    st = tally (s, r);
+  for (size_t i = 0; i < s->heap.n; i++)
+    r->heap_bytes += s->heap.v[i].end - s->heap.v[i].start;
   if (st != HI_OK)
     {
+      hi_scan_release (s);
       hi_reach_free (r);
       return st;
     }
   *out = r;
   return HI_OK;
+}
+
+/* The scan of T, its blocks the monitor's (M) or glibc's in-use chunks
+   (G, without the monitor). */
+static hi_status
+scan (const struct hi_target *t, const struct hi_model *m,
+      const struct hi_glibc *g, unsigned flags, struct hi_reach **out)
+{
+  struct hi_scan s;
+  hi_status st = hi_scan_open (&s, t, m, g, flags, out);
+  if (st == HI_OK)
+    hi_scan_release (&s);
+  return st;
 }
 
 hi_status
