@@ -12,11 +12,11 @@
 #include <string.h>
 
 /* Which commands glibc's heap answers: stat (heap stat, the summary),
-   block, lost and verify.  The others need the monitor's chains. */
+   block, ref, lost and verify.  The others need the monitor's chains. */
 static int
 glibc_answers (const struct hi_gdb_request *r)
 {
-  return r->lost || r->have_addr || r->verify
+  return r->lost || r->have_addr || r->verify || r->ref
          || strcmp (r->tables, "stat") == 0;
 }
 
@@ -27,6 +27,9 @@ glibc_report (const struct hi_target *t, const struct hi_gdb_request *r,
 {
   if (r->lost)
     return hi_glibc_leak_report (t, "inferior", &r->opt, out, why, NULL);
+  if (r->ref)
+    return hi_ref_report (t, NULL, NULL, "inferior", r->addr, &r->opt, out,
+                          why);
   if (r->have_addr)
     return hi_glibc_block_report (t, "inferior", r->addr, &r->opt, out, why);
   if (r->verify)
@@ -48,8 +51,8 @@ hi_gdb_run_glibc (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
     {
       fprintf (out, "heap: no heapinspect data in this inferior: heap %s "
                "needs the monitor (run the program with "
-               "LD_PRELOAD=.../libheapinspect.so); heap stat, block, lost "
-               "and verify read glibc's heap\n", r->name);
+               "LD_PRELOAD=.../libheapinspect.so); heap stat, block, ref, "
+               "lost and verify read glibc's heap\n", r->name);
       return -1;
     }
   size_t maps_len;
@@ -80,7 +83,7 @@ hi_gdb_run_glibc (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
   else if (s == HI_E_NO_MEMORY)
     fprintf (out, "heap: %sno memory map to scan glibc's heap: gdb gave "
              "none (info proc mappings)\n", monitor);
-  else if (s == HI_E_NOT_BLOCK)
+  else if (s == HI_E_NOT_BLOCK && !r->ref)   /* ref said it */
     fprintf (out, "0x%" PRIx64 ": in no heap of glibc's (%sglibc's heap was "
              "read)\n", r->addr, g->root ? "" : "no heapinspect data: ");
   else if (s == HI_E_USAGE)

@@ -146,6 +146,26 @@ lost (struct hi_gdb_mapped *l, const struct hi_model *m,
   return s;
 }
 
+/* heap ref: what holds the block at R's address, in the inferior L
+   (model M), as heapinspect ref prints it. */
+static hi_status
+ref (struct hi_gdb_mapped *l, const struct hi_model *m,
+     const struct hi_gdb_request *r, FILE *out)
+{
+  skipped_threads (r, out);
+  struct hi_target lt;
+  const char *why = NULL;
+  hi_gdb_mapped_lost (l, r->regs, r->n_regs, &lt);
+  hi_status s = hi_ref_report (&lt, m, NULL, "inferior", r->addr, &r->opt,
+                               out, &why);
+  if (s == HI_E_NO_MEMORY)
+    fprintf (out, "heap: ref needs the inferior's memory map, and it is "
+             "not known here: gdb gave none (info proc mappings)\n");
+  else if (s != HI_OK && s != HI_E_NOT_BLOCK)
+    fprintf (out, "heap: %s\n", hi_strerror (s));
+  return s;
+}
+
 /* Request R on the inferior L (model M; OLD: heap diff's snapshot),
    printed to OUT.  0, or -1 if it failed. */
 static int
@@ -156,6 +176,11 @@ answer (struct hi_gdb_mapped *l, const struct hi_model *m,
   hi_status s = HI_OK;
   if (r->lost)
     return lost (l, m, r, out) == HI_OK ? 0 : -1;
+  if (r->ref)
+    {
+      s = ref (l, m, r, out);
+      return s == HI_OK || s == HI_E_NOT_BLOCK ? 0 : -1;
+    }
   if (r->have_addr)
     {
       /* With a memory map, stacks and unmapped addresses are named as

@@ -28,6 +28,7 @@ struct hi_gdb_request
   int diff;                  /* heap diff: a FILE word, the snapshot */
   int lost;                  /* heap lost */
   int verify;                /* heap verify: glibc's heap checked */
+  int ref;                   /* heap ref: what holds the block at addr */
   int glibc;                 /* "# glibc": no monitor's entry answered;
                                 glibc's heap is read (commands-glibc.c) */
   int positional;            /* export's or diff's words given so far */

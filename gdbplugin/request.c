@@ -283,6 +283,7 @@ set_command (struct hi_gdb_request *r, const char *line)
   r->diff = strcmp (r->name, "diff") == 0;
   r->lost = strcmp (r->name, "lost") == 0;
   r->verify = strcmp (r->name, "verify") == 0;
+  r->ref = strcmp (r->name, "ref") == 0;
   /* export's tables, in text and JSON, are heapinspect(1)'s; diff and
      lost have tables of their own (hi_diff_report, hi_reach_report). */
   for (size_t c = 0; c < HI_NTABLES; c++)
@@ -307,14 +308,17 @@ check_request (struct hi_gdb_request *r, int known, const char *pending)
               "heap %s", HI_GDB_MAX_WORDS, r->name);
   else if (strcmp (r->name, "block") == 0 && r->count == 0)
     snprintf (r->error, sizeof r->error, "Usage: heap block EXPRESSION");
+  else if (r->ref && r->count == 0)
+    snprintf (r->error, sizeof r->error, "Usage: heap ref EXPRESSION");
   if (r->error[0])
     return;
   if (pending && strcmp (pending, "-t") == 0)
     snprintf (r->error, sizeof r->error, "heap: -t needs a value");
   else if (pending)
     set_option (r, pending, NULL);     /* says what it needs */
-  else if (strcmp (r->name, "block") == 0 && !r->have_addr)
-    snprintf (r->error, sizeof r->error, "heap: block needs an address");
+  else if ((strcmp (r->name, "block") == 0 || r->ref) && !r->have_addr)
+    snprintf (r->error, sizeof r->error, "heap: %s needs an address",
+              r->name);
   else if (r->export && r->positional < 2)
     {
       char formats[100];
@@ -329,7 +333,7 @@ check_request (struct hi_gdb_request *r, int known, const char *pending)
               " heap diff FILE [OPTIONS]");
   /* diff and lost print tables of their own, in text or JSON: what
      heapinspect diff and --leak-check refuse, with the same words. */
-  else if ((r->diff || r->lost || r->verify)
+  else if ((r->diff || r->lost || r->verify || r->ref)
            && hi_own_report_check (&r->opt, r->name, why, sizeof why) != 0)
     snprintf (r->error, sizeof r->error, "heap: %s", why);
   else if (!r->export && r->opt.format == HI_PPROF)
