@@ -339,6 +339,12 @@ check_PROGRAMS += %reldir%/progs/ref-graph
 %canon_reldir%_progs_ref_graph_CFLAGS = $(progs_cflags) -fno-builtin
 %canon_reldir%_progs_ref_graph_LDADD = -lpthread
 check_LTLIBRARIES += %reldir%/progs/libreachtls.la
+# heapinspect.cli/real-programs.exp: the blocks python3 and sqlite3 hold,
+# counted as they are made, for glibc's heap read without the monitor.
+check_LTLIBRARIES += %reldir%/progs/libcountlive.la
+%canon_reldir%_progs_libcountlive_la_SOURCES = %reldir%/progs/count-live.c
+%canon_reldir%_progs_libcountlive_la_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_libcountlive_la_LDFLAGS = -avoid-version -rpath /nowhere
 %canon_reldir%_progs_libreachtls_la_SOURCES = %reldir%/progs/reach-tls.c
 %canon_reldir%_progs_libreachtls_la_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_libreachtls_la_LDFLAGS = -avoid-version -rpath /nowhere

@@ -47,7 +47,7 @@ add_block (struct hi_scan *s, uint64_t user, uint64_t size, uint32_t site)
   if (hi_grow32 ((void **) &s->b, &s->cap_blocks, (size_t) s->n_blocks + 1,
                  sizeof *s->b) != 0)
     return -1;
-  s->b[s->n_blocks] = (struct hi_sblock) { user, size, site, 0, 0 };
+  s->b[s->n_blocks] = (struct hi_sblock) { user, size, site, 0, 0, 0 };
   s->n_blocks++;
   return 0;
 }

@@ -10,6 +10,24 @@
 
 #include <stdlib.h>
 
+/* How much less than a chunk's usable size the size asked for may have
+   been.  glibc 2.36 gives request N a chunk of request2size (N) =
+   (N + 8 + 15) & ~15 bytes, at least 32, or 16 more when what would
+   be left of the free chunk it splits is less than 32 (its "exhaust"
+   case): so a heap chunk of SIZE bytes (usable SIZE - 8) was asked for
+   with at least SIZE - 16 - 23 bytes, 31 less than its usable size;
+   one of 48 bytes by any request from 0 (slack 40), one of 32 by any
+   up to 24 (slack 24).  An mmapped chunk is request2size (N) + 8
+   rounded up to the page (4096 here), its usable size the chunk less
+   16: the 4096 requests ending 7 bytes short of it (slack 4096 + 7). */
+static uint16_t
+chunk_slack (uint64_t size, int mmapped)
+{
+  if (mmapped)
+    return 4096 + 7;
+  return size <= 32 ? 24 : size <= 48 ? 40 : 31;
+}
+
 static int
 one_chunk (void *ctx, uint64_t chunk, uint64_t size, int mmapped)
 {
@@ -18,7 +36,8 @@ one_chunk (void *ctx, uint64_t chunk, uint64_t size, int mmapped)
                  sizeof *s->b) != 0)
     return -1;
   s->b[s->n_blocks++] = (struct hi_sblock) {
-    chunk + 16, mmapped ? size - 16 : size - 8, 0, 0, 0 };
+    chunk + 16, mmapped ? size - 16 : size - 8, 0, 0, 0,
+    chunk_slack (size, mmapped) };
   return 0;
 }
 

@@ -52,6 +52,11 @@ struct hi_sblock
   uint32_t site;
   uint8_t state;               /* HI_ST_* */
   uint8_t pending;             /* on the mark stack */
+  /* The size asked for is in [size - slack, size]: 0 for the monitor's
+     blocks (it records it), more for a glibc chunk's usable size
+     (reach-chunks.c): memcheck's heuristics compare with the size asked
+     for. */
+  uint16_t slack;
 };
 
 /* The scan's state. */

@@ -97,13 +97,17 @@ static int
 heuristic (struct hi_scan *s, uint64_t ptr, uint32_t i)
 {
   uint64_t data = s->b[i].start, size = s->b[i].size, w0, w1;
+  /* The size asked for, memcheck's szB, is in [least, size]: a glibc
+     chunk's usable size may be more (reach-chunks.c). */
+  uint64_t least = size > s->b[i].slack ? size - s->b[i].slack : 0;
   /* stdstring: length, capacity, refcount, then the characters */
   if (ptr == data + 24 && read_word (s, data + 8, &w1) == 0
-      && 24 + w1 + 1 == size && read_word (s, data, &w0) == 0 && w0 <= w1)
+      && w1 < size && 24 + w1 + 1 >= least && 24 + w1 + 1 <= size
+      && read_word (s, data, &w0) == 0 && w0 <= w1)
     return 1;
   /* length64: the bytes after the first word, counted in it (sqlite) */
   if (ptr == data + 8 && read_word (s, data, &w0) == 0 && w0 > 0
-      && size - 8 == w0)
+      && w0 < size && w0 + 8 >= least && w0 + 8 <= size)
     return 1;
   /* newarray: new[]'s element count, then the elements */
   if (ptr == data + 8 && read_word (s, data, &w0) == 0 && w0 > 0

@@ -284,6 +284,82 @@ file_of (const struct core *c, uint64_t addr)
   return NULL;
 }
 
+static int
+mapping_by_address (const void *x, const void *y)
+{
+  const struct hi_mapping *a = x, *b = y;
+  return hi_cmp_u64 (a->start, b->start);
+}
+
+static int
+entry_by_address (const void *x, const void *y)
+{
+  const struct hi_map_entry *a = x, *b = y;
+  return hi_cmp_u64 (a->start, b->start);
+}
+
+/* The parts of NT_FILE's mappings that no PT_LOAD covers, as mappings
+   whose bytes the core does not hold, read-only, named by the file:
+   gdb's gcore writes no segment at all for a library's unmodified
+   read-only data (libc's .rodata, where libthread_db reads glibc's
+   version and its layout descriptions), and its bytes are the file's.
+   NT_FILE's entries in address order, each from where the previous one
+   ended (a hostile note's overlaps cut), against the sorted cmaps: one
+   pass over each.  Into c->mapv, which has room for ncmap + nmaps
+   more.  -1 if out of memory. */
+static int
+add_file_gaps (struct core *c)
+{
+  if (!c->nmaps)
+    return 0;
+  struct hi_mapping *f = malloc (c->nmaps * sizeof *f);
+  if (!f)
+    return -1;
+  memcpy (f, c->maps, c->nmaps * sizeof *f);
+  qsort (f, c->nmaps, sizeof *f, mapping_by_address);
+  size_t k = 0, room = c->ncmap + c->nmaps;
+  uint64_t done = 0;
+  for (size_t i = 0; i < c->nmaps && room; i++)
+    {
+      uint64_t at = f[i].start > done ? f[i].start : done;
+      if (!f[i].path || at >= f[i].end)
+        continue;
+      while (k < c->ncmap && c->cmap[k].end <= at)
+        k++;
+      while (at < f[i].end && room)
+        {
+          uint64_t to = f[i].end;
+          if (k < c->ncmap && c->cmap[k].start < to)
+            to = c->cmap[k].start > at ? c->cmap[k].start : at;
+          if (to > at)
+            {
+              struct hi_map_entry *e = &c->mapv[c->nmapv++];
+              room--;
+              e->start = at;
+              e->end = to;
+              e->prot = HI_MAP_READ;
+              e->in_target = 0;
+              e->file_offset = f[i].offset + (at - f[i].start);
+              size_t len = strlen (f[i].path);
+              if (len >= HI_MAP_PATH_MAX)
+                len = HI_MAP_PATH_MAX - 1;
+              memcpy (e->path, f[i].path, len);
+              e->path[len] = '\0';
+            }
+          if (k < c->ncmap && c->cmap[k].start < f[i].end)
+            {
+              at = c->cmap[k].end;
+              k++;
+            }
+          else
+            at = f[i].end;
+        }
+      done = at > done ? at : done;
+    }
+  free (f);
+  return 0;
+}
+
 /* Make the mappings the `mapping` op gives from the PT_LOAD segments
    (sorted; a damaged core's overlaps cut as the segments' are): each
    segment's held bytes, then the part the file does not hold, named by
@@ -309,7 +385,9 @@ make_mappings (struct core *c)
         c->cmap[n++] = m;
     }
   c->ncmap = n;
-  c->mapv = calloc (2 * n + 1, sizeof *c->mapv);
+  /* Each cmap gives two entries at most; the NT_FILE gaps one per file
+     entry and one per cmap (add_file_gaps). */
+  c->mapv = calloc (3 * n + c->nmaps + 1, sizeof *c->mapv);
   if (!c->mapv)
     return -1;
   for (size_t i = 0; i < n; i++)
@@ -345,6 +423,9 @@ make_mappings (struct core *c)
             }
         }
     }
+  if (add_file_gaps (c) != 0)
+    return -1;
+  qsort (c->mapv, c->nmapv, sizeof *c->mapv, entry_by_address);
   return 0;
 }
 
