@@ -83,7 +83,9 @@ hi_gdb_run_glibc (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
   else if (s == HI_E_NO_MEMORY)
     fprintf (out, "heap: %sno memory map to scan glibc's heap: gdb gave "
              "none (info proc mappings)\n", monitor);
-  else if (s == HI_E_NOT_BLOCK && !r->ref)   /* ref said it */
+  else if (s == HI_E_NOT_BLOCK && r->ref)
+    ;                           /* heap ref said it */
+  else if (s == HI_E_NOT_BLOCK)
     fprintf (out, "0x%" PRIx64 ": in no heap of glibc's (%sglibc's heap was "
              "read)\n", r->addr, g->root ? "" : "no heapinspect data: ");
   else if (s == HI_E_USAGE)

@@ -77,6 +77,8 @@ struct hi_gdb_mapped
   size_t n_map;
   const struct hi_thread_regs *regs;  /* heap lost's threads, from gdb */
   size_t n_regs;
+  struct hi_thread_regs *own_regs;    /* the same, named by the kernel's
+                                         thread ids (malloc'd) */
 };
 
 /* Fill *M for INNER (root at ROOT), looking for a side, with gdb's map
@@ -92,7 +94,9 @@ void hi_gdb_mapped_open_stacks (struct hi_gdb_mapped *m,
                                 const struct hi_thread_regs *regs,
                                 size_t n_regs, const char *maps_text);
 /* heap lost's target in *OUT: M's memory, map (none without a side or
-   gdb's) and REGS (N_REGS of them; kept, not copied) as its threads. */
+   gdb's) and REGS (N_REGS of them, gdb's thread numbers) as its threads,
+   renamed with the kernel's thread ids where glibc's thread descriptors
+   give them, as heapinspect(1) names them. */
 void hi_gdb_mapped_lost (struct hi_gdb_mapped *m,
                          const struct hi_thread_regs *regs, size_t n_regs,
                          struct hi_target *out);

@@ -244,7 +244,7 @@ mapped_open (struct hi_gdb_mapped *m, const struct hi_target *inner,
              const struct probe *pr, const char *maps_text)
 {
   *m = (struct hi_gdb_mapped) { *inner, { NULL, NULL, 0 }, 0, NULL, 0, NULL,
-                                0 };
+                                0, NULL };
   m->have_side = find_side (inner, pr, maps_text, &m->side) == 0;
   if (!m->have_side && maps_text)
     hi_gdb_parse_maps (maps_text, &m->map, &m->n_map);
@@ -278,6 +278,18 @@ hi_gdb_mapped_lost (struct hi_gdb_mapped *m,
   out->ops = m->have_side || m->n_map ? &lost_ops : &lost_ops_no_map;
   out->ctx = m;
   out->thread_db = 0;          /* gdb has its own proc_service */
+  free (m->own_regs);
+  m->own_regs = n_regs ? malloc (n_regs * sizeof *regs) : NULL;
+  if (!m->own_regs)
+    return;
+  for (size_t i = 0; i < n_regs; i++)
+    {
+      m->own_regs[i] = regs[i];
+      uint64_t tid;
+      if (hi_target_thread_id (out, regs[i].fs_base, &tid) == 0)
+        m->own_regs[i].tid = tid;
+    }
+  m->regs = m->own_regs;
 }
 
 void
@@ -308,4 +320,6 @@ hi_gdb_mapped_close (struct hi_gdb_mapped *m)
   free (m->map);
   m->map = NULL;
   m->n_map = 0;
+  free (m->own_regs);
+  m->own_regs = NULL;
 }

@@ -159,6 +159,12 @@ hi_status hi_target_open_raw (const char *const *paths, const uint64_t *bases,
                               size_t n, const char *elf,
                               struct hi_target *out);
 
+/* The kernel's id of the thread whose thread pointer (fs_base) is
+   FS_BASE in T, from its glibc thread descriptor (where a host numbers
+   threads its own way: gdb).  0 with *TID set, or -1. */
+int hi_target_thread_id (const struct hi_target *t, uint64_t fs_base,
+                         uint64_t *tid);
+
 /* Bytes a core file opened by hi_target_open_core claims but does not
    hold (it was cut short); 0 for whole files and other targets. */
 uint64_t hi_target_missing (const struct hi_target *t);

@@ -28,7 +28,8 @@ read_any (const struct hi_target *t, uint64_t map, uint64_t addr, void *buf,
     return 0;
   uint64_t l[2];                /* l_addr, l_name */
   char path[HI_MAP_PATH_MAX];
-  if (t->ops->read_memory (t->ctx, map, l, sizeof l) != 0 || addr < l[0])
+  if (!map || t->ops->read_memory (t->ctx, map, l, sizeof l) != 0
+      || addr < l[0])
     return -1;
   for (size_t i = 0; i < sizeof path; i++)
     if (t->ops->read_memory (t->ctx, l[1] + i, &path[i], 1) != 0)
@@ -68,6 +69,20 @@ tls_offset (const struct hi_target *t, uint64_t map, uint64_t *out)
 }
 
 int
+hi_target_thread_id (const struct hi_target *t, uint64_t fs_base,
+                     uint64_t *tid)
+{
+  uint32_t tid_at;
+  int32_t v;
+  if (!fs_base || field (t, 0, "_thread_db_pthread_tid", 32, &tid_at) != 0
+      || t->ops->read_memory (t->ctx, fs_base + tid_at, &v, 4) != 0
+      || v <= 0)
+    return -1;
+  *tid = (uint64_t) v;
+  return 0;
+}
+
+int
 hi_threads_static_tls (const struct hi_target *t, uint64_t map,
                        uint64_t offset, struct hi_db_thread **out,
                        size_t *n)
@@ -84,19 +99,14 @@ hi_threads_static_tls (const struct hi_target *t, uint64_t map,
   struct hi_db_thread *v = calloc (count ? count : 1, sizeof *v);
   if (!v)
     return -1;
-  /* The kernel's thread id from the thread's descriptor (at its thread
-     pointer), where the host numbers threads its own way (gdb). */
-  uint32_t tid_at;
-  int have_tid = field (t, map, "_thread_db_pthread_tid", 32, &tid_at) == 0;
   for (size_t i = 0; i < count; i++)
     {
-      int32_t tid;
       if (t->ops->thread_regs (t->ctx, i, &r) != 0)
         break;
-      v[i].tid = have_tid && r.fs_base
-                 && t->ops->read_memory (t->ctx, r.fs_base + tid_at, &tid,
-                                         4) == 0 && tid > 0
-                 ? (uint64_t) tid : r.tid;
+      /* The kernel's thread id, where the host numbers threads its own
+         way (gdb). */
+      if (hi_target_thread_id (t, r.fs_base, &v[i].tid) != 0)
+        v[i].tid = r.tid;
       v[i].tls = r.fs_base > block ? r.fs_base - block + offset : 0;
       *n = i + 1;
     }
