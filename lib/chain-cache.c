@@ -149,12 +149,12 @@ hi_chain_cache_fill (const struct hi_frame *start, int n, uint32_t site)
           if (!from)
             {
               /* Still the starting frame's rbp (no frame restored one). */
-              far |= m->bp[k] != start->bp;
+              far |= ~m->bp[k] != start->bp;
               bp0 = 1;
             }
           else if (from != last)
             {
-              far |= cc_put (c, r++, sp, from, m->bp[k]);
+              far |= cc_put (c, r++, sp, from, ~m->bp[k]);
               last = from;
             }
         }

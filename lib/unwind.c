@@ -516,7 +516,7 @@ memo_close (struct hi_unwind_memo *m, uint32_t gen, int n, int broke,
       m->broke = broke;
       m->ip[n] = ip;
       m->sp[n] = sp;
-      m->bp[n] = bp;
+      m->bp[n] = ~bp;
     }
   else
     {
@@ -584,7 +584,7 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
       while (j < old_m && old->sp[j] < sp)
         j++;
       if (j < old_m && old->sp[j] == sp && old->ip[j] == ip
-          && (old->bp[j] == bp || j <= clean
+          && (old->bp[j] == ~bp || j <= clean
               || !bp_matters (old, j, &clean)))
         {
           /* Follow the old frames while the stack still holds them. */
@@ -594,7 +594,7 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
                 {
                   new->ip[n] = ip;
                   new->sp[n] = sp;
-                  new->bp[n] = bp;
+                  new->bp[n] = ~bp;
                   if (n < HI_MEMO_CAP)
                     {
                       new->bp_at[n] = old->bp_at[j];
@@ -619,7 +619,7 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
                   return n;
                 }
               if (j >= old_m || ip != old->ip[j]
-                  || (bp != old->bp[j] && j > clean
+                  || (~bp != old->bp[j] && j > clean
                       && bp_matters (old, j, &clean)))
                 break;          /* unwind on from this state */
             }
@@ -629,7 +629,7 @@ hi_unwind (const struct hi_frame *start, uint64_t *out, int max)
         {
           new->ip[n] = ip;
           new->sp[n] = sp;
-          new->bp[n] = bp;
+          new->bp[n] = ~bp;
           if (n < HI_MEMO_CAP)
             {
               new->bp_at[n] = 0;

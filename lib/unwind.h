@@ -30,7 +30,9 @@ HI_HIDDEN void hi_unwind_forget (void);
    state m is the state after frame m - 1 unless the walk stopped there
    at a rule or a bound (broke).  flags[k] says whether frame k's rule
    computes the CFA from rbp (USES_BP) and whether it restores rbp from
-   the stack, at bp_at[k] (SAVES_BP). */
+   the stack, at bp_at[k] (SAVES_BP).  bp[k] is kept complemented (~rbp):
+   code without frame pointers uses rbp as any register, and the memo
+   lives in TLS, which a leak scan reads as a root (memo-roots.exp). */
 #define HI_MEMO_CAP 80
 enum { HI_MEMO_USES_BP = 1, HI_MEMO_SAVES_BP = 2 };
 struct hi_unwind_memo

@@ -397,3 +397,5 @@ check_PROGRAMS += %reldir%/progs/leak-stale-cxx-O0 %reldir%/progs/leak-stale-cxx
 # heapinspect.gdb/interrupt.exp: a heap lost long enough to interrupt.
 check_PROGRAMS += %reldir%/progs/waiting-blocks
 %canon_reldir%_progs_waiting_blocks_CFLAGS = $(progs_cflags)
+check_PROGRAMS += %reldir%/progs/memo-rbp
+%canon_reldir%_progs_memo_rbp_CFLAGS = $(progs_cflags) -O2
