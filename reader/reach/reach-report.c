@@ -207,6 +207,17 @@ hi_reach_summary_table (const struct hi_reach *rc,
   hi_reach_skipped_text (rc, line, sizeof line);
   if (line[0])
     summary_line (r, t, "skipped", line);
+  if (rc->thread_db_why)
+    {
+      /* The fallback, said once (the reader's own targets only: gdb
+         gives its threads by design). */
+      snprintf (line, sizeof line, "not listed by libthread_db (%s): %s",
+                rc->thread_db_why, rc->dead_by_registers
+                ? "the registers tell the live threads' stacks"
+                : "every thread stack found is a root, exited threads' "
+                  "too");
+      summary_line (r, t, "threads", line);
+    }
   class_numbers (r, t, "", shown);
   summary_number (r, t, "suppressed_bytes", all_supp.bytes);
   summary_number (r, t, "suppressed_blocks", all_supp.blocks);

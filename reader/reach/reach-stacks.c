@@ -163,7 +163,10 @@ hi_scan_dead_stacks (struct hi_scan *s, struct hi_ranges *exclude)
   a.have_db = hi_thread_db_list (s->t, &a.db, &a.n_db, &why) == 0
               && a.n_db > 0;
   s->r->thread_db = a.have_db;
-  if (!a.have_db && !registers_tell (s))
+  if (!a.have_db && s->t->thread_db)
+    s->r->thread_db_why = a.n_db == 0 && !why ? "it lists no thread" : why;
+  s->r->dead_by_registers = !a.have_db && registers_tell (s);
+  if (!a.have_db && !s->r->dead_by_registers)
     {
       free (a.db);
       return HI_OK;

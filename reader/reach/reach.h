@@ -125,6 +125,10 @@ struct hi_reach
   uint64_t dead_stack_bytes; /* ... and their bytes */
   int thread_db;             /* 1: which threads live came from glibc's
                                 libthread_db; 0: from the registers */
+  const char *thread_db_why; /* why not, where the reader would have
+                                asked it (a static string), or NULL */
+  int dead_by_registers;     /* without it: the registers told which
+                                stacks are live threads' */
   /* Held at `run --leak-check`'s exit stop (the monitor's record, see
      heapinspect/leak-stop.h): the thread that called exit(), whose stack is a
      root from exit()'s caller's frame up, and the bytes of exit()'s own

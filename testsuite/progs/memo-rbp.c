@@ -11,7 +11,7 @@ static void *volatile keep;
 __attribute__ ((noinline, optimize ("omit-frame-pointer"))) static void
 lose (void)
 {
-  register uintptr_t v asm ("rbp") = (uintptr_t) malloc (100);
+  register uintptr_t v __asm__ ("rbp") = (uintptr_t) malloc (100);
   __asm__ volatile ("" : "+r" (v));
   keep = malloc (8);            /* the monitor unwinds with rbp = v */
   __asm__ volatile ("" : "+r" (v));
