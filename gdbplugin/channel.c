@@ -156,18 +156,20 @@ hi_gdb_channel_quit (void)
   return 1;
 }
 
-/* The channel's text (malloc'd, NUL-terminated with room for it, *LEN
-   bytes), or NULL if it is empty or cannot be read. */
+/* The text of the file at FD (malloc'd, NUL-terminated with room for
+   it, *LEN bytes), or NULL if it is empty or cannot be read; with
+   EMPTY, the file is emptied (read once). */
 static char *
-channel_text (size_t *len)
+file_text (int fd, size_t *len, int empty)
 {
   struct stat st;
-  if (fstat (CHANNEL_FD, &st) != 0 || st.st_size <= 0
+  *len = 0;
+  if (fstat (fd, &st) != 0 || st.st_size <= 0
       || st.st_size > (off_t) (64u << 20))
     return NULL;
   char *text = malloc ((size_t) st.st_size + 1);
-  ssize_t n = text ? pread (CHANNEL_FD, text, (size_t) st.st_size, 0) : -1;
-  if (n <= 0)
+  ssize_t n = text ? pread (fd, text, (size_t) st.st_size, 0) : -1;
+  if ((empty && ftruncate (fd, 0) != 0) || n <= 0)
     {
       free (text);
       return NULL;
@@ -175,6 +177,12 @@ channel_text (size_t *len)
   text[n] = '\0';
   *len = (size_t) n;
   return text;
+}
+
+static char *
+channel_text (size_t *len)
+{
+  return file_text (CHANNEL_FD, len, 0);
 }
 
 int
@@ -207,22 +215,8 @@ hi_gdb_channel_glibc (void)
 char *
 hi_gdb_channel_maps (size_t *len)
 {
-  struct stat st;
-  *len = 0;
-  if (fstat (MAPS_FD, &st) != 0 || st.st_size <= 0
-      || st.st_size > (off_t) (64u << 20))
-    return NULL;
-  char *text = malloc ((size_t) st.st_size + 1);
-  ssize_t n = text ? pread (MAPS_FD, text, (size_t) st.st_size, 0) : -1;
   /* Read once: a later command that gives none finds none. */
-  if (ftruncate (MAPS_FD, 0) != 0 || n <= 0)
-    {
-      free (text);
-      return NULL;
-    }
-  text[n] = '\0';
-  *len = (size_t) n;
-  return text;
+  return file_text (MAPS_FD, len, 1);
 }
 
 /* TEXT as gdb commands that print it: `echo` with escapes, one a line. */

@@ -2,33 +2,12 @@
 #define _GNU_SOURCE
 #include "symbols/datasym.h"
 #include "hi-reader.h"
+#include "target/target.h"
 
 #include <gelf.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-
-/* The lowest PT_LOAD p_vaddr, page-aligned down, and whether the file
-   is position-independent (its addresses move with its load). */
-static int
-first_load (Elf *elf, uint64_t *vaddr, int *is_dyn)
-{
-  GElf_Ehdr eh;
-  size_t n;
-  if (!gelf_getehdr (elf, &eh) || elf_getphdrnum (elf, &n) != 0)
-    return -1;
-  *is_dyn = eh.e_type == ET_DYN;
-  for (size_t i = 0; i < n; i++)
-    {
-      GElf_Phdr ph;
-      if (gelf_getphdr (elf, (int) i, &ph) && ph.p_type == PT_LOAD)
-        {
-          *vaddr = ph.p_vaddr & ~(uint64_t) 0xfff;
-          return 0;
-        }
-    }
-  return -1;
-}
 
 /* The symbol of kind KIND (STT_OBJECT, STT_TLS) of table TYPE holding
    file address VADDR (a TLS symbol's: the offset in its TLS block). */
@@ -108,7 +87,7 @@ hi_data_symbol (const char *path, uint64_t load_start, uint64_t addr,
   int fd, is_dyn, r = -1;
   Elf *elf = open_elf (path, &fd);
   uint64_t vaddr;
-  if (elf && first_load (elf, &vaddr, &is_dyn) == 0)
+  if (elf && hi_elf_first_load (elf, &vaddr, &is_dyn) == 0)
     r = symbol_at (elf, STT_OBJECT,
                    is_dyn ? addr - load_start + vaddr : addr, name, size,
                    off);
@@ -125,7 +104,7 @@ hi_tls_image (const char *path, uint64_t load_start, uint64_t *memsz,
   Elf *elf = open_elf (path, &fd);
   uint64_t vaddr;
   size_t n;
-  if (elf && first_load (elf, &vaddr, &is_dyn) == 0
+  if (elf && hi_elf_first_load (elf, &vaddr, &is_dyn) == 0
       && elf_getphdrnum (elf, &n) == 0)
     for (size_t i = 0; i < n && r != 0; i++)
       {

@@ -43,9 +43,8 @@ elf_symbol (Elf *elf, const char *name, uint64_t *value)
   return -1;
 }
 
-/* The lowest p_vaddr of PT_LOAD segments, page-aligned down. */
-static int
-first_load (Elf *elf, uint64_t *vaddr, int *is_dyn)
+int
+hi_elf_first_load (Elf *elf, uint64_t *vaddr, int *is_dyn)
 {
   GElf_Ehdr eh;
   size_t n;
@@ -74,7 +73,7 @@ lookup_in_file (const char *path, const char *name, uint64_t *value,
   elf_version (EV_CURRENT);
   Elf *elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
   int r = elf && elf_kind (elf) == ELF_K_ELF
-          && first_load (elf, vaddr, is_dyn) == 0
+          && hi_elf_first_load (elf, vaddr, is_dyn) == 0
           && elf_symbol (elf, name, value) == 0 ? 0 : -1;
   if (elf)
     elf_end (elf);

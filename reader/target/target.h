@@ -51,6 +51,12 @@ int hi_target_mapping_of (const struct hi_target *t, uint64_t addr,
 int hi_target_read_mapped_file (const struct hi_target *t, uint64_t addr,
                                 void *buf, size_t len);
 
+/* The lowest p_vaddr of ELF's PT_LOAD segments, page-aligned down, in
+   *VADDR, and whether the file is position-independent (ET_DYN: its
+   addresses move with its load) in *IS_DYN.  0, or -1. */
+typedef struct Elf Elf;
+int hi_elf_first_load (Elf *elf, uint64_t *vaddr, int *is_dyn);
+
 /* Read LEN bytes of ELF file PATH at its link-time address VADDR (from
    its PT_LOAD segments): for a file's read-only data a core left out
    without naming it (gdb's gcore writes no segment for it).  0, or
