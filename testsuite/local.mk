@@ -334,6 +334,9 @@ check_PROGRAMS += %reldir%/progs/dead-threads
 check_PROGRAMS += %reldir%/progs/glibc-heap
 %canon_reldir%_progs_glibc_heap_LDADD = -lpthread
 check_PROGRAMS += %reldir%/progs/glibc-damage
+# heapinspect.cli/glibc-layout.exp: the layout table's offsets, printed.
+check_PROGRAMS += %reldir%/progs/glibc-layouts
+%canon_reldir%_progs_glibc_layouts_LDADD = reader/libhireader.la
 check_LTLIBRARIES += %reldir%/progs/libreachtls.la
 %canon_reldir%_progs_libreachtls_la_SOURCES = %reldir%/progs/reach-tls.c
 %canon_reldir%_progs_libreachtls_la_CFLAGS = $(progs_cflags)

@@ -57,8 +57,9 @@ totals_table (const struct hi_glibc *g, struct hi_rmodel *r)
         keepcost = a->top_bytes;
     }
   char version[160];
-  snprintf (version, sizeof version, "%s (main_arena from %s)", g->version,
-            g->found_by);
+  snprintf (version, sizeof version, "%s (main_arena from %s%s)",
+            g->version, g->found_by, g->layout_tested ? ""
+            : "; its layout believed from glibc's sources, untested");
   kv (r, t, "glibc", hi_cell_text (hi_rmodel_strdup (r, version)));
   kv (r, t, "arenas", hi_cell_count (g->n_arenas));
   kv (r, t, "arena", hi_cell_count (system));
