@@ -181,7 +181,8 @@ broken (struct walk *w, uint64_t holder, const char *what)
 static void
 walk_list (struct walk *w, uint64_t first, unsigned next_at, int protected,
            uint64_t end, uint64_t limit, uint32_t list, uint32_t index,
-           uint64_t *n, uint64_t *bytes, uint64_t *largest)
+           uint64_t *n, uint64_t *bytes, uint64_t *largest,
+           struct hi_glibc_sizes *sz)
 {
   uint64_t p = first, slow = first, steps = 0, holder = 0;
   while (p != end)
@@ -198,6 +199,11 @@ walk_list (struct walk *w, uint64_t first, unsigned next_at, int protected,
       holder = p;
       (*n)++;
       *bytes += size;
+      if (!sz->count++ || size < sz->from)
+        sz->from = size;
+      if (size > sz->to)
+        sz->to = size;
+      sz->total += size;
       note_free (w, p, list, index);
       if (size > *largest)
         *largest = size;
@@ -233,13 +239,14 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
   if (!a->top_bytes)
     w->g->damaged++;
   a->largest_free = a->top_bytes;
-  for (uint32_t i = 0; i < l->nfastbins; i++)
+  for (uint32_t i = 0; i < l->nfastbins && i < HI_GLIBC_NFASTBINS; i++)
     {
       uint64_t first = st[l->state_fastbins / 8 + i];
       walk_list (w, first, 16, l->safe_linking, 0, limit, HI_GLIBC_FASTBIN,
-                 i, &a->fast_chunks, &a->fast_bytes, &a->largest_free);
+                 i, &a->fast_chunks, &a->fast_bytes, &a->largest_free,
+                 &a->fast[i]);
     }
-  for (uint32_t i = 1; i < l->nbins; i++)
+  for (uint32_t i = 1; i < l->nbins && i < HI_GLIBC_NBINS; i++)
     {
       /* bin_at (i): the pair of bins[] at (i - 1) * 2, taken as a chunk
          whose fd is at 16. */
@@ -247,7 +254,8 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
       uint64_t bin = addr + pair - 16;
       uint64_t last = st[pair / 8 + 1];       /* bk */
       walk_list (w, last, 24, 0, bin, limit, HI_GLIBC_BIN, i,
-                 &a->bin_chunks, &a->bin_bytes, &a->largest_free);
+                 &a->bin_chunks, &a->bin_bytes, &a->largest_free,
+                 &a->bins[i]);
     }
   if (a->is_main)
     return;

@@ -27,6 +27,16 @@
 
 #include "hi-reader.h"
 
+/* One list's chunks, as malloc_info's <size> rows count them: how
+   many, their bytes, the smallest and the largest (chunksize()). */
+struct hi_glibc_sizes
+{
+  uint64_t count, total, from, to;
+};
+/* The most fastbins and bins any layout has. */
+#define HI_GLIBC_NFASTBINS 10u
+#define HI_GLIBC_NBINS 128u
+
 /* One malloc arena. */
 struct hi_glibc_arena
 {
@@ -45,6 +55,8 @@ struct hi_glibc_arena
   uint64_t top;               /* the top chunk's address */
   struct hi_glibc_heap *heap_list;  /* non-main: its heaps, newest first */
   uint64_t n_heap_list;
+  /* Each fastbin's and each bin's chunks (bins[1]: unsorted). */
+  struct hi_glibc_sizes fast[HI_GLIBC_NFASTBINS], bins[HI_GLIBC_NBINS];
 };
 
 /* A chunk's size word: its low bits are flags (malloc.c's SIZE_BITS);

@@ -175,6 +175,84 @@ arena_table (const struct hi_glibc *g, struct hi_rmodel *r)
     }
 }
 
+static const struct hi_column sizes_columns[] = {
+  { .key = "arena", .head = "arena", .type = HI_CELL_TEXT, .left = 1 },
+  { .key = "list", .head = "list", .type = HI_CELL_TEXT, .left = 1 },
+  { .key = "from", .head = "from", .type = HI_CELL_COUNT },
+  { .key = "to", .head = "to", .type = HI_CELL_COUNT },
+  { .key = "total", .head = "bytes", .type = HI_CELL_COUNT },
+  { .key = "count", .head = "chunks", .type = HI_CELL_COUNT },
+};
+
+/* A row of the sizes table: arena NAME's list LIST. */
+static void
+sizes_row (struct hi_rmodel *r, struct hi_table *t, const char *name,
+           const char *list, uint64_t from, uint64_t to, uint64_t total,
+           uint64_t count)
+{
+  struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+  if (!c)
+    return;
+  c[0] = hi_cell_text (name);
+  c[1] = hi_cell_text (hi_rmodel_strdup (r, list));
+  c[2] = hi_cell_count (from);
+  c[3] = hi_cell_count (to);
+  c[4] = hi_cell_count (total);
+  c[5] = hi_cell_count (count);
+}
+
+/* Each arena's free chunks by list, malloc_info()'s <sizes> rows in its
+   order: the fastbins (a fastbin's from is its chunk size less
+   MALLOC_ALIGNMENT - 1, as malloc_info has it), the small and large
+   bins, the unsorted bin last; lists without chunks left out. */
+static void
+sizes_table (const struct hi_glibc *g, struct hi_rmodel *r)
+{
+  struct hi_table *t = hi_rmodel_table (r, "glibc_sizes",
+                                        "glibc Free Chunks by Size",
+                                        sizes_columns,
+                                        sizeof sizes_columns
+                                        / sizeof sizes_columns[0]);
+  if (!t)
+    return;
+  t->legend = "each arena's fastbins and bins, as malloc_info()'s <size> "
+              "rows: chunk sizes from and to, their bytes and count "
+              "(chunksize(): malloc_info's bin rows add each chunk's flag "
+              "bits)";
+  t->threshold = -1;
+  for (uint64_t i = 0; i < g->n_arenas; i++)
+    {
+      const struct hi_glibc_arena *a = &g->arenas[i];
+      char name[40], list[40];
+      if (a->is_main)
+        snprintf (name, sizeof name, "main");
+      else
+        snprintf (name, sizeof name, "0x%" PRIx64, a->addr);
+      const char *n = hi_rmodel_strdup (r, name);
+      for (unsigned b = 0; b < HI_GLIBC_NFASTBINS; b++)
+        if (a->fast[b].count)
+          {
+            snprintf (list, sizeof list, "fastbin %u", b);
+            sizes_row (r, t, n, list, hi_sub0 (a->fast[b].to, 15),
+                       a->fast[b].to, a->fast[b].total, a->fast[b].count);
+          }
+      for (unsigned b = 2; b <= HI_GLIBC_NBINS; b++)
+        {
+          /* The unsorted bin (1) last. */
+          const struct hi_glibc_sizes *z = &a->bins[b < HI_GLIBC_NBINS
+                                                    ? b : 1];
+          if (!z->count)
+            continue;
+          if (b < HI_GLIBC_NBINS)
+            snprintf (list, sizeof list, "%s bin %u", b < 64 ? "small"
+                      : "large", b);
+          else
+            snprintf (list, sizeof list, "unsorted");
+          sizes_row (r, t, n, list, z->from, z->to, z->total, z->count);
+        }
+    }
+}
+
 /* What each report builds from glibc's heap G into R: HI_OK,
    HI_E_NOT_BLOCK (nothing to write) or HI_E_NOMEM. */
 typedef hi_status build_fn (const struct hi_target *t,
@@ -220,6 +298,7 @@ build_stat (const struct hi_target *t, const struct hi_glibc *g,
   (void) t, (void) arg;
   totals_table (g, r);
   arena_table (g, r);
+  sizes_table (g, r);
   tcache_table (g, r);
   return HI_OK;
 }
