@@ -8,6 +8,7 @@
 
 #include "glibc/glibc.h"
 #include "report/rmodel.h"
+#include "tables/tables.h"
 #include "util/num.h"
 
 static const struct hi_column kv_columns[] = {
@@ -253,18 +254,12 @@ sizes_table (const struct hi_glibc *g, struct hi_rmodel *r)
     }
 }
 
-/* What each report builds from glibc's heap G into R: HI_OK,
-   HI_E_NOT_BLOCK (nothing to write) or HI_E_NOMEM. */
-typedef hi_status build_fn (const struct hi_target *t,
-                            const struct hi_glibc *g, struct hi_rmodel *r,
-                            void *arg);
-
-/* The three reports' one skeleton: read glibc's heap of T, build,
+/* The reports' one skeleton (tables.h): read glibc's heap of T, build,
    emit as OPT says. */
-static hi_status
-glibc_emit (const struct hi_target *t, const char *name,
-            const struct hi_options *opt, FILE *out, const char **why,
-            build_fn *build, void *arg)
+hi_status
+hi_glibc_emit (const struct hi_target *t, const char *name,
+               const struct hi_options *opt, FILE *out, const char **why,
+               hi_glibc_build_fn *build, void *arg)
 {
   *why = NULL;
   if (opt->format != HI_TEXT && opt->format != HI_JSON)
@@ -307,7 +302,7 @@ hi_status
 hi_glibc_report (const struct hi_target *t, const char *name,
                  const struct hi_options *opt, FILE *out, const char **why)
 {
-  return glibc_emit (t, name, opt, out, why, build_stat, NULL);
+  return hi_glibc_emit (t, name, opt, out, why, build_stat, NULL);
 }
 
 /* What glibc's state of chunk C is, in words, into BUF. */
@@ -400,7 +395,7 @@ hi_glibc_block_report (const struct hi_target *t, const char *name,
                        uint64_t addr, const struct hi_options *opt,
                        FILE *out, const char **why)
 {
-  return glibc_emit (t, name, opt, out, why, build_block, &addr);
+  return hi_glibc_emit (t, name, opt, out, why, build_block, &addr);
 }
 
 static hi_status
@@ -449,5 +444,5 @@ hi_glibc_verify_report (const struct hi_target *t, const char *name,
                         const char **why, uint64_t *problems)
 {
   *problems = 0;
-  return glibc_emit (t, name, opt, out, why, build_verify, problems);
+  return hi_glibc_emit (t, name, opt, out, why, build_verify, problems);
 }
