@@ -44,10 +44,11 @@ struct hi_model *hi_cli_load_open_or_none (const struct hi_source *src,
 
 /* What of glibc's own heap (no monitor needed) hi_cli_glibc shows. */
 enum hi_glibc_view { HI_VIEW_STAT, HI_VIEW_BLOCK, HI_VIEW_VERIFY,
-                     HI_VIEW_LEAKS, HI_VIEW_REF };
+                     HI_VIEW_LEAKS, HI_VIEW_REF, HI_VIEW_BINS };
 /* glibc's own heap of SRC to stdout, as OPT's format says: its totals,
-   what it says of address BLOCK or what points into its chunk (REF),
-   or its consistency walk (status 1 when it finds damage).  The exit status; *WRITTEN as hi_cli_report's. */
+   its chunks by size, what it says of address BLOCK or what points into
+   its chunk (REF), or its consistency walk (status 1 when it finds
+   damage).  The exit status; *WRITTEN as hi_cli_report's. */
 int hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
                   enum hi_glibc_view view, uint64_t block, int *written);
 

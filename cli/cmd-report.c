@@ -57,6 +57,8 @@ hi_cmd_report (const struct hi_settings *st, int *written)
                        || strcmp (st->tables, "stat") == 0))
     /* A program the monitor never ran in: glibc's heap still answers. */
     status = hi_cli_glibc (&st->src, &st->opt, HI_VIEW_STAT, 0, written);
+  else if (no_data && strcmp (st->tables, "bins") == 0)
+    status = hi_cli_glibc (&st->src, &st->opt, HI_VIEW_BINS, 0, written);
   else if (no_data)
     {
       fprintf (stderr, "heapinspect: %s: no heapinspect data: these tables "

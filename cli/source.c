@@ -152,6 +152,8 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
                        &why)
       : view == HI_VIEW_VERIFY
       ? hi_glibc_verify_report (&t, src->name, opt, stdout, &why, &problems)
+      : view == HI_VIEW_BINS
+      ? hi_glibc_bins_report (&t, src->name, opt, stdout, &why)
       : hi_glibc_report (&t, src->name, opt, stdout, &why);
   hi_status after = hi_target_finish (&t);
   hi_target_close (&t);

@@ -1,6 +1,6 @@
 /* fuzz-glibc.c - libFuzzer target: the input is an ELF core of a program
    that ran without the monitor, read as glibc's heap (reader/glibc/):
-   stat, verify and the leak check in text and JSON, and block at
+   stat, -t bins, verify and the leak check in text and JSON, and block at
    addresses the input names.  The core's NT_FILE note leads to libc's
    file and its debug file on this machine (the version string, the
    symbols): those are read, the input is what is fuzzed.  No
@@ -31,6 +31,7 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         {
           opt.format = json ? HI_JSON : HI_TEXT;
           hi_glibc_report (&t, "fuzz", &opt, out, &why);
+          hi_glibc_bins_report (&t, "fuzz", &opt, out, &why);
           hi_glibc_verify_report (&t, "fuzz", &opt, out, &why, &problems);
           hi_glibc_leak_report (&t, "fuzz", &opt, out, &why, NULL);
         }

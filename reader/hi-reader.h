@@ -441,6 +441,13 @@ hi_status hi_glibc_report (const struct hi_target *t, const char *name,
                            const struct hi_options *opt, FILE *out,
                            const char **why);
 
+/* `-t bins` for glibc's own heap of T (no monitor needed): every chunk
+   by its usable size, in use and free, counts and bytes, to OUT.
+   Statuses as hi_glibc_report's. */
+hi_status hi_glibc_bins_report (const struct hi_target *t, const char *name,
+                                const struct hi_options *opt, FILE *out,
+                                const char **why);
+
 /* What glibc's heap of T says of ADDR (no monitor needed): its chunk,
    size, state (in use, in a thread's tcache, a fastbin, a bin, the top,
    mmapped), arena and neighbours, in text or JSON, to OUT.

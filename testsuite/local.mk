@@ -338,6 +338,9 @@ check_PROGRAMS += %reldir%/progs/glibc-damage
 check_PROGRAMS += %reldir%/progs/ref-graph
 %canon_reldir%_progs_ref_graph_CFLAGS = $(progs_cflags) -fno-builtin
 %canon_reldir%_progs_ref_graph_LDADD = -lpthread
+# heapinspect.cli/glibc-layout.exp: the layout table's offsets, printed.
+check_PROGRAMS += %reldir%/progs/glibc-layouts
+%canon_reldir%_progs_glibc_layouts_LDADD = reader/libhireader.la
 check_LTLIBRARIES += %reldir%/progs/libreachtls.la
 # heapinspect.cli/real-programs.exp: the blocks python3 and sqlite3 hold,
 # counted as they are made, for glibc's heap read without the monitor.

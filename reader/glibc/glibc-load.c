@@ -47,29 +47,90 @@ find_libc (const struct hi_target *t, uint64_t *start, char *path,
   return -1;
 }
 
-/* glibc's version string ("2.36") into G->version, from the target or
-   from libc's file PATH mapped at LIBC (its first PT_LOAD at address
-   0, as a shared library's).  0, or -1. */
+/* A version string V (digits and dots, NUL-terminated) into G->version.
+   0, or -1 if V is not one. */
+static int
+take_version (struct hi_glibc *g, const char *v)
+{
+  if (!v[0] || strlen (v) >= sizeof g->version
+      || strspn (v, "0123456789.") != strlen (v))
+    return -1;
+  snprintf (g->version, sizeof g->version, "%s", v);
+  return 0;
+}
+
+/* libc's banner in its file PATH ("GNU C Library ... release version
+   2.31.\n", csu/version.c's, in every version): the version from it.
+   For libcs before 2.34, whose __nptl_version is libpthread's.  0, or
+   -1. */
+static int
+banner_version (struct hi_glibc *g, const char *path)
+{
+  static const char key[] = "release version ";
+  enum { BLOCK = 1 << 20, KEEP = 64, MAX_BLOCKS = 64 };
+  FILE *f = fopen (path, "rb");
+  char *buf = malloc (BLOCK + KEEP + 1);
+  int found = -1;
+  size_t have = 0;
+  for (int b = 0; f && buf && found != 0 && b < MAX_BLOCKS; b++)
+    {
+      size_t n = fread (buf + have, 1, BLOCK, f);
+      if (n == 0)
+        break;
+      have += n;
+      buf[have] = 0;
+      /* Every occurrence (memmem: the file holds NULs). */
+      for (char *p = buf; found != 0 && p < buf + have;)
+        {
+          char *k = memmem (p, (size_t) (buf + have - p), key,
+                            sizeof key - 1);
+          if (!k)
+            break;
+          char *v = k + sizeof key - 1;
+          size_t len = strspn (v, "0123456789.");
+          if (v + len < buf + have && len > 1 && len < sizeof g->version
+              && v[len - 1] == '.')
+            {
+              char version[sizeof g->version];
+              memcpy (version, v, len - 1);
+              version[len - 1] = 0;
+              found = take_version (g, version);
+            }
+          p = k + 1;
+        }
+      /* Keep the last bytes: the key may straddle two blocks. */
+      size_t keep = have < KEEP ? have : KEEP;
+      memmove (buf, buf + have - keep, keep);
+      have = keep;
+    }
+  free (buf);
+  if (f)
+    fclose (f);
+  return found;
+}
+
+/* glibc's version string ("2.36") into G->version: __nptl_version (in
+   libc since 2.34), from the target or from libc's file PATH mapped at
+   LIBC (its first PT_LOAD at address 0, as a shared library's); else
+   libc's banner.  0, or -1. */
 static int
 find_version (const struct hi_target *t, struct hi_glibc *g,
               const char *path, uint64_t libc)
 {
   uint64_t at;
   char v[sizeof g->version];
-  if (!t->ops->lookup_symbol
-      || t->ops->lookup_symbol (t->ctx, "__nptl_version", &at) != 0)
-    return -1;
   memset (v, 0, sizeof v);
-  for (size_t n = sizeof v - 1; n > 0; n--)
-    if (t->ops->read_memory (t->ctx, at, v, n) == 0
-        || hi_target_read_mapped_file (t, at, v, n) == 0
-        || (at >= libc && hi_elf_read_vaddr (path, at - libc, v, n) == 0))
-      break;
+  if (t->ops->lookup_symbol
+      && t->ops->lookup_symbol (t->ctx, "__nptl_version", &at) == 0)
+    for (size_t n = sizeof v - 1; n > 0; n--)
+      if (t->ops->read_memory (t->ctx, at, v, n) == 0
+          || hi_target_read_mapped_file (t, at, v, n) == 0
+          || (at >= libc && hi_elf_read_vaddr (path, at - libc, v, n) == 0))
+        break;
   v[sizeof v - 1] = 0;
-  if (!v[0] || strspn (v, "0123456789.") != strlen (v))
-    return -1;
-  memcpy (g->version, v, sizeof v);
-  return 0;
+  if (take_version (g, v) == 0)
+    return 0;
+  return banner_version (g, path);
 }
 
 /* A chunk's size from its size word, or 0 if it cannot be one (a bad
@@ -120,7 +181,8 @@ broken (struct walk *w, uint64_t holder, const char *what)
 static void
 walk_list (struct walk *w, uint64_t first, unsigned next_at, int protected,
            uint64_t end, uint64_t limit, uint32_t list, uint32_t index,
-           uint64_t *n, uint64_t *bytes, uint64_t *largest)
+           uint64_t *n, uint64_t *bytes, uint64_t *largest,
+           struct hi_glibc_sizes *sz)
 {
   uint64_t p = first, slow = first, steps = 0, holder = 0;
   while (p != end)
@@ -137,6 +199,11 @@ walk_list (struct walk *w, uint64_t first, unsigned next_at, int protected,
       holder = p;
       (*n)++;
       *bytes += size;
+      if (!sz->count++ || size < sz->from)
+        sz->from = size;
+      if (size > sz->to)
+        sz->to = size;
+      sz->total += size;
       note_free (w, p, list, index);
       if (size > *largest)
         *largest = size;
@@ -164,21 +231,22 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
   a->max_system_bytes = st[l->state_max_system_mem / 8];
   /* No chunk is larger than what the arena holds (but the first heap's
      top, which may be as large as the heap). */
-  uint64_t limit = a->system_bytes > l->heap_max ? a->system_bytes
-                                                 : l->heap_max;
+  uint64_t heap_max = w->g->heap_max;
+  uint64_t limit = a->system_bytes > heap_max ? a->system_bytes : heap_max;
   uint64_t top = st[l->state_top / 8];
   a->top = top;
   a->top_bytes = chunk_size (w, top, limit);
   if (!a->top_bytes)
     w->g->damaged++;
   a->largest_free = a->top_bytes;
-  for (uint32_t i = 0; i < l->nfastbins; i++)
+  for (uint32_t i = 0; i < l->nfastbins && i < HI_GLIBC_NFASTBINS; i++)
     {
       uint64_t first = st[l->state_fastbins / 8 + i];
       walk_list (w, first, 16, l->safe_linking, 0, limit, HI_GLIBC_FASTBIN,
-                 i, &a->fast_chunks, &a->fast_bytes, &a->largest_free);
+                 i, &a->fast_chunks, &a->fast_bytes, &a->largest_free,
+                 &a->fast[i]);
     }
-  for (uint32_t i = 1; i < l->nbins; i++)
+  for (uint32_t i = 1; i < l->nbins && i < HI_GLIBC_NBINS; i++)
     {
       /* bin_at (i): the pair of bins[] at (i - 1) * 2, taken as a chunk
          whose fd is at 16. */
@@ -186,12 +254,13 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
       uint64_t bin = addr + pair - 16;
       uint64_t last = st[pair / 8 + 1];       /* bk */
       walk_list (w, last, 24, 0, bin, limit, HI_GLIBC_BIN, i,
-                 &a->bin_chunks, &a->bin_bytes, &a->largest_free);
+                 &a->bin_chunks, &a->bin_bytes, &a->largest_free,
+                 &a->bins[i]);
     }
   if (a->is_main)
     return;
   /* Its heaps: the top's heap_info, then prev by prev. */
-  uint64_t h = top & ~(l->heap_max - 1);
+  uint64_t h = top & ~(heap_max - 1);
   if (read64 (w, h + l->heap_size, &a->heap_bytes) != 0
       || read64 (w, h + l->heap_mprotect_size, &a->heap_mprotect) != 0)
     {
@@ -203,7 +272,7 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
     {
       uint64_t prev, size;
       a->heaps++;
-      if (read64 (w, h + l->heap_size, &size) == 0 && size <= l->heap_max
+      if (read64 (w, h + l->heap_size, &size) == 0 && size <= heap_max
           && hi_grow ((void **) &a->heap_list, &cap,
                       (size_t) a->n_heap_list + 1, sizeof *a->heap_list)
              == 0)
@@ -214,7 +283,7 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
           w->g->damaged++;
           return;
         }
-      if (prev & (l->heap_max - 1))
+      if (prev & (heap_max - 1))
         {
           w->g->damaged++;
           return;
@@ -223,9 +292,7 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
     }
 }
 
-#define TCACHE_BINS 64u
-#define TCACHE_COUNTS 0u        /* uint16_t counts[64] */
-#define TCACHE_ENTRIES 128u     /* tcache_entry *entries[64] */
+#define TCACHE_BINS 64u         /* the most any layout has */
 
 /* One thread's tcache at PTR (its tcache_perthread_struct) into *TC:
    every bin's list walked (links PROTECT_PTR'd, entries point at user
@@ -233,17 +300,20 @@ walk_arena (struct walk *w, const uint64_t *st, uint64_t addr,
 static void
 walk_tcache (struct walk *w, uint64_t ptr, struct hi_glibc_tcache *tc)
 {
+  const struct hi_glibc_layout *l = w->l;
   uint16_t counts[TCACHE_BINS];
   uint64_t entries[TCACHE_BINS];
-  if (w->t->ops->read_memory (w->t->ctx, ptr + TCACHE_COUNTS, counts,
-                              sizeof counts) != 0
-      || w->t->ops->read_memory (w->t->ctx, ptr + TCACHE_ENTRIES, entries,
-                                 sizeof entries) != 0)
+  unsigned bins = l->tcache_bins < TCACHE_BINS ? l->tcache_bins
+                                               : TCACHE_BINS;
+  if (w->t->ops->read_memory (w->t->ctx, ptr + l->tcache_counts, counts,
+                              bins * sizeof counts[0]) != 0
+      || w->t->ops->read_memory (w->t->ctx, ptr + l->tcache_entries, entries,
+                                 bins * sizeof entries[0]) != 0)
     {
       w->g->damaged++;
       return;
     }
-  for (unsigned b = 0; b < TCACHE_BINS; b++)
+  for (unsigned b = 0; b < bins; b++)
     {
       uint64_t e = entries[b], n = 0;
       /* A bin's chunks are all of one size: 32 + 16 * b. */
@@ -408,7 +478,13 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
   if (find_version (t, g, path, libc) != 0)
     *why = "glibc's version string cannot be read";
   else if (!(w.l = hi_glibc_layout (g->version)))
-    *why = "its glibc's malloc layout is not one this heapinspect knows";
+    {
+      static _Thread_local char unknown[160];
+      snprintf (unknown, sizeof unknown, "glibc %s's malloc layout is not "
+                "one this heapinspect knows (it reads glibc %s)",
+                g->version, hi_glibc_versions ());
+      *why = unknown;
+    }
   else if (hi_find_debug_symbol (path, libc, "main_arena", &main_arena,
                                  &value_arena) == 0
            && hi_find_debug_symbol (path, libc, "mp_", &mp, &value) == 0)
@@ -432,6 +508,15 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
     }
   g->cache = hi_glibc_cache_new ();     /* NULL: reads go uncached */
   g->layout = w.l;
+  g->layout_tested = hi_glibc_layout_tested (w.l, g->version);
+  /* heap_max_size (): 4 huge pages when glibc.malloc.hugetlb asked for
+     them (2.35+), if that is a power of two a heap can be. */
+  g->heap_max = w.l->heap_max;
+  uint64_t hp = 0;
+  if (mp && w.l->par_hp_pagesize
+      && read64 (&w, mp + w.l->par_hp_pagesize, &hp) == 0 && hp
+      && !(hp & (hp - 1)) && hp >= 4096 && hp <= (UINT64_C(1) << 32))
+    g->heap_max = hp * 4;
   int32_t n_mmaps = 0;
   if (mp && (t->ops->read_memory (t->ctx, mp + w.l->par_n_mmaps, &n_mmaps,
                                   4) != 0

@@ -16,8 +16,8 @@
    Where things are: main_arena and mp_ from libc's separate debug file
    (found by build-id: Debian's libc6-dbg), the layout of malloc_state,
    malloc_par and heap_info from a table by glibc's version string
-   (glibc-layout.c: versions whose layout was checked are the only ones
-   read).  Nothing read is trusted: every list walk is bounded, a cycle
+   (glibc-layout.c: 2.31 to 2.40, 2.36's tested, the others' from
+   glibc's sources; any other version is refused).  Nothing read is trusted: every list walk is bounded, a cycle
    or a pointer outside the arena's heaps ends it and is counted as
    damage. */
 #ifndef HI_GLIBC_H
@@ -26,6 +26,16 @@
 #include <stdint.h>
 
 #include "hi-reader.h"
+
+/* One list's chunks, as malloc_info's <size> rows count them: how
+   many, their bytes, the smallest and the largest (chunksize()). */
+struct hi_glibc_sizes
+{
+  uint64_t count, total, from, to;
+};
+/* The most fastbins and bins any layout has. */
+#define HI_GLIBC_NFASTBINS 10u
+#define HI_GLIBC_NBINS 128u
 
 /* One malloc arena. */
 struct hi_glibc_arena
@@ -45,6 +55,8 @@ struct hi_glibc_arena
   uint64_t top;               /* the top chunk's address */
   struct hi_glibc_heap *heap_list;  /* non-main: its heaps, newest first */
   uint64_t n_heap_list;
+  /* Each fastbin's and each bin's chunks (bins[1]: unsorted). */
+  struct hi_glibc_sizes fast[HI_GLIBC_NFASTBINS], bins[HI_GLIBC_NBINS];
 };
 
 /* A chunk's size word: its low bits are flags (malloc.c's SIZE_BITS);
@@ -112,6 +124,9 @@ struct hi_glibc
   const char *broken_what;    /* ... in glibc's words */
   uint64_t sbrk_base;         /* mp_.sbrk_base: the brk heap's start */
   const struct hi_glibc_layout *layout;
+  int layout_tested;          /* hi_glibc_layout_tested */
+  uint64_t heap_max;          /* heap_for_ptr's alignment: the layout's,
+                                 or 4 * mp_.hp_pagesize */
   struct hi_glibc_cache *cache;  /* hi_glibc_word's; NULL: none */
   /* Every free chunk a list holds, sorted by address (for block). */
   struct hi_glibc_free *frees;
@@ -164,22 +179,30 @@ hi_status hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
                          const char **why);
 void hi_glibc_free (struct hi_glibc *g);
 
-/* glibc-layout.c: the offsets of one glibc version's malloc structures
-   (x86-64). */
+/* glibc-layout.c: the offsets of one group of glibc versions' malloc
+   structures (x86-64). */
 struct hi_glibc_layout
 {
-  const char *version;
+  unsigned first, last;       /* 2.FIRST to 2.LAST */
   uint32_t state_fastbins, state_top, state_bins, state_next;
   uint32_t state_system_mem, state_max_system_mem, state_size;
   uint32_t nfastbins, nbins;
+  /* tcache_perthread_struct: uint16_t counts[], then entries[]. */
+  uint32_t tcache_counts, tcache_entries, tcache_bins;
   uint32_t par_n_mmaps, par_mmapped_mem, par_sbrk_base;
+  uint32_t par_hp_pagesize;   /* 0: no mp_.hp_pagesize */
   uint32_t heap_info_size, heap_prev, heap_size, heap_mprotect_size;
-  uint64_t heap_max;          /* HEAP_MAX_SIZE: heaps are aligned to it */
+  uint64_t heap_max;          /* HEAP_MAX_SIZE: heaps are aligned to it
+                                 (without huge pages) */
   int safe_linking;           /* fastbin and tcache links PROTECT_PTR'd */
+  unsigned tested;            /* 2.TESTED's was checked here (0: none) */
 };
-/* The layout of glibc VERSION, or NULL if it is not one checked. */
+/* The layout of glibc VERSION ("2.36"), or NULL if it is not one known. */
 const struct hi_glibc_layout *hi_glibc_layout (const char *version);
-/* The versions known, for messages ("2.36"). */
+/* Whether L, VERSION's, was tested (else believed from the sources). */
+int hi_glibc_layout_tested (const struct hi_glibc_layout *l,
+                            const char *version);
+/* The versions known, for messages ("2.31 to 2.40"). */
 const char *hi_glibc_versions (void);
 
 /* Call FN for every chunk glibc holds in use for the program (not the

@@ -8,6 +8,7 @@
 
 #include "glibc/glibc.h"
 #include "report/rmodel.h"
+#include "tables/tables.h"
 #include "util/num.h"
 
 static const struct hi_column kv_columns[] = {
@@ -57,8 +58,9 @@ totals_table (const struct hi_glibc *g, struct hi_rmodel *r)
         keepcost = a->top_bytes;
     }
   char version[160];
-  snprintf (version, sizeof version, "%s (main_arena from %s)", g->version,
-            g->found_by);
+  snprintf (version, sizeof version, "%s (main_arena from %s%s)",
+            g->version, g->found_by, g->layout_tested ? ""
+            : "; its layout believed from glibc's sources, untested");
   kv (r, t, "glibc", hi_cell_text (hi_rmodel_strdup (r, version)));
   kv (r, t, "arenas", hi_cell_count (g->n_arenas));
   kv (r, t, "arena", hi_cell_count (system));
@@ -174,18 +176,90 @@ arena_table (const struct hi_glibc *g, struct hi_rmodel *r)
     }
 }
 
-/* What each report builds from glibc's heap G into R: HI_OK,
-   HI_E_NOT_BLOCK (nothing to write) or HI_E_NOMEM. */
-typedef hi_status build_fn (const struct hi_target *t,
-                            const struct hi_glibc *g, struct hi_rmodel *r,
-                            void *arg);
+static const struct hi_column sizes_columns[] = {
+  { .key = "arena", .head = "arena", .type = HI_CELL_TEXT, .left = 1 },
+  { .key = "list", .head = "list", .type = HI_CELL_TEXT, .left = 1 },
+  { .key = "from", .head = "from", .type = HI_CELL_COUNT },
+  { .key = "to", .head = "to", .type = HI_CELL_COUNT },
+  { .key = "total", .head = "bytes", .type = HI_CELL_COUNT },
+  { .key = "count", .head = "chunks", .type = HI_CELL_COUNT },
+};
 
-/* The three reports' one skeleton: read glibc's heap of T, build,
+/* A row of the sizes table: arena NAME's list LIST. */
+static void
+sizes_row (struct hi_rmodel *r, struct hi_table *t, const char *name,
+           const char *list, uint64_t from, uint64_t to, uint64_t total,
+           uint64_t count)
+{
+  struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+  if (!c)
+    return;
+  c[0] = hi_cell_text (name);
+  c[1] = hi_cell_text (hi_rmodel_strdup (r, list));
+  c[2] = hi_cell_count (from);
+  c[3] = hi_cell_count (to);
+  c[4] = hi_cell_count (total);
+  c[5] = hi_cell_count (count);
+}
+
+/* Each arena's free chunks by list, malloc_info()'s <sizes> rows in its
+   order: the fastbins (a fastbin's from is its chunk size less
+   MALLOC_ALIGNMENT - 1, as malloc_info has it), the small and large
+   bins, the unsorted bin last; lists without chunks left out. */
+static void
+sizes_table (const struct hi_glibc *g, struct hi_rmodel *r)
+{
+  struct hi_table *t = hi_rmodel_table (r, "glibc_sizes",
+                                        "glibc Free Chunks by Size",
+                                        sizes_columns,
+                                        sizeof sizes_columns
+                                        / sizeof sizes_columns[0]);
+  if (!t)
+    return;
+  t->legend = "each arena's fastbins and bins, as malloc_info()'s <size> "
+              "rows: chunk sizes from and to, their bytes and count "
+              "(chunksize(): malloc_info's bin rows add each chunk's flag "
+              "bits)";
+  t->threshold = -1;
+  for (uint64_t i = 0; i < g->n_arenas; i++)
+    {
+      const struct hi_glibc_arena *a = &g->arenas[i];
+      char name[40], list[40];
+      if (a->is_main)
+        snprintf (name, sizeof name, "main");
+      else
+        snprintf (name, sizeof name, "0x%" PRIx64, a->addr);
+      const char *n = hi_rmodel_strdup (r, name);
+      for (unsigned b = 0; b < HI_GLIBC_NFASTBINS; b++)
+        if (a->fast[b].count)
+          {
+            snprintf (list, sizeof list, "fastbin %u", b);
+            sizes_row (r, t, n, list, hi_sub0 (a->fast[b].to, 15),
+                       a->fast[b].to, a->fast[b].total, a->fast[b].count);
+          }
+      for (unsigned b = 2; b <= HI_GLIBC_NBINS; b++)
+        {
+          /* The unsorted bin (1) last. */
+          const struct hi_glibc_sizes *z = &a->bins[b < HI_GLIBC_NBINS
+                                                    ? b : 1];
+          if (!z->count)
+            continue;
+          if (b < HI_GLIBC_NBINS)
+            snprintf (list, sizeof list, "%s bin %u", b < 64 ? "small"
+                      : "large", b);
+          else
+            snprintf (list, sizeof list, "unsorted");
+          sizes_row (r, t, n, list, z->from, z->to, z->total, z->count);
+        }
+    }
+}
+
+/* The reports' one skeleton (tables.h): read glibc's heap of T, build,
    emit as OPT says. */
-static hi_status
-glibc_emit (const struct hi_target *t, const char *name,
-            const struct hi_options *opt, FILE *out, const char **why,
-            build_fn *build, void *arg)
+hi_status
+hi_glibc_emit (const struct hi_target *t, const char *name,
+               const struct hi_options *opt, FILE *out, const char **why,
+               hi_glibc_build_fn *build, void *arg)
 {
   *why = NULL;
   if (opt->format != HI_TEXT && opt->format != HI_JSON)
@@ -219,6 +293,7 @@ build_stat (const struct hi_target *t, const struct hi_glibc *g,
   (void) t, (void) arg;
   totals_table (g, r);
   arena_table (g, r);
+  sizes_table (g, r);
   tcache_table (g, r);
   return HI_OK;
 }
@@ -227,7 +302,7 @@ hi_status
 hi_glibc_report (const struct hi_target *t, const char *name,
                  const struct hi_options *opt, FILE *out, const char **why)
 {
-  return glibc_emit (t, name, opt, out, why, build_stat, NULL);
+  return hi_glibc_emit (t, name, opt, out, why, build_stat, NULL);
 }
 
 /* What glibc's state of chunk C is, in words, into BUF. */
@@ -335,7 +410,7 @@ hi_glibc_block_report (const struct hi_target *t, const char *name,
                        uint64_t addr, const struct hi_options *opt,
                        FILE *out, const char **why)
 {
-  return glibc_emit (t, name, opt, out, why, build_block, &addr);
+  return hi_glibc_emit (t, name, opt, out, why, build_block, &addr);
 }
 
 static hi_status
@@ -384,5 +459,5 @@ hi_glibc_verify_report (const struct hi_target *t, const char *name,
                         const char **why, uint64_t *problems)
 {
   *problems = 0;
-  return glibc_emit (t, name, opt, out, why, build_verify, problems);
+  return hi_glibc_emit (t, name, opt, out, why, build_verify, problems);
 }

@@ -27,6 +27,19 @@ hi_status hi_table_errors (struct hi_analysis *a, struct hi_rmodel *r);
    and top chain, most live bytes first. */
 hi_status hi_table_types (struct hi_analysis *a, struct hi_rmodel *r);
 
+/* glibc's own heap (table-glibc.c): what a report builds from glibc's
+   heap G of T into R (HI_OK, HI_E_NOT_BLOCK: nothing to write, or
+   HI_E_NOMEM), and the skeleton that reads G, builds and emits it as
+   OPT says (hi_glibc_report's statuses). */
+struct hi_glibc;
+typedef hi_status hi_glibc_build_fn (const struct hi_target *t,
+                                     const struct hi_glibc *g,
+                                     struct hi_rmodel *r, void *arg);
+hi_status hi_glibc_emit (const struct hi_target *t, const char *name,
+                         const struct hi_options *opt, FILE *out,
+                         const char **why, hi_glibc_build_fn *build,
+                         void *arg);
+
 /* The rows of a per-chain table (leaks, peak, temporary, lifetimes):
    A's sites grouped by the path they show (hi_path_span, and with
    opt.lines the line that allocated), sites whose flags differ in SPLIT
