@@ -12,12 +12,14 @@
 #include <string.h>
 
 /* Which commands glibc's heap answers: stat (heap stat, the summary),
-   block, ref, lost and verify.  The others need the monitor's chains. */
+   bins (chunks by size), block, ref, lost and verify.  The others need
+   the monitor's chains. */
 static int
 glibc_answers (const struct hi_gdb_request *r)
 {
   return r->lost || r->have_addr || r->verify || r->ref
-         || strcmp (r->tables, "stat") == 0;
+         || strcmp (r->tables, "stat") == 0
+         || strcmp (r->tables, "bins") == 0;
 }
 
 /* R on T, glibc's heap, to OUT; *PROBLEMS: heap verify's. */
@@ -35,6 +37,8 @@ glibc_report (const struct hi_target *t, const struct hi_gdb_request *r,
   if (r->verify)
     return hi_glibc_verify_report (t, "inferior", &r->opt, out, why,
                                    problems);
+  if (strcmp (r->tables, "bins") == 0)
+    return hi_glibc_bins_report (t, "inferior", &r->opt, out, why);
   return hi_glibc_report (t, "inferior", &r->opt, out, why);
 }
 
@@ -51,8 +55,8 @@ hi_gdb_run_glibc (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
     {
       fprintf (out, "heap: no heapinspect data in this inferior: heap %s "
                "needs the monitor (run the program with "
-               "LD_PRELOAD=.../libheapinspect.so); heap stat, block, ref, "
-               "lost and verify read glibc's heap\n", r->name);
+               "LD_PRELOAD=.../libheapinspect.so); heap stat, bins, block, "
+               "ref, lost and verify read glibc's heap\n", r->name);
       return -1;
     }
   size_t maps_len;
