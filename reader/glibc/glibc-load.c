@@ -470,6 +470,17 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
              "memory map)";
       return HI_E_NO_GLIBC;
     }
+  /* Its version, symbols and layout come from the file of that name on
+     this machine: only if it is the same libc. */
+  if (hi_target_file_differs (t, libc, path))
+    {
+      static _Thread_local char other[HI_MAP_PATH_MAX + 160];
+      snprintf (other, sizeof other, "its libc is not this machine's %s "
+                "(their build-ids differ): read it where it ran, or where "
+                "that libc is", path);
+      *why = other;
+      return HI_E_NO_GLIBC;
+    }
   struct hi_glibc *g = calloc (1, sizeof *g);
   if (!g)
     return HI_E_NOMEM;

@@ -142,6 +142,77 @@ build_id (Elf *elf, char *hex)
   return -1;
 }
 
+/* The build-id notes in the target's memory of the ELF object whose
+   first page is at LOAD (its ELF header and program headers, which a
+   core keeps for every mapped ELF file), as lowercase hex in HEX.  0, or
+   -1 if the memory does not hold them. */
+static int
+target_build_id (const struct hi_target *t, uint64_t load, char *hex)
+{
+  Elf64_Ehdr eh;
+  if (t->ops->read_memory (t->ctx, load, &eh, sizeof eh) != 0
+      || memcmp (eh.e_ident, ELFMAG, SELFMAG) != 0
+      || eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_phnum > 64
+      || eh.e_phentsize != sizeof (Elf64_Phdr) || eh.e_phoff > 4096)
+    return -1;
+  Elf64_Phdr ph[64];
+  if (t->ops->read_memory (t->ctx, load + eh.e_phoff, ph,
+                           eh.e_phnum * sizeof *ph) != 0)
+    return -1;
+  uint64_t first = UINT64_MAX;
+  for (int i = 0; i < eh.e_phnum; i++)
+    if (ph[i].p_type == PT_LOAD && ph[i].p_vaddr < first)
+      first = ph[i].p_vaddr & ~(uint64_t) 0xfff;
+  for (int i = 0; i < eh.e_phnum && first != UINT64_MAX; i++)
+    {
+      unsigned char note[256];
+      uint64_t size = ph[i].p_memsz;
+      if (ph[i].p_type != PT_NOTE || size > sizeof note || size < 12
+          || ph[i].p_vaddr < first
+          || t->ops->read_memory (t->ctx, load + ph[i].p_vaddr - first, note,
+                                  size) != 0)
+        continue;
+      for (uint64_t off = 0; off + 12 <= size;)
+        {
+          uint32_t nh[3];       /* namesz, descsz, type */
+          memcpy (nh, note + off, sizeof nh);
+          uint64_t name = off + 12, desc = name + ((nh[0] + 3) & ~3u);
+          uint64_t end = desc + ((nh[1] + 3) & ~3u);
+          if (nh[0] > size || nh[1] > size || end > size)
+            break;
+          if (nh[2] == NT_GNU_BUILD_ID && nh[0] == 4
+              && memcmp (note + name, "GNU", 4) == 0 && nh[1] >= 2
+              && nh[1] <= 64)
+            {
+              for (uint32_t k = 0; k < nh[1]; k++)
+                sprintf (hex + 2 * k, "%02x", note[desc + k]);
+              return 0;
+            }
+          off = end;
+        }
+    }
+  return -1;
+}
+
+int
+hi_target_file_differs (const struct hi_target *t, uint64_t load,
+                        const char *path)
+{
+  char mine[2 * 64 + 1], theirs[2 * 64 + 1];
+  if (target_build_id (t, load, theirs) != 0)
+    return 0;                   /* the target does not say: trust it */
+  int fd = hi_open_regular (path);
+  if (fd < 0)
+    return 0;
+  elf_version (EV_CURRENT);
+  Elf *elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  int have = elf && elf_kind (elf) == ELF_K_ELF && build_id (elf, mine) == 0;
+  if (elf)
+    elf_end (elf);
+  close (fd);
+  return have && strcmp (mine, theirs) != 0;
+}
+
 int
 hi_find_debug_symbol (const char *path, uint64_t load_start,
                       const char *name, uint64_t *addr, uint64_t *value)

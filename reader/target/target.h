@@ -51,6 +51,12 @@ int hi_target_mapping_of (const struct hi_target *t, uint64_t addr,
 int hi_target_read_mapped_file (const struct hi_target *t, uint64_t addr,
                                 void *buf, size_t len);
 
+/* 1 if the ELF file PATH is not the object T has mapped from LOAD on:
+   the build-id in T's copy of its first page (a core keeps it) is not
+   the file's.  0 if they are the same, or either does not say. */
+int hi_target_file_differs (const struct hi_target *t, uint64_t load,
+                            const char *path);
+
 /* The lowest p_vaddr of ELF's PT_LOAD segments, page-aligned down, in
    *VADDR, and whether the file is position-independent (ET_DYN: its
    addresses move with its load) in *IS_DYN.  0, or -1. */
