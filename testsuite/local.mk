@@ -387,3 +387,8 @@ check_PROGRAMS += %reldir%/progs/leak-stale-cxx-O0 %reldir%/progs/leak-stale-cxx
 # heapinspect.gdb/interrupt.exp: a heap lost long enough to interrupt.
 check_PROGRAMS += %reldir%/progs/waiting-blocks
 %canon_reldir%_progs_waiting_blocks_CFLAGS = $(progs_cflags)
+# heapinspect.cli/cxx-vtables.exp: polymorphic objects with multiple
+# inheritance, lost and kept.
+check_PROGRAMS += %reldir%/progs/cxx-vtables
+%canon_reldir%_progs_cxx_vtables_SOURCES = %reldir%/progs/cxx-vtables.cc
+%canon_reldir%_progs_cxx_vtables_CXXFLAGS = $(AM_CXXFLAGS) -g -fno-inline -fno-optimize-sibling-calls

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/chunk.h"
+#include "symbols/mapsyms.h"
 #include "tables/tables.h"
 
 #define PAGE 4096
@@ -888,6 +889,12 @@ block_cells (struct hi_analysis *a, const struct hi_block_info *i,
   char s[1024], how[256];
   c[C_OFFSET] = hi_cell_count (addr - b->start);
   const char *type = block_type (a, b);
+  const char *by_vtable = "";
+  if (!type && i->cxx_type)
+    {
+      type = i->cxx_type;
+      by_vtable = " (by its vtable)";
+    }
   if (type)
     c[C_TYPE] = text_cell (r, type);
   if (i->from_records)
@@ -906,9 +913,9 @@ block_cells (struct hi_analysis *a, const struct hi_block_info *i,
   int alloc = c[C_ALLOC].type != HI_CELL_EMPTY;
   if (b->size || alloc || !i->from_records)
     snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " %s into a%s %"
-              PRIu64 "-byte block%s%.900s at 0x%" PRIx64 "%s%s", addr,
+              PRIu64 "-byte block%s%.800s%s at 0x%" PRIx64 "%s%s", addr,
               addr - b->start, bytes_word (addr - b->start), freed,
-              b->size, type ? " of type " : "", type ? type : "",
+              b->size, type ? " of type " : "", type ? type : "", by_vtable,
               b->start, how, alloc ? ", allocated by " : "");
   else
     snprintf (s, sizeof s, "0x%" PRIx64 " is the start of a%s block at "
@@ -1188,17 +1195,25 @@ hi_block_report (const struct hi_target *t, const struct hi_model *m,
     {
       struct hi_block_info i;
       hi_block_classify (t, m, addr, &i);
+      /* The target's own symbols: a C++ object's class by its vtable. */
+      struct hi_mapsyms *ms = hi_mapsyms_new (t);
+      if (!ms)
+        s = HI_E_NOMEM;
+      else if (i.state == HI_BLOCK_LIVE && i.block.size >= 8)
+        i.cxx_type = hi_mapsyms_class_at (ms, t, i.block.start);
       struct hi_rmodel r;
       hi_rmodel_init (&r);
       r.source = "block";
       r.incomplete = m->damaged != 0;
-      s = hi_block_table (&a, &i, &r);
+      if (s == HI_OK)
+        s = hi_block_table (&a, &i, &r);
       if (s == HI_OK)
         {
           hi_emit_text_or_json (&r, opt, out);
           s = hi_block_in_bytes (m, &i) ? HI_OK : HI_E_NOT_BLOCK;
         }
       hi_rmodel_free (&r);
+      hi_mapsyms_free (ms);
       hi_analysis_free (&a);
     }
   hi_symbolizer_free (sym);

@@ -8,6 +8,7 @@
 
 #include "glibc/glibc.h"
 #include "report/rmodel.h"
+#include "symbols/mapsyms.h"
 #include "util/num.h"
 
 static const struct hi_column kv_columns[] = {
@@ -294,6 +295,17 @@ build_block (const struct hi_target *t, const struct hi_glibc *g,
   kv (r, tb, "offset", hi_cell_count (addr - c.chunk));
   state_text (g, &c, text, sizeof text);
   kv (r, tb, "state", hi_cell_text (hi_rmodel_strdup (r, text)));
+  if (c.state == HI_GLIBC_IN_USE || c.state == HI_GLIBC_MMAPPED)
+    {
+      /* A C++ object's first word: its vtable pointer. */
+      struct hi_mapsyms *vt = hi_mapsyms_new (t);
+      if (!vt)
+        return HI_E_NOMEM;
+      const char *type = hi_mapsyms_class_at (vt, t, c.chunk + 16);
+      if (type)
+        kv (r, tb, "type", hi_cell_text (hi_rmodel_strdup (r, type)));
+      hi_mapsyms_free (vt);
+    }
   if (c.arena)
     {
       if (c.main_arena)

@@ -194,6 +194,9 @@ struct hi_block_info
   int from_records;
   uint64_t record;           /* from_records: the error's number (index
                                 + 1) it came from; 0: the ring's entry */
+  const char *cxx_type;      /* LIVE: the C++ class whose vtable its first
+                                word points into (hi_block_report sets
+                                it), or NULL */
 };
 
 /* What ADDR is in the heap of model M, read through T (module images
