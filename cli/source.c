@@ -142,11 +142,13 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
     }
   const char *why = NULL;
   uint64_t problems = 0;
+  int said = 0;
   struct hi_reach_totals totals;
   s = view == HI_VIEW_LEAKS
       ? hi_glibc_leak_report (&t, src->name, opt, stdout, &why, &totals)
       : view == HI_VIEW_BLOCK
-      ? hi_glibc_block_report (&t, src->name, block, opt, stdout, &why)
+      ? hi_glibc_block_report (&t, src->name, block, opt, stdout, &why,
+                               &said)
       : view == HI_VIEW_VERIFY
       ? hi_glibc_verify_report (&t, src->name, opt, stdout, &why, &problems)
       : hi_glibc_report (&t, src->name, opt, stdout, &why);
@@ -169,6 +171,11 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
     {
       hi_cli_error (src->name, "no heapinspect data, and no memory map to "
                     "scan glibc's heap (a raw dump without one)");
+      return 1;
+    }
+  if (s == HI_E_NOT_BLOCK && said)
+    {
+      *written = 1;           /* where it is instead */
       return 1;
     }
   if (s == HI_E_NOT_BLOCK)

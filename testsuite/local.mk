@@ -392,3 +392,8 @@ check_PROGRAMS += %reldir%/progs/waiting-blocks
 check_PROGRAMS += %reldir%/progs/cxx-vtables
 %canon_reldir%_progs_cxx_vtables_SOURCES = %reldir%/progs/cxx-vtables.cc
 %canon_reldir%_progs_cxx_vtables_CXXFLAGS = $(AM_CXXFLAGS) -g -fno-inline -fno-optimize-sibling-calls
+# heapinspect.cli/stack-threads.exp: threads blocked with named start
+# functions.
+check_PROGRAMS += %reldir%/progs/stack-threads
+%canon_reldir%_progs_stack_threads_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_stack_threads_LDADD = -lpthread

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "model/chunk.h"
 #include "symbols/mapsyms.h"
+#include "target/target.h"
 #include "tables/tables.h"
 
 #define PAGE 4096
@@ -670,7 +671,8 @@ hi_block_find (const struct hi_target *t, const struct hi_model *m,
 enum { C_T0, C_ALLOC, C_T1, C_FREE, C_T2, C_BEFORE_ALLOC, C_T3, C_ADDRESS,
        C_STATE, C_BLOCK, C_SIZE, C_OFFSET, C_PAST, C_REDZONE, C_CHUNK,
        C_CHUNK_SIZE, C_BEFORE, C_BEFORE_SIZE, C_THREAD, C_WHERE, C_WHAT,
-       C_ERROR, C_TYPE, C_PADDING, C_FROM_RECORDS, C_NCOLS };
+       C_ERROR, C_TYPE, C_PADDING, C_FROM_RECORDS, C_THREAD_START,
+       C_NCOLS };
 
 static const struct hi_column columns[C_NCOLS] = {
   [C_T0] = { .head = "" },
@@ -699,6 +701,7 @@ static const struct hi_column columns[C_NCOLS] = {
   [C_TYPE] = { .key = "type", .type = HI_CELL_TEXT },
   [C_PADDING] = { .key = "in_padding", .type = HI_CELL_COUNT },
   [C_FROM_RECORDS] = { .key = "from_records", .type = HI_CELL_COUNT },
+  [C_THREAD_START] = { .key = "thread_start", .type = HI_CELL_TEXT },
 };
 
 /* "byte" or "bytes", as N wants. */
@@ -781,7 +784,13 @@ where_text (const struct hi_analysis *a, const struct hi_block_info *i,
   switch (i->where)
     {
     case HI_WHERE_IS_STACK:
-      if (i->tid)
+      if (i->tid && i->thread_start)
+        snprintf (s, size, ": it is on the stack of thread %" PRIu64
+                  " (started at %.400s)", i->tid, i->thread_start);
+      else if (i->tid && i->main_thread)
+        snprintf (s, size, ": it is on the stack of thread %" PRIu64
+                  " (the main thread)", i->tid);
+      else if (i->tid)
         snprintf (s, size, ": it is on the stack of thread %" PRIu64, i->tid);
       else
         snprintf (s, size, ": it is on the main thread's stack");
@@ -1101,6 +1110,8 @@ outside_cells (const struct hi_analysis *a, const struct hi_block_info *i,
     c[C_WHAT] = text_cell (r, i->mapping);
   if (i->where == HI_WHERE_IS_STACK && i->tid)
     c[C_THREAD] = hi_cell_count (i->tid);
+  if (i->where == HI_WHERE_IS_STACK && i->thread_start)
+    c[C_THREAD_START] = text_cell (r, i->thread_start);
   snprintf (s, sizeof s, "0x%" PRIx64 " is not in a block allocated "
             "through heapinspect%s", i->addr, where_text (a, i, w, sizeof w));
   c[C_T0] = text_cell (r, s);
@@ -1201,6 +1212,14 @@ hi_block_report (const struct hi_target *t, const struct hi_model *m,
         s = HI_E_NOMEM;
       else if (i.state == HI_BLOCK_LIVE && i.block.size >= 8)
         i.cxx_type = hi_mapsyms_class_at (ms, t, i.block.start);
+      struct hi_stack_thread th;
+      if (ms && i.state == HI_BLOCK_NONE && i.where == HI_WHERE_IS_STACK
+          && hi_stack_thread (t, addr, &th) == 0 && th.tid == i.tid)
+        {
+          i.thread_start = th.start ? hi_mapsyms_function (ms, th.start)
+                                    : NULL;
+          i.main_thread = th.main;
+        }
       struct hi_rmodel r;
       hi_rmodel_init (&r);
       r.source = "block";

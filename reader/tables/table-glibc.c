@@ -9,6 +9,7 @@
 #include "glibc/glibc.h"
 #include "report/rmodel.h"
 #include "symbols/mapsyms.h"
+#include "target/target.h"
 #include "util/num.h"
 
 static const struct hi_column kv_columns[] = {
@@ -186,9 +187,11 @@ typedef hi_status build_fn (const struct hi_target *t,
 static hi_status
 glibc_emit (const struct hi_target *t, const char *name,
             const struct hi_options *opt, FILE *out, const char **why,
-            build_fn *build, void *arg)
+            int *written, build_fn *build, void *arg)
 {
   *why = NULL;
+  if (written)
+    *written = 0;
   if (opt->format != HI_TEXT && opt->format != HI_JSON)
     return HI_E_USAGE;
   struct hi_glibc *g;
@@ -202,11 +205,14 @@ glibc_emit (const struct hi_target *t, const char *name,
   s = build (t, g, &r, arg);
   if (s == HI_OK && r.nomem)
     s = HI_E_NOMEM;
-  if (s == HI_OK)
+  /* "Not a block" may still say where the address is. */
+  if (s == HI_OK || (s == HI_E_NOT_BLOCK && r.n_tables))
     {
       hi_emit_text_or_json (&r, opt, out);
       if (ferror (out))
         s = HI_E_WRITE;
+      else if (written)
+        *written = 1;
     }
   hi_rmodel_free (&r);
   hi_glibc_free (g);
@@ -228,7 +234,7 @@ hi_status
 hi_glibc_report (const struct hi_target *t, const char *name,
                  const struct hi_options *opt, FILE *out, const char **why)
 {
-  return glibc_emit (t, name, opt, out, why, build_stat, NULL);
+  return glibc_emit (t, name, opt, out, why, NULL, build_stat, NULL);
 }
 
 /* What glibc's state of chunk C is, in words, into BUF. */
@@ -267,6 +273,44 @@ state_text (const struct hi_glibc *g, const struct hi_glibc_chunk *c,
               f->index < 64 ? "small" : "large", f->index);
 }
 
+/* ADDR in no chunk: if it is on a thread's stack, a table that says
+   whose (its LWP and start function); HI_E_NOT_BLOCK either way. */
+static hi_status
+stack_address (const struct hi_target *t, uint64_t addr,
+               struct hi_rmodel *r)
+{
+  struct hi_stack_thread th;
+  if (hi_stack_thread (t, addr, &th) != 0)
+    return HI_E_NOT_BLOCK;
+  struct hi_mapsyms *ms = hi_mapsyms_new (t);
+  struct hi_table *tb = hi_rmodel_table (r, "glibc_address", "glibc Address",
+                                         kv_columns, 2);
+  if (!ms || !tb)
+    {
+      hi_mapsyms_free (ms);
+      return HI_E_NOMEM;
+    }
+  const char *start = th.start ? hi_mapsyms_function (ms, th.start) : NULL;
+  char text[600];
+  tb->keyvalue = 1;
+  tb->threshold = -1;
+  snprintf (text, sizeof text, "0x%" PRIx64, addr);
+  kv (r, tb, "address", hi_cell_text (hi_rmodel_strdup (r, text)));
+  if (start)
+    snprintf (text, sizeof text, "on the stack of thread %" PRIu64
+              " (started at %.400s), in no heap of glibc's", th.tid, start);
+  else
+    snprintf (text, sizeof text, "on the stack of thread %" PRIu64 "%s, in "
+              "no heap of glibc's", th.tid, th.main ? " (the main thread)"
+              : "");
+  kv (r, tb, "where", hi_cell_text (hi_rmodel_strdup (r, text)));
+  kv (r, tb, "thread", hi_cell_count (th.tid));
+  if (start)
+    kv (r, tb, "start", hi_cell_text (hi_rmodel_strdup (r, start)));
+  hi_mapsyms_free (ms);
+  return r->nomem ? HI_E_NOMEM : HI_E_NOT_BLOCK;
+}
+
 static hi_status
 build_block (const struct hi_target *t, const struct hi_glibc *g,
              struct hi_rmodel *r, void *arg)
@@ -274,7 +318,7 @@ build_block (const struct hi_target *t, const struct hi_glibc *g,
   uint64_t addr = *(const uint64_t *) arg;
   struct hi_glibc_chunk c;
   if (hi_glibc_find (t, g, addr, &c) != 0)
-    return HI_E_NOT_BLOCK;
+    return stack_address (t, addr, r);
   struct hi_table *tb = hi_rmodel_table (r, "glibc_block", "glibc Chunk",
                                          kv_columns, 2);
   if (!tb)
@@ -330,9 +374,9 @@ build_block (const struct hi_target *t, const struct hi_glibc *g,
 hi_status
 hi_glibc_block_report (const struct hi_target *t, const char *name,
                        uint64_t addr, const struct hi_options *opt,
-                       FILE *out, const char **why)
+                       FILE *out, const char **why, int *written)
 {
-  return glibc_emit (t, name, opt, out, why, build_block, &addr);
+  return glibc_emit (t, name, opt, out, why, written, build_block, &addr);
 }
 
 static hi_status
@@ -381,5 +425,6 @@ hi_glibc_verify_report (const struct hi_target *t, const char *name,
                         const char **why, uint64_t *problems)
 {
   *problems = 0;
-  return glibc_emit (t, name, opt, out, why, build_verify, problems);
+  return glibc_emit (t, name, opt, out, why, NULL, build_verify,
+                     problems);
 }

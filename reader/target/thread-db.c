@@ -273,6 +273,37 @@ hi_thread_db_list_tls (const struct hi_target *t, uint64_t map,
 }
 
 int
+hi_stack_thread (const struct hi_target *t, uint64_t addr,
+                 struct hi_stack_thread *out)
+{
+  memset (out, 0, sizeof *out);
+  struct hi_map_entry e;
+  struct hi_thread_regs regs;
+  if (!t->ops->thread_regs || hi_target_mapping_of (t, addr, &e) != 0)
+    return -1;
+  int found = 0;
+  for (size_t i = 0; !found && t->ops->thread_regs (t->ctx, i, &regs) == 0;
+       i++)
+    found = regs.sp >= e.start && regs.sp < e.end;
+  if (!found)
+    return -1;
+  out->tid = regs.tid;
+  struct hi_db_thread *th;
+  size_t n;
+  const char *why;
+  if (hi_thread_db_list (t, &th, &n, &why) != 0)
+    return 0;
+  for (size_t i = 0; i < n; i++)
+    if (th[i].tid == out->tid)
+      {
+        out->start = th[i].start;
+        out->main = th[i].start == 0;
+      }
+  free (th);
+  return 0;
+}
+
+int
 hi_target_link_map (const struct hi_target *t, uint64_t bias, uint64_t *map)
 {
   /* struct r_debug: r_version, then r_map; struct link_map: l_addr,
