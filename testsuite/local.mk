@@ -397,3 +397,12 @@ check_PROGRAMS += %reldir%/progs/cxx-vtables
 check_PROGRAMS += %reldir%/progs/stack-threads
 %canon_reldir%_progs_stack_threads_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_stack_threads_LDADD = -lpthread
+# heapinspect.cli/dltls.exp: a block only a dlopen'd module's TLS
+# variable points to.
+check_PROGRAMS += %reldir%/progs/dltls
+%canon_reldir%_progs_dltls_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_dltls_LDADD = -ldl -lpthread
+check_LTLIBRARIES += %reldir%/progs/libdltls.la
+%canon_reldir%_progs_libdltls_la_SOURCES = %reldir%/progs/dltls-lib.c
+%canon_reldir%_progs_libdltls_la_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_libdltls_la_LDFLAGS = -module -avoid-version -rpath /nowhere

@@ -15,6 +15,7 @@
    What memcheck has that a core does not: which bytes are defined.  It
    skips words it knows were never written; here every word counts. */
 #define _GNU_SOURCE
+#include "target/target.h"
 #include "reach/reach-int.h"
 #include "util/sort.h"
 
@@ -161,6 +162,31 @@ push_clique (struct hi_scan *s, uint64_t ptr, uint32_t clique)
   if (block_at (s, ptr, &i) == 0 && s->b[i].state == HI_ST_UNREACHED
       && i != clique)
     mark (s, i, HI_ST_INDIRECT);
+}
+
+/* The live threads' TLS blocks that are heap blocks (a dlopen'd
+   module's, which glibc allocates on a thread's first use and reaches
+   only through the thread's DTV, found by libthread_db): roots, as
+   LeakSanitizer scans them, and reachable themselves.  Where
+   libthread_db cannot tell, none. */
+static void
+tls_roots (struct hi_scan *s)
+{
+  uint64_t *tls;
+  size_t n;
+  const char *why;
+  if (hi_thread_db_tls_blocks (s->t, &tls, &n, &why) != 0)
+    return;
+  for (size_t k = 0; k < n; k++)
+    {
+      uint32_t i;
+      if (block_at (s, tls[k], &i) == 0 && s->b[i].state != HI_ST_REACHABLE)
+        {
+          mark (s, i, HI_ST_REACHABLE);
+          s->r->tls_blocks++;
+        }
+    }
+  free (tls);
 }
 
 #define BATCH 32
@@ -400,6 +426,7 @@ hi_scan_mark (struct hi_scan *s, unsigned flags)
         push_root (s, s->exit_regs[k], 1);
       if (s->exit_thread < s->n_threads)
         s->r->exit_tid = s->threads[s->exit_thread].tid;
+      tls_roots (s);
       process (s, -1);
       /* The cliques of what is left. */
       for (uint32_t i = 0; i < n && !hi_scan_stop (s); i++)

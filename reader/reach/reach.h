@@ -13,6 +13,12 @@
      caller's frame, with that caller's callee-saved registers as roots
      (exit()'s own frames hold none of the program's pointers, only
      stale words of its popped frames);
+   - each live thread's dynamic TLS blocks (a dlopen'd module's TLS,
+     which glibc allocates with malloc and reaches only through the
+     thread's DTV), as libthread_db finds them: the block is reachable
+     and its words are roots (LeakSanitizer's answer; memcheck sees them
+     through the DTV, a block pointed to at its second word, so
+     possibly lost, with what they point to);
    - every other readable and writable mapping (the loaded objects'
      .data and .bss, TLS blocks, the program's own anonymous mappings,
      shared memory; not devices but /dev/zero), except malloc's own heap
@@ -123,6 +129,9 @@ struct hi_reach
   uint64_t dead_stacks;      /* exited threads' stacks glibc keeps mapped
                                 (its stack cache): not roots */
   uint64_t dead_stack_bytes; /* ... and their bytes */
+  uint64_t tls_blocks;       /* live threads' TLS blocks that are heap
+                                blocks (dlopen'd modules', reached only
+                                through a DTV): roots, and reachable */
   int thread_db;             /* 1: which threads live came from glibc's
                                 libthread_db; 0: from the registers */
   /* Held at `run --leak-check`'s exit stop (the monitor's record, see

@@ -92,6 +92,14 @@ int hi_thread_db_list_tls (const struct hi_target *t, uint64_t map,
                            uint64_t offset, struct hi_db_thread **out,
                            size_t *n, const char **why);
 
+/* The TLS block of every loaded object with TLS in every thread of T
+   libthread_db lists (td_thr_tls_get_addr: a dlopen'd module's block,
+   which glibc allocates on first use and reaches only through the
+   thread's DTV, as well as the static ones): 0 with *OUT (malloc'd, N
+   addresses), or -1 with *WHY. */
+int hi_thread_db_tls_blocks (const struct hi_target *t, uint64_t **out,
+                             size_t *n, const char **why);
+
 /* The thread whose stack holds an address (hi_stack_thread). */
 struct hi_stack_thread
 {
