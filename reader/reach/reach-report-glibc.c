@@ -215,8 +215,8 @@ largest_cmp (const void *x, const void *y)
   return c ? c : hi_cmp_u64 ((*a)->user, (*b)->user);
 }
 
-/* The largest blocks (OPT's limit, else 10), largest first, then by
-   address. */
+/* The largest blocks (10, or as many as OPT's limit says), largest
+   first, then by address. */
 static hi_status
 largest_table (const struct hi_reach *rc, const char *const *types,
                const struct hi_options *opt, struct hi_rmodel *r)
@@ -238,7 +238,9 @@ largest_table (const struct hi_reach *rc, const char *const *types,
   for (uint64_t i = 0; i < rc->n_blocks; i++)
     v[i] = &rc->blocks[i];
   qsort (v, rc->n_blocks, sizeof *v, largest_cmp);
-  uint64_t limit = opt->limit ? opt->limit : 10;
+  /* --limit's rows; 10 by default; --limit=0: every block. */
+  uint64_t limit = opt->limit == HI_OPT_LIMIT_AUTO ? 10
+                   : opt->limit ? opt->limit : UINT64_MAX;
   for (uint64_t i = 0; i < rc->n_blocks && i < limit; i++)
     {
       struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
@@ -257,6 +259,10 @@ largest_table (const struct hi_reach *rc, const char *const *types,
   return r->nomem ? HI_E_NOMEM : HI_OK;
 }
 
+/* The first word of each block, read in pieces of this many bytes (the
+   blocks come in address order): one read per piece, not per block. */
+#define PIECE 65536u
+
 /* Each block's C++ class by its first word, or NULL: into *OUT
    (strings owned by *VT). */
 static hi_status
@@ -265,11 +271,33 @@ block_types (const struct hi_target *t, const struct hi_reach *rc,
 {
   *vt = hi_mapsyms_new (t);
   *out = calloc (rc->n_blocks + 1, sizeof **out);
-  if (!*vt || !*out)
-    return HI_E_NOMEM;
+  unsigned char *piece = malloc (PIECE);
+  if (!*vt || !*out || !piece)
+    {
+      free (piece);
+      return HI_E_NOMEM;
+    }
+  uint64_t lo = 1, hi = 0;      /* the piece held: [lo, hi) */
   for (uint64_t i = 0; i < rc->n_blocks; i++)
-    if (rc->blocks[i].size >= 8)
-      (*out)[i] = hi_mapsyms_class_at (*vt, t, rc->blocks[i].user);
+    {
+      uint64_t at = rc->blocks[i].user, word;
+      if (rc->blocks[i].size < 8 || at + 8 < at)
+        continue;
+      if (at < lo || at + 8 > hi)
+        {
+          uint64_t base = at & ~(uint64_t) (PIECE - 1);
+          if (t->ops->read_memory (t->ctx, base, piece, PIECE) == 0)
+            lo = base, hi = base + PIECE;
+          else
+            lo = 1, hi = 0;
+        }
+      if (at >= lo && at + 8 <= hi)
+        memcpy (&word, piece + (at - lo), 8);
+      else if (t->ops->read_memory (t->ctx, at, &word, 8) != 0)
+        continue;
+      (*out)[i] = hi_mapsyms_class (*vt, word);
+    }
+  free (piece);
   return HI_OK;
 }
 

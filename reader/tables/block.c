@@ -787,9 +787,6 @@ where_text (const struct hi_analysis *a, const struct hi_block_info *i,
       if (i->tid && i->thread_start)
         snprintf (s, size, ": it is on the stack of thread %" PRIu64
                   " (started at %.400s)", i->tid, i->thread_start);
-      else if (i->tid && i->main_thread)
-        snprintf (s, size, ": it is on the stack of thread %" PRIu64
-                  " (the main thread)", i->tid);
       else if (i->tid)
         snprintf (s, size, ": it is on the stack of thread %" PRIu64, i->tid);
       else
@@ -1218,7 +1215,6 @@ hi_block_report (const struct hi_target *t, const struct hi_model *m,
         {
           i.thread_start = th.start ? hi_mapsyms_function (ms, th.start)
                                     : NULL;
-          i.main_thread = th.main;
         }
       struct hi_rmodel r;
       hi_rmodel_init (&r);

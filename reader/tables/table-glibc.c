@@ -300,9 +300,8 @@ stack_address (const struct hi_target *t, uint64_t addr,
     snprintf (text, sizeof text, "on the stack of thread %" PRIu64
               " (started at %.400s), in no heap of glibc's", th.tid, start);
   else
-    snprintf (text, sizeof text, "on the stack of thread %" PRIu64 "%s, in "
-              "no heap of glibc's", th.tid, th.main ? " (the main thread)"
-              : "");
+    snprintf (text, sizeof text, "on the stack of thread %" PRIu64 ", in "
+              "no heap of glibc's", th.tid);
   kv (r, tb, "where", hi_cell_text (hi_rmodel_strdup (r, text)));
   kv (r, tb, "thread", hi_cell_count (th.tid));
   if (start)

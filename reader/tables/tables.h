@@ -186,9 +186,7 @@ struct hi_block_info
   uint64_t tid;              /* STACK: the thread, 0 if not known */
   const char *thread_start;  /* STACK: its start function's name, from
                                 libthread_db (hi_block_report sets it),
-                                or NULL */
-  int main_thread;           /* STACK: libthread_db says it is the main
-                                thread */
+                                or NULL (the main thread has none) */
   uint64_t module;           /* MODULE: index in the model's modules */
   char mapping[HI_MAP_PATH_MAX]; /* MAPPING, HEAP: the mapping's name */
   /* No header in memory tells (a snapshot holds no heap memory, a core
