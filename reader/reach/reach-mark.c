@@ -306,6 +306,10 @@ process (struct hi_scan *s, int64_t clique)
           s->b[i].pending = 0;
           int prior_definite = s->b[i].state != HI_ST_POSSIBLE;
           s->r->scanned_bytes += s->b[i].size;
+          const unsigned char *w;
+          if (s->first && s->b[i].size >= 8
+              && (w = hi_scan_read (s, s->b[i].start, 8)))
+            memcpy (&s->first[i], w, 8);
           scan_memory (s, s->b[i].start, s->b[i].size, prior_definite, clique);
         }
     }
@@ -373,7 +377,12 @@ hi_scan_mark (struct hi_scan *s, unsigned flags)
   uint32_t n = s->n_blocks;
   s->stack = malloc ((n + 1) * sizeof *s->stack);
   s->batch = malloc ((n + 1) * sizeof *s->batch);
-  if (!s->stack || !s->batch)
+  if (!s->m)
+    {
+      free (s->first);
+      s->first = calloc (n + 1, sizeof *s->first);
+    }
+  if (!s->stack || !s->batch || (!s->m && !s->first))
     return HI_E_NOMEM;
   /* What is not a root: the monitor's arenas and malloc's heap. */
   struct hi_ranges exclude = { 0 };

@@ -259,45 +259,18 @@ largest_table (const struct hi_reach *rc, const char *const *types,
   return r->nomem ? HI_E_NOMEM : HI_OK;
 }
 
-/* The first word of each block, read in pieces of this many bytes (the
-   blocks come in address order): one read per piece, not per block. */
-#define PIECE 65536u
-
-/* Each block's C++ class by its first word, or NULL: into *OUT
-   (strings owned by *VT). */
+/* Each block's C++ class by its first word (as the scan read it), or
+   NULL: into *OUT (strings owned by *VT). */
 static hi_status
 block_types (const struct hi_target *t, const struct hi_reach *rc,
              struct hi_mapsyms **vt, const char ***out)
 {
   *vt = hi_mapsyms_new (t);
   *out = calloc (rc->n_blocks + 1, sizeof **out);
-  unsigned char *piece = malloc (PIECE);
-  if (!*vt || !*out || !piece)
-    {
-      free (piece);
-      return HI_E_NOMEM;
-    }
-  uint64_t lo = 1, hi = 0;      /* the piece held: [lo, hi) */
-  for (uint64_t i = 0; i < rc->n_blocks; i++)
-    {
-      uint64_t at = rc->blocks[i].user, word;
-      if (rc->blocks[i].size < 8 || at + 8 < at)
-        continue;
-      if (at < lo || at + 8 > hi)
-        {
-          uint64_t base = at & ~(uint64_t) (PIECE - 1);
-          if (t->ops->read_memory (t->ctx, base, piece, PIECE) == 0)
-            lo = base, hi = base + PIECE;
-          else
-            lo = 1, hi = 0;
-        }
-      if (at >= lo && at + 8 <= hi)
-        memcpy (&word, piece + (at - lo), 8);
-      else if (t->ops->read_memory (t->ctx, at, &word, 8) != 0)
-        continue;
-      (*out)[i] = hi_mapsyms_class (*vt, word);
-    }
-  free (piece);
+  if (!*vt || !*out)
+    return HI_E_NOMEM;
+  for (uint64_t i = 0; rc->first_words && i < rc->n_blocks; i++)
+    (*out)[i] = hi_mapsyms_class (*vt, rc->first_words[i]);
   return HI_OK;
 }
 

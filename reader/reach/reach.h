@@ -114,6 +114,9 @@ struct hi_reach
      blocks (the monitor's own) are neither here nor counted. */
   struct hi_reach_block *blocks;
   uint64_t n_blocks;
+  /* Without the monitor: each block's first word as the scan read it
+     (0 if not read), for its C++ type by its vtable; NULL with it. */
+  uint64_t *first_words;
   /* Per (class, site), every pair that has blocks: by class (definitely
      lost first), then most bytes first, then site id. */
   struct hi_reach_site *sites;
