@@ -265,7 +265,7 @@ static hi_status
 block_types (const struct hi_target *t, const struct hi_reach *rc,
              struct hi_mapsyms **vt, const char ***out)
 {
-  *vt = hi_mapsyms_new (t);
+  *vt = hi_mapsyms_new (t, HI_MAPSYMS_VTABLES);
   *out = calloc (rc->n_blocks + 1, sizeof **out);
   if (!*vt || !*out)
     return HI_E_NOMEM;

@@ -31,6 +31,7 @@ struct symvec
 
 struct hi_mapsyms
 {
+  unsigned what;               /* HI_MAPSYMS_* */
   struct symvec vtables, functions;
   struct hi_strtab names;
 };
@@ -39,7 +40,10 @@ static int
 add_sym (struct hi_mapsyms *v, struct symvec *to, uint64_t start,
          uint64_t size, const char *name)
 {
-  uint32_t id = hi_strtab_intern (&v->names, name);
+  /* Names come from files a core names: control characters escaped. */
+  char safe[2048];
+  hi_escape (name, safe, sizeof safe);
+  uint32_t id = hi_strtab_intern (&v->names, safe);
   if (id == UINT32_MAX || to->n >= SYMS_MAX
       || hi_grow ((void **) &to->v, &to->cap, to->n + 1, sizeof *to->v) != 0)
     return -1;
@@ -89,14 +93,15 @@ add_file (struct hi_mapsyms *v, Elf *elf, uint64_t bias)
               if (!s || !s[0])
                 continue;
               char buf[1024];
-              if (type == STT_OBJECT && sym.st_size > 16
-                  && strncmp (s, "_ZTV", 4) == 0)
+              if ((v->what & HI_MAPSYMS_VTABLES) && type == STT_OBJECT
+                  && sym.st_size > 16 && strncmp (s, "_ZTV", 4) == 0)
                 {
                   if (add_sym (v, &v->vtables, bias + sym.st_value,
                                sym.st_size, class_of (s, buf, sizeof buf)))
                     return -1;
                 }
-              else if (type == STT_FUNC)
+              else if ((v->what & HI_MAPSYMS_FUNCTIONS)
+                       && type == STT_FUNC)
                 {
                   hi_clean_name (s, buf, sizeof buf);
                   if (add_sym (v, &v->functions, bias + sym.st_value,
@@ -151,11 +156,12 @@ by_start (const void *x, const void *y)
 }
 
 struct hi_mapsyms *
-hi_mapsyms_new (const struct hi_target *t)
+hi_mapsyms_new (const struct hi_target *t, unsigned what)
 {
   struct hi_mapsyms *v = calloc (1, sizeof *v);
   if (!v)
     return NULL;
+  v->what = what;
   hi_strtab_init (&v->names);
   struct hi_map_entry e;
   /* Each file once: the paths of its first mappings seen. */

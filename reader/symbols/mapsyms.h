@@ -12,10 +12,15 @@
 
 struct hi_mapsyms;
 
-/* The symbols of every ELF file T has mapped (its mappings' paths, each
-   file's load bias from its first mapping), read once.  A target without
-   a memory map gives an empty index.  NULL if out of memory. */
-struct hi_mapsyms *hi_mapsyms_new (const struct hi_target *t);
+/* What hi_mapsyms_new reads. */
+#define HI_MAPSYMS_VTABLES 1u
+#define HI_MAPSYMS_FUNCTIONS 2u
+
+/* The symbols WHAT (HI_MAPSYMS_*) of every ELF file T has mapped (its
+   mappings' paths, each file's load bias from its first mapping), read
+   once.  A target without a memory map gives an empty index.  NULL if
+   out of memory. */
+struct hi_mapsyms *hi_mapsyms_new (const struct hi_target *t, unsigned what);
 void hi_mapsyms_free (struct hi_mapsyms *v);
 
 /* The class (demangled: "Derived", "ns::Widget<int>") whose vtable holds

@@ -1204,7 +1204,8 @@ hi_block_report (const struct hi_target *t, const struct hi_model *m,
       struct hi_block_info i;
       hi_block_classify (t, m, addr, &i);
       /* The target's own symbols: a C++ object's class by its vtable. */
-      struct hi_mapsyms *ms = hi_mapsyms_new (t);
+      struct hi_mapsyms *ms = hi_mapsyms_new (t, HI_MAPSYMS_VTABLES
+                                                 | HI_MAPSYMS_FUNCTIONS);
       if (!ms)
         s = HI_E_NOMEM;
       else if (i.state == HI_BLOCK_LIVE && i.block.size >= 8)

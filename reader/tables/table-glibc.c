@@ -282,7 +282,7 @@ stack_address (const struct hi_target *t, uint64_t addr,
   struct hi_stack_thread th;
   if (hi_stack_thread (t, addr, &th) != 0)
     return HI_E_NOT_BLOCK;
-  struct hi_mapsyms *ms = hi_mapsyms_new (t);
+  struct hi_mapsyms *ms = hi_mapsyms_new (t, HI_MAPSYMS_FUNCTIONS);
   struct hi_table *tb = hi_rmodel_table (r, "glibc_address", "glibc Address",
                                          kv_columns, 2);
   if (!ms || !tb)
@@ -341,7 +341,7 @@ build_block (const struct hi_target *t, const struct hi_glibc *g,
   if (c.state == HI_GLIBC_IN_USE || c.state == HI_GLIBC_MMAPPED)
     {
       /* A C++ object's first word: its vtable pointer. */
-      struct hi_mapsyms *vt = hi_mapsyms_new (t);
+      struct hi_mapsyms *vt = hi_mapsyms_new (t, HI_MAPSYMS_VTABLES);
       if (!vt)
         return HI_E_NOMEM;
       const char *type = hi_mapsyms_class_at (vt, t, c.chunk + 16);
