@@ -347,6 +347,11 @@ hi_thread_db_tls_blocks (const struct hi_target *t, uint64_t **out,
   *n = 0;
   uint64_t *maps;
   size_t n_maps;
+  if (!t->thread_db)
+    {
+      *why = "the host gives the threads";
+      return -1;
+    }
   if (link_maps (t, &maps, &n_maps) != 0)
     {
       free (maps);
