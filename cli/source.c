@@ -142,11 +142,13 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
     }
   const char *why = NULL;
   uint64_t problems = 0;
+  int said = 0;
   struct hi_reach_totals totals;
   s = view == HI_VIEW_LEAKS
       ? hi_glibc_leak_report (&t, src->name, opt, stdout, &why, &totals)
       : view == HI_VIEW_BLOCK
-      ? hi_glibc_block_report (&t, src->name, block, opt, stdout, &why)
+      ? hi_glibc_block_report (&t, src->name, block, opt, stdout, &why,
+                               &said)
       : view == HI_VIEW_REF
       ? hi_ref_report (&t, NULL, src->exe, src->name, block, opt, stdout,
                        &why)
@@ -176,9 +178,10 @@ hi_cli_glibc (const struct hi_source *src, const struct hi_options *opt,
                     "scan glibc's heap (a raw dump without one)");
       return 1;
     }
-  if (s == HI_E_NOT_BLOCK && view == HI_VIEW_REF)
+  /* ref's line is written; block's says where the address is instead. */
+  if (s == HI_E_NOT_BLOCK && (view == HI_VIEW_REF || said))
     {
-      *written = 1;             /* its line is written */
+      *written = 1;
       return 1;
     }
   if (s == HI_E_NOT_BLOCK)

@@ -41,9 +41,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data, size_t size)
         {
           uint64_t a;
           memcpy (&a, data + size - 8 * (k + 1), 8);
-          hi_glibc_block_report (&t, "fuzz", a, &opt, out, &why);
+          hi_glibc_block_report (&t, "fuzz", a, &opt, out, &why, NULL);
           hi_glibc_block_report (&t, "fuzz", a & ~(uint64_t) 0xfff, &opt,
-                                 out, &why);
+                                 out, &why, NULL);
         }
       hi_target_close (&t);
     }

@@ -22,10 +22,11 @@ glibc_answers (const struct hi_gdb_request *r)
          || strcmp (r->tables, "bins") == 0;
 }
 
-/* R on T, glibc's heap, to OUT; *PROBLEMS: heap verify's. */
+/* R on T, glibc's heap, to OUT; *PROBLEMS: heap verify's; *SAID: heap
+   block's "not a block" said where the address is. */
 static hi_status
 glibc_report (const struct hi_target *t, const struct hi_gdb_request *r,
-              FILE *out, const char **why, uint64_t *problems)
+              FILE *out, const char **why, uint64_t *problems, int *said)
 {
   if (r->lost)
     return hi_glibc_leak_report (t, "inferior", &r->opt, out, why, NULL);
@@ -33,7 +34,8 @@ glibc_report (const struct hi_target *t, const struct hi_gdb_request *r,
     return hi_ref_report (t, NULL, NULL, "inferior", r->addr, &r->opt, out,
                           why);
   if (r->have_addr)
-    return hi_glibc_block_report (t, "inferior", r->addr, &r->opt, out, why);
+    return hi_glibc_block_report (t, "inferior", r->addr, &r->opt, out, why,
+                                  said);
   if (r->verify)
     return hi_glibc_verify_report (t, "inferior", &r->opt, out, why,
                                    problems);
@@ -72,7 +74,8 @@ hi_gdb_run_glibc (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
              "the process" : l.n_map ? "gdb's" : "none");
   const char *why = NULL;
   uint64_t problems = 0;
-  hi_status s = glibc_report (&t, r, out, &why, &problems);
+  int said = 0;
+  hi_status s = glibc_report (&t, r, out, &why, &problems, &said);
   /* A damaged heap fails heap verify, as it does heapinspect verify. */
   int failed = (s != HI_OK && s != HI_E_NOT_BLOCK) || problems != 0;
   const char *monitor = g->root ? "" : "no heapinspect data, and ";
@@ -87,8 +90,8 @@ hi_gdb_run_glibc (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
   else if (s == HI_E_NO_MEMORY)
     fprintf (out, "heap: %sno memory map to scan glibc's heap: gdb gave "
              "none (info proc mappings)\n", monitor);
-  else if (s == HI_E_NOT_BLOCK && r->ref)
-    ;                           /* heap ref said it */
+  else if (s == HI_E_NOT_BLOCK && (r->ref || said))
+    ;                           /* heap ref said it, or where it is */
   else if (s == HI_E_NOT_BLOCK)
     fprintf (out, "0x%" PRIx64 ": in no heap of glibc's (%sglibc's heap was "
              "read)\n", r->addr, g->root ? "" : "no heapinspect data: ");

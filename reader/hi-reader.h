@@ -450,12 +450,14 @@ hi_status hi_glibc_bins_report (const struct hi_target *t, const char *name,
 
 /* What glibc's heap of T says of ADDR (no monitor needed): its chunk,
    size, state (in use, in a thread's tcache, a fastbin, a bin, the top,
-   mmapped), arena and neighbours, in text or JSON, to OUT.
-   HI_E_NOT_BLOCK, nothing written, if no heap of glibc's holds it;
-   else as hi_glibc_report. */
+   mmapped), arena, neighbours and C++ type (by its vtable), in text or
+   JSON, to OUT.  HI_E_NOT_BLOCK if no heap of glibc's holds it: an
+   address on a thread's stack gets a report naming the thread (its
+   LWP and start function), anything else nothing.  *WRITTEN (may be
+   NULL): 1 if a report was written.  Else as hi_glibc_report. */
 hi_status hi_glibc_block_report (const struct hi_target *t, const char *name,
                                  uint64_t addr, const struct hi_options *opt,
-                                 FILE *out, const char **why);
+                                 FILE *out, const char **why, int *written);
 
 /* A consistency walk of glibc's heap of T, as glibc's own checks would
    find it at its next call (size words, prev_size, bin links, fastbin

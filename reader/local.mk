@@ -76,6 +76,7 @@ CLEANFILES += %reldir%/report/profile.pb-c.c %reldir%/report/profile.pb-c.h
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/reach/reach-stale.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/reach/reach-chunks.c \
 	%reldir%/reach/reach-report-glibc.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/symbols/mapsyms.h %reldir%/symbols/mapsyms.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/util/vec.h %reldir%/util/vec.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/util/sort.h
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/reach/reach-ref.h \

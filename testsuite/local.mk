@@ -402,3 +402,22 @@ check_PROGRAMS += %reldir%/progs/waiting-blocks
 %canon_reldir%_progs_waiting_blocks_CFLAGS = $(progs_cflags)
 check_PROGRAMS += %reldir%/progs/memo-rbp
 %canon_reldir%_progs_memo_rbp_CFLAGS = $(progs_cflags) -O2
+# heapinspect.cli/cxx-vtables.exp: polymorphic objects with multiple
+# inheritance, lost and kept.
+check_PROGRAMS += %reldir%/progs/cxx-vtables
+%canon_reldir%_progs_cxx_vtables_SOURCES = %reldir%/progs/cxx-vtables.cc
+%canon_reldir%_progs_cxx_vtables_CXXFLAGS = $(AM_CXXFLAGS) -g -fno-inline -fno-optimize-sibling-calls
+# heapinspect.cli/stack-threads.exp: threads blocked with named start
+# functions.
+check_PROGRAMS += %reldir%/progs/stack-threads
+%canon_reldir%_progs_stack_threads_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_stack_threads_LDADD = -lpthread
+# heapinspect.cli/dltls.exp: a block only a dlopen'd module's TLS
+# variable points to.
+check_PROGRAMS += %reldir%/progs/dltls
+%canon_reldir%_progs_dltls_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_dltls_LDADD = -ldl -lpthread
+check_LTLIBRARIES += %reldir%/progs/libdltls.la
+%canon_reldir%_progs_libdltls_la_SOURCES = %reldir%/progs/dltls-lib.c
+%canon_reldir%_progs_libdltls_la_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_libdltls_la_LDFLAGS = -module -avoid-version -rpath /nowhere

@@ -96,6 +96,9 @@ struct hi_scan
   uint32_t *stack;             /* the mark stack */
   uint32_t top;
   uint32_t *batch;              /* the mark stack's blocks being scanned */
+  uint64_t *first;             /* without the monitor: each block's first
+                                  word as its scan read it (0: not read),
+                                  for its C++ type */
   /* A cache of target memory in HI_SCAN_SLOT-byte pieces (aligned),
      direct-mapped, to read blocks and roots in large pieces. */
   unsigned char *cache;        /* HI_SCAN_SLOTS pieces */

@@ -15,6 +15,7 @@
    What memcheck has that a core does not: which bytes are defined.  It
    skips words it knows were never written; here every word counts. */
 #define _GNU_SOURCE
+#include "target/target.h"
 #include "reach/reach-int.h"
 #include "util/sort.h"
 
@@ -167,6 +168,31 @@ push_clique (struct hi_scan *s, uint64_t ptr, uint32_t clique)
     mark (s, i, HI_ST_INDIRECT);
 }
 
+/* The live threads' TLS blocks that are heap blocks (a dlopen'd
+   module's, which glibc allocates on a thread's first use and reaches
+   only through the thread's DTV, found by libthread_db): roots, as
+   LeakSanitizer scans them, and reachable themselves.  Where
+   libthread_db cannot tell, none. */
+static void
+tls_roots (struct hi_scan *s)
+{
+  uint64_t *tls;
+  size_t n;
+  const char *why;
+  if (hi_thread_db_tls_blocks (s->t, &tls, &n, &why) != 0)
+    return;
+  for (size_t k = 0; k < n; k++)
+    {
+      uint32_t i;
+      if (block_at (s, tls[k], &i) == 0 && s->b[i].state != HI_ST_REACHABLE)
+        {
+          mark (s, i, HI_ST_REACHABLE);
+          s->r->tls_blocks++;
+        }
+    }
+  free (tls);
+}
+
 #define BATCH 32
 
 /* Push (as lc_push_if_a_chunk_ptr) the blocks the N words of CAND point
@@ -292,6 +318,10 @@ process (struct hi_scan *s, int64_t clique)
           s->b[i].pending = 0;
           int prior_definite = s->b[i].state != HI_ST_POSSIBLE;
           s->r->scanned_bytes += s->b[i].size;
+          const unsigned char *w;
+          if (s->first && s->b[i].size >= 8
+              && (w = hi_scan_read (s, s->b[i].start, 8)))
+            memcpy (&s->first[i], w, 8);
           scan_memory (s, s->b[i].start, s->b[i].size, prior_definite, clique);
         }
     }
@@ -443,12 +473,20 @@ hi_scan_mark (struct hi_scan *s, unsigned flags)
   uint32_t n = s->n_blocks;
   s->stack = malloc ((n + 1) * sizeof *s->stack);
   s->batch = malloc ((n + 1) * sizeof *s->batch);
-  if (!s->stack || !s->batch)
+  if (!s->m)
+    {
+      /* Without the monitor, each block's first word (a C++ object's
+         vtable pointer), kept as it is read. */
+      free (s->first);
+      s->first = calloc (n + 1, sizeof *s->first);
+    }
+  if (!s->stack || !s->batch || (!s->m && !s->first))
     return HI_E_NOMEM;
   s->r->threads = s->n_threads;
   hi_status st = scan_roots (s, flags);
   if (st != HI_OK || !n)
     return st;
+  tls_roots (s);
   process (s, -1);
   /* The cliques of what is left. */
   for (uint32_t i = 0; i < n && !hi_scan_stop (s); i++)

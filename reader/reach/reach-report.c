@@ -196,6 +196,13 @@ hi_reach_summary_table (const struct hi_reach *rc,
                 rc->dead_stacks == 1 ? "'s" : "s'",
                 rc->dead_stacks == 1 ? "" : "s", dead);
     }
+  if (rc->tls_blocks)
+    {
+      size_t used = strlen (line);
+      snprintf (line + used, sizeof line - used, "; %" PRIu64 " dynamic TLS "
+                "block%s of live threads as roots", rc->tls_blocks,
+                rc->tls_blocks == 1 ? "" : "s");
+    }
   summary_line (r, t, "searched", line);
   if (rc->redzone)
     {
@@ -229,6 +236,7 @@ hi_reach_summary_table (const struct hi_reach *rc,
   summary_number (r, t, "dead_stacks", rc->dead_stacks);
   summary_number (r, t, "dead_stack_bytes", rc->dead_stack_bytes);
   summary_number (r, t, "thread_db", (uint64_t) rc->thread_db);
+  summary_number (r, t, "tls_blocks", rc->tls_blocks);
   const struct hi_reach_skipped *k = &rc->skipped;
   summary_number (r, t, "skipped_mappings", k->mappings);
   summary_number (r, t, "skipped_mapping_bytes", k->mapping_bytes);

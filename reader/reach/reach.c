@@ -39,6 +39,7 @@ hi_scan_release (struct hi_scan *s)
   free (s->spans);
   free (s->stack);
   free (s->batch);
+  free (s->first);
   free (s->cache);
 }
 
@@ -85,6 +86,8 @@ tally (struct hi_scan *s, struct hi_reach *r)
       f->blocks++;
     }
   r->n_blocks = s->n_blocks;
+  r->first_words = s->first;
+  s->first = NULL;
   uint64_t pairs = 0;
   for (uint64_t k = 0; k < n_sites * HI_REACH_NCLASSES; k++)
     pairs += fig[k].blocks != 0;
@@ -282,6 +285,7 @@ hi_reach_free (struct hi_reach *r)
   if (!r)
     return;
   free (r->blocks);
+  free (r->first_words);
   free (r->sites);
   free (r->redzones);
   free (r);

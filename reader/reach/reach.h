@@ -13,6 +13,12 @@
      caller's frame, with that caller's callee-saved registers as roots
      (exit()'s own frames hold none of the program's pointers, only
      stale words of its popped frames);
+   - each live thread's dynamic TLS blocks (a dlopen'd module's TLS,
+     which glibc allocates with malloc and reaches only through the
+     thread's DTV), as libthread_db finds them: the block is reachable
+     and its words are roots (LeakSanitizer's answer; memcheck sees them
+     through the DTV, a block pointed to at its second word, so
+     possibly lost, with what they point to);
    - every other readable and writable mapping (the loaded objects'
      .data and .bss, TLS blocks, the program's own anonymous mappings,
      shared memory; not devices but /dev/zero), except malloc's own heap
@@ -108,6 +114,9 @@ struct hi_reach
      blocks (the monitor's own) are neither here nor counted. */
   struct hi_reach_block *blocks;
   uint64_t n_blocks;
+  /* Without the monitor: each block's first word as the scan read it
+     (0 if not read), for its C++ type by its vtable; NULL with it. */
+  uint64_t *first_words;
   /* Per (class, site), every pair that has blocks: by class (definitely
      lost first), then most bytes first, then site id. */
   struct hi_reach_site *sites;
@@ -123,6 +132,9 @@ struct hi_reach
   uint64_t dead_stacks;      /* exited threads' stacks glibc keeps mapped
                                 (its stack cache): not roots */
   uint64_t dead_stack_bytes; /* ... and their bytes */
+  uint64_t tls_blocks;       /* live threads' TLS blocks that are heap
+                                blocks (dlopen'd modules', reached only
+                                through a DTV): roots, and reachable */
   int thread_db;             /* 1: which threads live came from glibc's
                                 libthread_db; 0: from the registers */
   const char *thread_db_why; /* why not, where the reader would have

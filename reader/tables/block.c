@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "model/chunk.h"
+#include "symbols/mapsyms.h"
+#include "target/target.h"
 #include "tables/tables.h"
 
 #define PAGE 4096
@@ -669,7 +671,8 @@ hi_block_find (const struct hi_target *t, const struct hi_model *m,
 enum { C_T0, C_ALLOC, C_T1, C_FREE, C_T2, C_BEFORE_ALLOC, C_T3, C_ADDRESS,
        C_STATE, C_BLOCK, C_SIZE, C_OFFSET, C_PAST, C_REDZONE, C_CHUNK,
        C_CHUNK_SIZE, C_BEFORE, C_BEFORE_SIZE, C_THREAD, C_WHERE, C_WHAT,
-       C_ERROR, C_TYPE, C_PADDING, C_FROM_RECORDS, C_NCOLS };
+       C_ERROR, C_TYPE, C_PADDING, C_FROM_RECORDS, C_THREAD_START,
+       C_NCOLS };
 
 static const struct hi_column columns[C_NCOLS] = {
   [C_T0] = { .head = "" },
@@ -698,6 +701,7 @@ static const struct hi_column columns[C_NCOLS] = {
   [C_TYPE] = { .key = "type", .type = HI_CELL_TEXT },
   [C_PADDING] = { .key = "in_padding", .type = HI_CELL_COUNT },
   [C_FROM_RECORDS] = { .key = "from_records", .type = HI_CELL_COUNT },
+  [C_THREAD_START] = { .key = "thread_start", .type = HI_CELL_TEXT },
 };
 
 /* "byte" or "bytes", as N wants. */
@@ -780,7 +784,10 @@ where_text (const struct hi_analysis *a, const struct hi_block_info *i,
   switch (i->where)
     {
     case HI_WHERE_IS_STACK:
-      if (i->tid)
+      if (i->tid && i->thread_start)
+        snprintf (s, size, ": it is on the stack of thread %" PRIu64
+                  " (started at %.400s)", i->tid, i->thread_start);
+      else if (i->tid)
         snprintf (s, size, ": it is on the stack of thread %" PRIu64, i->tid);
       else
         snprintf (s, size, ": it is on the main thread's stack");
@@ -888,6 +895,12 @@ block_cells (struct hi_analysis *a, const struct hi_block_info *i,
   char s[1024], how[256];
   c[C_OFFSET] = hi_cell_count (addr - b->start);
   const char *type = block_type (a, b);
+  const char *by_vtable = "";
+  if (!type && i->cxx_type)
+    {
+      type = i->cxx_type;
+      by_vtable = " (by its vtable)";
+    }
   if (type)
     c[C_TYPE] = text_cell (r, type);
   if (i->from_records)
@@ -906,9 +919,9 @@ block_cells (struct hi_analysis *a, const struct hi_block_info *i,
   int alloc = c[C_ALLOC].type != HI_CELL_EMPTY;
   if (b->size || alloc || !i->from_records)
     snprintf (s, sizeof s, "0x%" PRIx64 " is %" PRIu64 " %s into a%s %"
-              PRIu64 "-byte block%s%.900s at 0x%" PRIx64 "%s%s", addr,
+              PRIu64 "-byte block%s%.800s%s at 0x%" PRIx64 "%s%s", addr,
               addr - b->start, bytes_word (addr - b->start), freed,
-              b->size, type ? " of type " : "", type ? type : "",
+              b->size, type ? " of type " : "", type ? type : "", by_vtable,
               b->start, how, alloc ? ", allocated by " : "");
   else
     snprintf (s, sizeof s, "0x%" PRIx64 " is the start of a%s block at "
@@ -1094,6 +1107,8 @@ outside_cells (const struct hi_analysis *a, const struct hi_block_info *i,
     c[C_WHAT] = text_cell (r, i->mapping);
   if (i->where == HI_WHERE_IS_STACK && i->tid)
     c[C_THREAD] = hi_cell_count (i->tid);
+  if (i->where == HI_WHERE_IS_STACK && i->thread_start)
+    c[C_THREAD_START] = text_cell (r, i->thread_start);
   snprintf (s, sizeof s, "0x%" PRIx64 " is not in a block allocated "
             "through heapinspect%s", i->addr, where_text (a, i, w, sizeof w));
   c[C_T0] = text_cell (r, s);
@@ -1188,11 +1203,26 @@ hi_block_report (const struct hi_target *t, const struct hi_model *m,
     {
       struct hi_block_info i;
       hi_block_classify (t, m, addr, &i);
+      /* The target's own symbols: a C++ object's class by its vtable. */
+      struct hi_mapsyms *ms = hi_mapsyms_new (t, HI_MAPSYMS_VTABLES
+                                                 | HI_MAPSYMS_FUNCTIONS);
+      if (!ms)
+        s = HI_E_NOMEM;
+      else if (i.state == HI_BLOCK_LIVE && i.block.size >= 8)
+        i.cxx_type = hi_mapsyms_class_at (ms, t, i.block.start);
+      struct hi_stack_thread th;
+      if (ms && i.state == HI_BLOCK_NONE && i.where == HI_WHERE_IS_STACK
+          && hi_stack_thread (t, addr, &th) == 0 && th.tid == i.tid)
+        {
+          i.thread_start = th.start ? hi_mapsyms_function (ms, th.start)
+                                    : NULL;
+        }
       struct hi_rmodel r;
       hi_rmodel_init (&r);
       r.source = "block";
       r.incomplete = m->damaged != 0;
-      s = hi_block_table (&a, &i, &r);
+      if (s == HI_OK)
+        s = hi_block_table (&a, &i, &r);
       /* What only glibc knows, where the block is no live one: the
          chunk's state (which bin or tcache a freed block sits in). */
       if (s == HI_OK && i.state != HI_BLOCK_LIVE
@@ -1206,6 +1236,7 @@ hi_block_report (const struct hi_target *t, const struct hi_model *m,
           s = hi_block_in_bytes (m, &i) ? HI_OK : HI_E_NOT_BLOCK;
         }
       hi_rmodel_free (&r);
+      hi_mapsyms_free (ms);
       hi_analysis_free (&a);
     }
   hi_symbolizer_free (sym);

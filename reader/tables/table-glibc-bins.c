@@ -128,5 +128,5 @@ hi_glibc_bins_report (const struct hi_target *t, const char *name,
                       const struct hi_options *opt, FILE *out,
                       const char **why)
 {
-  return hi_glibc_emit (t, name, opt, out, why, build_bins, NULL);
+  return hi_glibc_emit (t, name, opt, out, why, NULL, build_bins, NULL);
 }

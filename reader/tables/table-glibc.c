@@ -8,7 +8,9 @@
 
 #include "glibc/glibc.h"
 #include "report/rmodel.h"
+#include "symbols/mapsyms.h"
 #include "tables/tables.h"
+#include "target/target.h"
 #include "util/num.h"
 
 static const struct hi_column kv_columns[] = {
@@ -259,9 +261,11 @@ sizes_table (const struct hi_glibc *g, struct hi_rmodel *r)
 hi_status
 hi_glibc_emit (const struct hi_target *t, const char *name,
                const struct hi_options *opt, FILE *out, const char **why,
-               hi_glibc_build_fn *build, void *arg)
+               int *written, hi_glibc_build_fn *build, void *arg)
 {
   *why = NULL;
+  if (written)
+    *written = 0;
   if (opt->format != HI_TEXT && opt->format != HI_JSON)
     return HI_E_USAGE;
   struct hi_glibc *g;
@@ -275,11 +279,14 @@ hi_glibc_emit (const struct hi_target *t, const char *name,
   s = build (t, g, &r, arg);
   if (s == HI_OK && r.nomem)
     s = HI_E_NOMEM;
-  if (s == HI_OK)
+  /* "Not a block" may still say where the address is. */
+  if (s == HI_OK || (s == HI_E_NOT_BLOCK && r.n_tables))
     {
       hi_emit_text_or_json (&r, opt, out);
       if (ferror (out))
         s = HI_E_WRITE;
+      else if (written)
+        *written = 1;
     }
   hi_rmodel_free (&r);
   hi_glibc_free (g);
@@ -302,7 +309,7 @@ hi_status
 hi_glibc_report (const struct hi_target *t, const char *name,
                  const struct hi_options *opt, FILE *out, const char **why)
 {
-  return hi_glibc_emit (t, name, opt, out, why, build_stat, NULL);
+  return hi_glibc_emit (t, name, opt, out, why, NULL, build_stat, NULL);
 }
 
 /* What glibc's state of chunk C is, in words, into BUF. */
@@ -343,6 +350,43 @@ state_text (const struct hi_glibc *g, const struct hi_glibc_chunk *c,
               f->index < 64 ? "small" : "large", f->index);
 }
 
+/* ADDR in no chunk: if it is on a thread's stack, a table that says
+   whose (its LWP and start function); HI_E_NOT_BLOCK either way. */
+static hi_status
+stack_address (const struct hi_target *t, uint64_t addr,
+               struct hi_rmodel *r)
+{
+  struct hi_stack_thread th;
+  if (hi_stack_thread (t, addr, &th) != 0)
+    return HI_E_NOT_BLOCK;
+  struct hi_mapsyms *ms = hi_mapsyms_new (t, HI_MAPSYMS_FUNCTIONS);
+  struct hi_table *tb = hi_rmodel_table (r, "glibc_address", "glibc Address",
+                                         kv_columns, 2);
+  if (!ms || !tb)
+    {
+      hi_mapsyms_free (ms);
+      return HI_E_NOMEM;
+    }
+  const char *start = th.start ? hi_mapsyms_function (ms, th.start) : NULL;
+  char text[600];
+  tb->keyvalue = 1;
+  tb->threshold = -1;
+  snprintf (text, sizeof text, "0x%" PRIx64, addr);
+  kv (r, tb, "address", hi_cell_text (hi_rmodel_strdup (r, text)));
+  if (start)
+    snprintf (text, sizeof text, "on the stack of thread %" PRIu64
+              " (started at %.400s), in no heap of glibc's", th.tid, start);
+  else
+    snprintf (text, sizeof text, "on the stack of thread %" PRIu64 ", in "
+              "no heap of glibc's", th.tid);
+  kv (r, tb, "where", hi_cell_text (hi_rmodel_strdup (r, text)));
+  kv (r, tb, "thread", hi_cell_count (th.tid));
+  if (start)
+    kv (r, tb, "start", hi_cell_text (hi_rmodel_strdup (r, start)));
+  hi_mapsyms_free (ms);
+  return r->nomem ? HI_E_NOMEM : HI_E_NOT_BLOCK;
+}
+
 static hi_status
 build_block (const struct hi_target *t, const struct hi_glibc *g,
              struct hi_rmodel *r, void *arg)
@@ -350,7 +394,7 @@ build_block (const struct hi_target *t, const struct hi_glibc *g,
   uint64_t addr = *(const uint64_t *) arg;
   struct hi_glibc_chunk c;
   if (hi_glibc_find (t, g, addr, &c) != 0)
-    return HI_E_NOT_BLOCK;
+    return stack_address (t, addr, r);
   struct hi_table *tb = hi_rmodel_table (r, "glibc_block", "glibc Chunk",
                                          kv_columns, 2);
   if (!tb)
@@ -371,6 +415,17 @@ build_block (const struct hi_target *t, const struct hi_glibc *g,
   kv (r, tb, "offset", hi_cell_count (addr - c.chunk));
   state_text (g, &c, text, sizeof text);
   kv (r, tb, "state", hi_cell_text (hi_rmodel_strdup (r, text)));
+  if (c.state == HI_GLIBC_IN_USE || c.state == HI_GLIBC_MMAPPED)
+    {
+      /* A C++ object's first word: its vtable pointer. */
+      struct hi_mapsyms *vt = hi_mapsyms_new (t, HI_MAPSYMS_VTABLES);
+      if (!vt)
+        return HI_E_NOMEM;
+      const char *type = hi_mapsyms_class_at (vt, t, c.chunk + 16);
+      if (type)
+        kv (r, tb, "type", hi_cell_text (hi_rmodel_strdup (r, type)));
+      hi_mapsyms_free (vt);
+    }
   if (c.arena)
     {
       if (c.main_arena)
@@ -400,7 +455,10 @@ hi_glibc_block_table (const struct hi_target *t, uint64_t addr,
   struct hi_glibc *g;
   if (hi_glibc_load (t, &g, &why) != HI_OK)
     return HI_OK;               /* no glibc heap to add: not an error */
-  hi_status s = build_block (t, g, r, &addr);
+  /* A chunk only: where else the address is, the caller says. */
+  struct hi_glibc_chunk c;
+  hi_status s = hi_glibc_find (t, g, addr, &c) == 0
+                ? build_block (t, g, r, &addr) : HI_OK;
   hi_glibc_free (g);
   return s == HI_E_NOT_BLOCK ? HI_OK : s;
 }
@@ -408,9 +466,10 @@ hi_glibc_block_table (const struct hi_target *t, uint64_t addr,
 hi_status
 hi_glibc_block_report (const struct hi_target *t, const char *name,
                        uint64_t addr, const struct hi_options *opt,
-                       FILE *out, const char **why)
+                       FILE *out, const char **why, int *written)
 {
-  return hi_glibc_emit (t, name, opt, out, why, build_block, &addr);
+  return hi_glibc_emit (t, name, opt, out, why, written, build_block,
+                        &addr);
 }
 
 static hi_status
@@ -459,5 +518,6 @@ hi_glibc_verify_report (const struct hi_target *t, const char *name,
                         const char **why, uint64_t *problems)
 {
   *problems = 0;
-  return hi_glibc_emit (t, name, opt, out, why, build_verify, problems);
+  return hi_glibc_emit (t, name, opt, out, why, NULL, build_verify,
+                        problems);
 }

@@ -30,15 +30,17 @@ hi_status hi_table_types (struct hi_analysis *a, struct hi_rmodel *r);
 /* glibc's own heap (table-glibc.c): what a report builds from glibc's
    heap G of T into R (HI_OK, HI_E_NOT_BLOCK: nothing to write, or
    HI_E_NOMEM), and the skeleton that reads G, builds and emits it as
-   OPT says (hi_glibc_report's statuses). */
+   OPT says (hi_glibc_report's statuses; *WRITTEN, if not NULL, 1 when
+   something was written: a "not a block" may say where the address
+   is). */
 struct hi_glibc;
 typedef hi_status hi_glibc_build_fn (const struct hi_target *t,
                                      const struct hi_glibc *g,
                                      struct hi_rmodel *r, void *arg);
 hi_status hi_glibc_emit (const struct hi_target *t, const char *name,
                          const struct hi_options *opt, FILE *out,
-                         const char **why, hi_glibc_build_fn *build,
-                         void *arg);
+                         const char **why, int *written,
+                         hi_glibc_build_fn *build, void *arg);
 
 /* The rows of a per-chain table (leaks, peak, temporary, lifetimes):
    A's sites grouped by the path they show (hi_path_span, and with
@@ -197,6 +199,9 @@ struct hi_block_info
                                 starts), start 0 if none */
   enum hi_where_is where;    /* NONE */
   uint64_t tid;              /* STACK: the thread, 0 if not known */
+  const char *thread_start;  /* STACK: its start function's name, from
+                                libthread_db (hi_block_report sets it),
+                                or NULL (the main thread has none) */
   uint64_t module;           /* MODULE: index in the model's modules */
   char mapping[HI_MAP_PATH_MAX]; /* MAPPING, HEAP: the mapping's name */
   /* No header in memory tells (a snapshot holds no heap memory, a core
@@ -207,6 +212,9 @@ struct hi_block_info
   int from_records;
   uint64_t record;           /* from_records: the error's number (index
                                 + 1) it came from; 0: the ring's entry */
+  const char *cxx_type;      /* LIVE: the C++ class whose vtable its first
+                                word points into (hi_block_report sets
+                                it), or NULL */
 };
 
 /* What ADDR is in the heap of model M, read through T (module images

@@ -113,6 +113,32 @@ int hi_threads_static_tls (const struct hi_target *t, uint64_t map,
                            uint64_t offset, struct hi_db_thread **out,
                            size_t *n);
 
+/* The TLS block of every loaded object with TLS in every thread of T
+   libthread_db lists (td_thr_tls_get_addr: a dlopen'd module's block,
+   which glibc allocates on first use and reaches only through the
+   thread's DTV, as well as the static ones): 0 with *OUT (malloc'd, N
+   addresses), or -1 with *WHY. */
+int hi_thread_db_tls_blocks (const struct hi_target *t, uint64_t **out,
+                             size_t *n, const char **why);
+
+/* The thread whose stack holds an address (hi_stack_thread). */
+struct hi_stack_thread
+{
+  uint64_t tid;                 /* its kernel thread id (LWP) */
+  uint64_t start;               /* its start function (libthread_db's
+                                   ti_startfunc); 0 if not known */
+  int main;                     /* 1: libthread_db says it is the main
+                                   thread (no start function) */
+};
+
+/* Which thread of T has ADDR on its stack: the one whose stack pointer
+   lies in the mapping holding ADDR (a thread's stack mapping also holds
+   its descriptor and static TLS), with its start function where
+   libthread_db can tell.  0 and *OUT, or -1 (no thread's stack, or T
+   gives no threads or no map). */
+int hi_stack_thread (const struct hi_target *t, uint64_t addr,
+                     struct hi_stack_thread *out);
+
 /* The address of the link_map of the loaded object whose load bias
    (l_addr) is BIAS, from the dynamic linker's _r_debug list.  0, or
    -1. */

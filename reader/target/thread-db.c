@@ -196,7 +196,37 @@ struct collect
   size_t n, cap;
   int failed;
   uint64_t tls_map, tls_offset;  /* the TLS variable asked for, if any */
+  /* With hi_thread_db_tls_blocks: every loaded object's link_map, and
+     the TLS blocks found. */
+  const uint64_t *maps;
+  size_t n_maps;
+  uint64_t *blocks;
+  size_t n_blocks, cap_blocks;
 };
+
+/* Each loaded object's TLS block in thread TH (td_thr_tls_get_addr at
+   offset 0: the module's block, a dlopen'd one's through the DTV),
+   into C's blocks.  An object without TLS, or whose block the thread
+   has not yet allocated, gives none. */
+static void
+tls_blocks (const td_thrhandle_t *th, struct collect *c)
+{
+  for (size_t k = 0; k < c->n_maps; k++)
+    {
+      psaddr_t base = 0;
+      if (db.thr_tls_get_addr (th, (psaddr_t) (uintptr_t) c->maps[k], 0,
+                               &base) != TD_OK || !base)
+        continue;
+      if (c->n_blocks >= 1000000
+          || hi_grow ((void **) &c->blocks, &c->cap_blocks, c->n_blocks + 1,
+                      sizeof *c->blocks) != 0)
+        {
+          c->failed = 1;
+          return;
+        }
+      c->blocks[c->n_blocks++] = (uint64_t) (uintptr_t) base;
+    }
+}
 
 static int
 one_thread (const td_thrhandle_t *th, void *arg)
@@ -214,6 +244,8 @@ one_thread (const td_thrhandle_t *th, void *arg)
       && db.thr_tls_get_addr (th, (psaddr_t) (uintptr_t) c->tls_map,
                               (size_t) c->tls_offset, &tls) != TD_OK)
     tls = 0;
+  if (c->maps)
+    tls_blocks (th, c);
   c->v[c->n++] = (struct hi_db_thread) {
     .descriptor = (uint64_t) (uintptr_t) th->th_unique,
     .tid = (uint64_t) info.ti_lid,
@@ -230,13 +262,10 @@ hi_thread_db_list (const struct hi_target *t, struct hi_db_thread **out,
   return hi_thread_db_list_tls (t, 0, 0, out, n, why);
 }
 
-int
-hi_thread_db_list_tls (const struct hi_target *t, uint64_t map,
-                       uint64_t offset, struct hi_db_thread **out,
-                       size_t *n, const char **why)
+/* Walk T's threads with libthread_db into C: 0, or -1 with *WHY. */
+static int
+walk (const struct hi_target *t, struct collect *c, const char **why)
 {
-  *out = NULL;
-  *n = 0;
   if (!t->thread_db)
     {
       *why = "the host gives the threads";
@@ -254,21 +283,123 @@ hi_thread_db_list_tls (const struct hi_target *t, uint64_t map,
              : "libthread_db cannot read the target";
       return -1;
     }
-  struct collect c = { .tls_map = map, .tls_offset = offset };
   sigset_t all;
   sigfillset (&all);
-  e = db.ta_thr_iter (ta, one_thread, &c, TD_THR_ANY_STATE,
+  e = db.ta_thr_iter (ta, one_thread, c, TD_THR_ANY_STATE,
                       TD_THR_LOWEST_PRIORITY, &all, TD_THR_ANY_USER_FLAGS);
   db.ta_delete (ta);
-  if (e != TD_OK || c.failed)
+  if (e != TD_OK || c->failed)
+    {
+      *why = "libthread_db cannot walk the target's threads";
+      return -1;
+    }
+  *why = NULL;
+  return 0;
+}
+
+int
+hi_thread_db_list_tls (const struct hi_target *t, uint64_t map,
+                       uint64_t offset, struct hi_db_thread **out,
+                       size_t *n, const char **why)
+{
+  *out = NULL;
+  *n = 0;
+  struct collect c = { .tls_map = map, .tls_offset = offset };
+  if (walk (t, &c, why) != 0)
     {
       free (c.v);
-      *why = "libthread_db cannot walk the target's threads";
       return -1;
     }
   *out = c.v;
   *n = c.n;
-  *why = NULL;
+  return 0;
+}
+
+/* The link_maps of T's loaded objects, from _r_debug (at most 4096):
+   0 with *OUT (malloc'd), or -1. */
+static int
+link_maps (const struct hi_target *t, uint64_t **out, size_t *n)
+{
+  uint64_t r_debug, lm;
+  size_t cap = 0;
+  *out = NULL;
+  *n = 0;
+  if (!t->ops->lookup_symbol
+      || t->ops->lookup_symbol (t->ctx, "_r_debug", &r_debug) != 0
+      || t->ops->read_memory (t->ctx, r_debug + 8, &lm, 8) != 0)
+    return -1;
+  for (unsigned i = 0; lm && i < 4096; i++)
+    {
+      if (hi_grow ((void **) out, &cap, *n + 1, sizeof **out) != 0)
+        return -1;
+      (*out)[(*n)++] = lm;
+      if (t->ops->read_memory (t->ctx, lm + 24, &lm, 8) != 0)
+        break;
+    }
+  return 0;
+}
+
+int
+hi_thread_db_tls_blocks (const struct hi_target *t, uint64_t **out,
+                         size_t *n, const char **why)
+{
+  *out = NULL;
+  *n = 0;
+  uint64_t *maps;
+  size_t n_maps;
+  if (!t->thread_db)
+    {
+      *why = "the host gives the threads";
+      return -1;
+    }
+  if (link_maps (t, &maps, &n_maps) != 0)
+    {
+      free (maps);
+      *why = "the dynamic linker's list of objects cannot be read";
+      return -1;
+    }
+  struct collect c = { .maps = maps, .n_maps = n_maps };
+  int r = walk (t, &c, why);
+  free (maps);
+  free (c.v);
+  if (r != 0)
+    {
+      free (c.blocks);
+      return -1;
+    }
+  *out = c.blocks;
+  *n = c.n_blocks;
+  return 0;
+}
+
+int
+hi_stack_thread (const struct hi_target *t, uint64_t addr,
+                 struct hi_stack_thread *out)
+{
+  memset (out, 0, sizeof *out);
+  struct hi_map_entry e;
+  struct hi_thread_regs regs;
+  if (!t->ops->thread_regs || hi_target_mapping_of (t, addr, &e) != 0)
+    return -1;
+  int found = 0;
+  for (size_t i = 0; !found && t->ops->thread_regs (t->ctx, i, &regs) == 0;
+       i++)
+    found = regs.sp >= e.start && regs.sp < e.end;
+  if (!found)
+    return -1;
+  out->tid = regs.tid;
+  struct hi_db_thread *th;
+  size_t n;
+  const char *why;
+  if (hi_thread_db_list (t, &th, &n, &why) != 0)
+    return 0;
+  for (size_t i = 0; i < n; i++)
+    if (th[i].tid == out->tid)
+      {
+        out->start = th[i].start;
+        out->main = th[i].start == 0;
+      }
+  free (th);
   return 0;
 }
 
