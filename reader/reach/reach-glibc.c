@@ -11,6 +11,7 @@
 #include "reach/reach-int.h"
 #include "util/sort.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define NBINS_CHECKED 126u    /* glibc's NBINS - 2 usable bins, in pairs */
@@ -18,6 +19,7 @@
 #define BEFORE_TOP 96u        /* mutex, flags, have_fastchunks, pad,
                                  fastbinsY[10] */
 #define STATE_SIZE 2200u      /* sizeof (struct malloc_state) */
+#define WINDOW 65536u         /* bytes of a mapping searched at a time */
 
 static int
 in_heap (const struct hi_scan *s, uint64_t a)
@@ -55,6 +57,9 @@ hi_scan_glibc (struct hi_scan *s, struct hi_ranges *exclude)
 {
   if (!s->heap.n)
     return HI_OK;
+  uint64_t *w = malloc (WINDOW + STATE_SIZE);
+  if (!w)
+    return HI_E_NOMEM;
   for (size_t i = 0; i < s->n_maps; i++)
     {
       const struct hi_map_entry *e = &s->maps[i];
@@ -62,29 +67,30 @@ hi_scan_glibc (struct hi_scan *s, struct hi_ranges *exclude)
       if (!hi_scan_map_is_root (e) || !e->in_target || !e->path[0]
           || e->path[0] == '[' || e->end - e->start > ((uint64_t) 64 << 20))
         continue;
-      for (uint64_t at = e->start; at < e->end; at += HI_SCAN_SLOT)
+      /* In windows overlapping by a malloc_state, so that one across
+         a window's end (or a 64K boundary) is seen whole. */
+      for (uint64_t at = e->start; at < e->end; at += WINDOW)
         {
-          uint64_t len = e->end - at < HI_SCAN_SLOT ? e->end - at
-                                                     : HI_SCAN_SLOT;
-          const unsigned char *p = hi_scan_read (s, at, (size_t) len);
-          if (!p)
+          uint64_t len = e->end - at < WINDOW + STATE_SIZE ? e->end - at
+                                                           : WINDOW + STATE_SIZE;
+          len &= ~(uint64_t) 7;
+          if (s->t->ops->read_memory (s->t->ctx, at, w, len) != 0)
             continue;
-          /* A malloc_state does not cross this piece's end unless it
-             is the mapping's last: good enough for libc's .data,
-             which is small and rarely crosses 64K boundaries. */
           size_t nw = (size_t) (len / 8);
-          uint64_t w[HI_SCAN_SLOT / 8];
-          memcpy (w, p, nw * 8);
-          for (size_t k = 0; k < nw; k++)
+          for (size_t k = 0; k < nw && 8 * k < WINDOW; k++)
             if (arena_at (s, w, nw, k, at))
               {
                 uint64_t top = at + 8 * k;
                 uint64_t lo = top - BEFORE_TOP;
                 if (hi_ranges_add (exclude, lo, lo + STATE_SIZE))
-                  return HI_E_NOMEM;
+                  {
+                    free (w);
+                    return HI_E_NOMEM;
+                  }
                 k += 2 * NBINS_CHECKED;
               }
         }
     }
+  free (w);
   return HI_OK;
 }
