@@ -171,15 +171,16 @@ push_clique (struct hi_scan *s, uint64_t ptr, uint32_t clique)
 /* The live threads' TLS blocks that are heap blocks (a dlopen'd
    module's, which glibc allocates on a thread's first use and reaches
    only through the thread's DTV, found by libthread_db): roots, as
-   LeakSanitizer scans them, and reachable themselves.  Where
-   libthread_db cannot tell, none. */
+   LeakSanitizer scans them, and reachable themselves. */
 static void
 tls_roots (struct hi_scan *s)
 {
   uint64_t *tls;
   size_t n;
   const char *why;
-  if (hi_thread_db_tls_blocks (s->t, &tls, &n, &why) != 0)
+  /* Without libthread_db (gdb gives the threads), each thread's DTV. */
+  if (hi_thread_db_tls_blocks (s->t, &tls, &n, &why) != 0
+      && hi_threads_dtv_blocks (s->t, &tls, &n) != 0)
     return;
   for (size_t k = 0; k < n; k++)
     {

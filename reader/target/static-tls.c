@@ -113,3 +113,50 @@ hi_threads_static_tls (const struct hi_target *t, uint64_t map,
   *out = v;
   return 0;
 }
+
+int
+hi_threads_dtv_blocks (const struct hi_target *t, uint64_t **out, size_t *n)
+{
+  struct hi_thread_regs r;
+  *out = NULL;
+  *n = 0;
+  if (!t->ops->thread_regs)
+    return -1;
+  size_t cap = 0;
+  for (size_t i = 0; i < 1u << 16 && t->ops->thread_regs (t->ctx, i, &r) == 0;
+       i++)
+    {
+      /* tcbhead_t: tcb, dtv, self.  dtv[-1].counter: its length; entry
+         k (16 bytes: val, to_free) the block of the object of module id
+         k, TLS_DTV_UNALLOCATED (-1) until the thread first uses it. */
+      uint64_t dtv, len;
+      if (!r.fs_base
+          || t->ops->read_memory (t->ctx, r.fs_base + 8, &dtv, 8) != 0
+          || !dtv || t->ops->read_memory (t->ctx, dtv - 16, &len, 8) != 0
+          || len > 4096)
+        continue;
+      for (uint64_t k = 1; k <= len; k++)
+        {
+          uint64_t val;
+          if (t->ops->read_memory (t->ctx, dtv + 16 * k, &val, 8) != 0)
+            break;
+          if (!val || val == UINT64_MAX)
+            continue;
+          if (*n == cap)
+            {
+              cap = cap ? 2 * cap : 16;
+              uint64_t *g = realloc (*out, cap * sizeof *g);
+              if (!g)
+                {
+                  free (*out);
+                  *out = NULL;
+                  *n = 0;
+                  return -1;
+                }
+              *out = g;
+            }
+          (*out)[(*n)++] = val;
+        }
+    }
+  return 0;
+}

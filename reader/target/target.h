@@ -113,6 +113,13 @@ int hi_threads_static_tls (const struct hi_target *t, uint64_t map,
                            uint64_t offset, struct hi_db_thread **out,
                            size_t *n);
 
+/* The same from the threads' registers, without libthread_db
+   (static-tls.c): every block each thread's DTV (at its thread pointer)
+   names, static and dynamic, the unallocated left out.  0 with *OUT
+   (malloc'd, *N addresses), or -1. */
+int hi_threads_dtv_blocks (const struct hi_target *t, uint64_t **out,
+                           size_t *n);
+
 /* The TLS block of every loaded object with TLS in every thread of T
    libthread_db lists (td_thr_tls_get_addr: a dlopen'd module's block,
    which glibc allocates on first use and reaches only through the
