@@ -83,6 +83,18 @@ hi_target_thread_id (const struct hi_target *t, uint64_t fs_base,
 }
 
 int
+hi_target_thread_start (const struct hi_target *t, uint64_t fs_base,
+                        uint64_t *start)
+{
+  uint32_t at;
+  if (!fs_base
+      || field (t, 0, "_thread_db_pthread_start_routine", 64, &at) != 0
+      || t->ops->read_memory (t->ctx, fs_base + at, start, 8) != 0)
+    return -1;
+  return 0;
+}
+
+int
 hi_threads_static_tls (const struct hi_target *t, uint64_t map,
                        uint64_t offset, struct hi_db_thread **out,
                        size_t *n)

@@ -120,6 +120,12 @@ int hi_threads_static_tls (const struct hi_target *t, uint64_t map,
 int hi_threads_dtv_blocks (const struct hi_target *t, uint64_t **out,
                            size_t *n);
 
+/* The start function of the thread whose thread pointer is FS_BASE in
+   T, from its glibc thread descriptor (0 for the main thread), without
+   libthread_db.  0, or -1. */
+int hi_target_thread_start (const struct hi_target *t, uint64_t fs_base,
+                            uint64_t *start);
+
 /* The TLS block of every loaded object with TLS in every thread of T
    libthread_db lists (td_thr_tls_get_addr: a dlopen'd module's block,
    which glibc allocates on first use and reaches only through the

@@ -392,7 +392,15 @@ hi_stack_thread (const struct hi_target *t, uint64_t addr,
   size_t n;
   const char *why;
   if (hi_thread_db_list (t, &th, &n, &why) != 0)
-    return 0;
+    {
+      /* Without it (gdb gives the threads): the thread's descriptor. */
+      uint64_t tid;
+      if (hi_target_thread_id (t, regs.fs_base, &tid) == 0)
+        out->tid = tid;
+      if (hi_target_thread_start (t, regs.fs_base, &out->start) == 0)
+        out->main = out->start == 0;
+      return 0;
+    }
   for (size_t i = 0; i < n; i++)
     if (th[i].tid == out->tid)
       {
