@@ -420,6 +420,28 @@ hi_prim_create (const char *path)
 }
 
 int
+hi_prim_open_special (const char *path)
+{
+  struct stat st;
+  if (lstat (path, &st) != 0 || S_ISREG (st.st_mode) || S_ISLNK (st.st_mode))
+    return -2;
+  if (S_ISDIR (st.st_mode))
+    {
+      errno = EISDIR;
+      return -1;
+    }
+  /* A FIFO nobody reads fails (ENXIO) rather than hang the program. */
+  int fd = open (path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  int flags = fd >= 0 ? fcntl (fd, F_GETFL) : -1;
+  if (fd >= 0 && (flags < 0 || fcntl (fd, F_SETFL, flags & ~O_NONBLOCK) != 0))
+    {
+      close (fd);
+      return -1;
+    }
+  return fd;
+}
+
+int
 hi_prim_write_all (int fd, const void *buf, uint64_t n)
 {
   const char *p = buf;

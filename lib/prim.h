@@ -74,6 +74,11 @@ const char *hi_prim_errstr (int err);
 /* Files, for snapshots: all async-signal-safe, errno set on failure. */
 /* Create PATH exclusively (never following a link), mode 0600: an fd. */
 int hi_prim_create (const char *path);
+/* PATH, when it names an existing file that is no regular file (a
+   device, a FIFO), opened to be written in place, never replaced: its
+   descriptor; -2 if PATH is a regular file, a symbolic link or absent
+   (write a temporary and rename it); -1 with errno (a directory). */
+int hi_prim_open_special (const char *path);
 /* Write all N bytes of BUF to FD; 0, or -1. */
 int hi_prim_write_all (int fd, const void *buf, uint64_t n);
 int hi_prim_close (int fd);

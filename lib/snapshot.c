@@ -124,9 +124,16 @@ hi_snapshot_write (const char *template, int warn)
       off += (reg[i].size + 15) & ~UINT64_C(15);
     }
 
-  int fd = hi_prim_create (tmp);
-  if (fd < 0 && errno == EEXIST && hi_prim_unlink (tmp) == 0)
-    fd = hi_prim_create (tmp);
+  /* A device or a FIFO (HEAPINSPECT_OUTPUT=/dev/stdout, a pipe) is
+     written in place: a rename would replace it, as root /dev/null. */
+  int fd = hi_prim_open_special (path);
+  int in_place = fd >= 0;
+  if (fd == -2)
+    {
+      fd = hi_prim_create (tmp);
+      if (fd < 0 && errno == EEXIST && hi_prim_unlink (tmp) == 0)
+        fd = hi_prim_create (tmp);
+    }
   if (fd < 0)
     {
       int saved = errno;
@@ -152,11 +159,12 @@ hi_snapshot_write (const char *template, int warn)
       bad = 1;
       saved = errno;
     }
-  if (bad || hi_prim_rename (tmp, path) != 0)
+  if (bad || (!in_place && hi_prim_rename (tmp, path) != 0))
     {
       if (!bad)
         saved = errno;
-      hi_prim_unlink (tmp);
+      if (!in_place)
+        hi_prim_unlink (tmp);
       if (warn)
         warn_file (path, saved);
       errno = saved;
