@@ -421,3 +421,6 @@ check_LTLIBRARIES += %reldir%/progs/libdltls.la
 %canon_reldir%_progs_libdltls_la_SOURCES = %reldir%/progs/dltls-lib.c
 %canon_reldir%_progs_libdltls_la_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_libdltls_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+# heapinspect.cli/attach.exp: allocations fixed by its input, attached to.
+check_PROGRAMS += %reldir%/progs/attach-target
+%canon_reldir%_progs_attach_target_CFLAGS = $(progs_cflags)
