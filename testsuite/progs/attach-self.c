@@ -6,7 +6,9 @@
    attach-self MONITOR LIBDLTEST OUT1 OUT2 [none]: with "none" the monitor
    is never loaded (the output and exit status to compare with).
    attach-self MONITOR - OUT1 - threads: 8 threads allocate in a loop
-   while the main thread attaches; a snapshot after they stop. */
+   while the main thread attaches; a snapshot after they stop.
+   attach-self MONITOR - - - badopt: heapinspect_attach refuses a setting
+   it does not know; the monitor stays dormant. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <malloc.h>
@@ -41,8 +43,8 @@ load_monitor (const char *path)
   snapshot = (int (*) (const char *)) dlsym (h, "heapinspect_snapshot");
   if (!attach || !attach_error || !detach || !snapshot)
     exit (91);
-  /* Dormant until attached: nothing to write. */
-  if (snapshot ("/dev/null") == 0)
+  /* Dormant until attached, unless preloaded: nothing to write. */
+  if (!getenv ("LD_PRELOAD") && snapshot ("/dev/null") == 0)
     {
       fprintf (stderr, "a dlopen'd monitor started by itself\n");
       exit (92);
@@ -146,9 +148,11 @@ run_designed (char **argv, int monitored)
     return 97;
   free (s);
   free (c);
-  /* More after the second snapshot: glibc's heap stays usable. */
+  /* More after the second snapshot: glibc's heap stays usable (its
+     consolidation checks every free chunk it merges). */
   for (int i = 0; i < 1000; i++)
     free (malloc ((size_t) i * 7));
+  malloc_trim (0);
   printf ("usable %d %d\n", usable >= 104, ua >= 1000);
   printf ("done\n");
   return 3;
@@ -220,5 +224,14 @@ main (int argc, char **argv)
     return 2;
   if (argc > 5 && strcmp (argv[5], "threads") == 0)
     return run_threads (argv);
+  if (argc > 5 && strcmp (argv[5], "badopt") == 0)
+    {
+      load_monitor (argv[1]);
+      int r = attach ("output=none;colour=red");
+      printf ("%d %s\n", r, attach_error ());
+      free (malloc (10));
+      printf ("%s\n", snapshot ("/dev/null") == 0 ? "started" : "dormant");
+      return 0;
+    }
   return run_designed (argv, !(argc > 5 && strcmp (argv[5], "none") == 0));
 }
