@@ -3,6 +3,7 @@
    itself (at exit, on an error, on a signal) and heapinspect_snapshot. */
 #define _GNU_SOURCE
 #include "monitor.h"
+#include "attach.h"
 #include "client.h"
 #include "guard.h"
 #include "modules.h"
@@ -359,6 +360,8 @@ init_once (void)
   if (p && hi_arena_commit (HI_A_PROCESS, 1) == 0)
     {
       hi_process_record (p);
+      if (atomic_load (&hi_state.attach) != HI_ATTACH_NONE)
+        p->flags |= HI_PROCESS_ATTACHED;
       hi_state.process = p;
       r->arenas[HI_A_PROCESS].count = 1;
       hi_state.start_ns = p->start_monotonic_ns;
@@ -392,7 +395,7 @@ hi_ensure_init_slow (void)
   int s = atomic_load_explicit (&hi_init_state, memory_order_acquire);
   if (HI_LIKELY (s == HI_INIT_READY))
     return 1;
-  if (s == HI_INIT_FAILED)
+  if (s == HI_INIT_FAILED || s == HI_INIT_DORMANT)
     return 0;
   int expect = HI_INIT_NONE;
   if (atomic_compare_exchange_strong (&hi_init_state, &expect, HI_INIT_BUSY))
@@ -429,12 +432,53 @@ hi_ensure_init_slow (void)
   return s == HI_INIT_READY;
 }
 
+#ifdef HI_WRAP
+int
+hi_interposing (void)
+{
+  return 1;
+}
+#else
+/* The reference to malloc here goes through this library's GOT, which
+   the loader bound in the process's global scope: to this library's
+   malloc when it was preloaded or linked before libc, to glibc's when
+   it was dlopen'd. */
+int
+hi_interposing (void)
+{
+  void *(*volatile global) (size_t) = malloc;
+  return global == hi_own_malloc;
+}
+#endif
+
+int
+hi_start_attached (void)
+{
+  int dormant = HI_INIT_DORMANT;
+  if (!atomic_compare_exchange_strong (&hi_init_state, &dormant,
+                                       HI_INIT_NONE))
+    return 0;
+  atomic_store (&hi_state.attach, HI_ATTACH_ON);
+  if (hi_ensure_init ())
+    return 1;
+  atomic_store (&hi_state.attach, HI_ATTACH_NONE);
+  return 0;
+}
+
 /* Set up at load, not at the first allocation: the signal handlers and
-   the exit snapshot do not wait for the program to allocate. */
+   the exit snapshot do not wait for the program to allocate.  A monitor
+   dlopen'd into a running program (its malloc is not the process's)
+   stays dormant until heapinspect_attach: the program's blocks from
+   before have no headers, and its environment is not the monitor's
+   settings. */
 __attribute__ ((constructor)) static void
 init_at_load (void)
 {
-  hi_ensure_init ();
+  int none = HI_INIT_NONE;
+  if (!hi_interposing ())
+    atomic_compare_exchange_strong (&hi_init_state, &none, HI_INIT_DORMANT);
+  else
+    hi_ensure_init ();
 }
 
 void

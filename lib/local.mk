@@ -17,14 +17,15 @@ monitor_sources = \
 	%reldir%/account.h %reldir%/account.c \
 	%reldir%/guard.h %reldir%/guard.c %reldir%/quarantine.c \
 	%reldir%/malloc.c
-monitor_cflags = $(AM_CFLAGS) -fvisibility=hidden -ftls-model=initial-exec -fno-plt \
+monitor_cflags = $(AM_CFLAGS) -fvisibility=hidden -fno-plt \
 	-fno-omit-frame-pointer \
 	-fno-builtin-malloc -fno-builtin-free -fno-builtin-calloc \
 	-fno-builtin-realloc
 
 lib_LTLIBRARIES += %reldir%/libheapinspect.la
-%canon_reldir%_libheapinspect_la_SOURCES = $(monitor_sources)
-%canon_reldir%_libheapinspect_la_CFLAGS = $(monitor_cflags)
+%canon_reldir%_libheapinspect_la_SOURCES = $(monitor_sources) \
+	%reldir%/attach.h %reldir%/attach.c
+%canon_reldir%_libheapinspect_la_CFLAGS = $(monitor_cflags) -mtls-dialect=gnu2
 %canon_reldir%_libheapinspect_la_LDFLAGS = -version-info 0:0:0 -no-undefined \
 	-Wl,-z,nodelete
 %canon_reldir%_libheapinspect_la_LIBADD = -lpthread -ldl
@@ -32,4 +33,4 @@ lib_LTLIBRARIES += %reldir%/libheapinspect.la
 lib_LIBRARIES += %reldir%/libheapinspect.a
 %canon_reldir%_libheapinspect_a_SOURCES = $(monitor_sources)
 %canon_reldir%_libheapinspect_a_CPPFLAGS = $(AM_CPPFLAGS) -DHI_WRAP
-%canon_reldir%_libheapinspect_a_CFLAGS = $(monitor_cflags)
+%canon_reldir%_libheapinspect_a_CFLAGS = $(monitor_cflags) -ftls-model=initial-exec

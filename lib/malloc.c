@@ -3,6 +3,7 @@
    as __wrap_malloc/... (HI_WRAP) for static links with -Wl,--wrap. */
 #define _GNU_SOURCE
 #include "account.h"
+#include "attach.h"
 #include "chain.h"
 #include "client.h"
 #include "guard.h"
@@ -248,6 +249,22 @@ forget (void *p)
   return b.base;
 }
 
+/* In a monitor started by heapinspect_attach: 1 if P, not a block of
+   ours, goes to glibc as it is: a block from before the attach while
+   attached (counted in foreign_frees), anything after the detach (no
+   longer watched). */
+static int
+foreign_attached (void *p)
+{
+  int a = atomic_load_explicit (&hi_state.attach, memory_order_relaxed);
+  if (a == HI_ATTACH_DETACHED)
+    return 1;
+  if (!hi_guard_foreign_chunk (p))
+    return 0;
+  HI_ADD (heapinspect_root.totals.foreign_frees, 1);
+  return 1;
+}
+
 static inline HOT void
 free_any (void *p, const struct hi_frame *caller)
 {
@@ -258,6 +275,10 @@ free_any (void *p, const struct hi_frame *caller)
     __libc_free (forget (p));
   else if (lookup (p, &b))
     release (&b, caller, HI_WHEN_FREE);
+  else if (HI_UNLIKELY (atomic_load_explicit (&hi_state.attach,
+                                              memory_order_relaxed))
+           && foreign_attached (p))
+    __libc_free (p);
   else if (hi_guard_bad_pointer (p, caller, HI_WHEN_FREE))
     {
       HI_ADD (heapinspect_root.totals.foreign_frees, 1);
@@ -286,6 +307,10 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
     }
   if (!lookup (p, &b))
     {
+      if (HI_UNLIKELY (atomic_load_explicit (&hi_state.attach,
+                                             memory_order_relaxed))
+          && foreign_attached (p))
+        return __libc_realloc (p, n);
       if (!hi_guard_bad_pointer (p, caller, HI_WHEN_REALLOC))
         {
           errno = ENOMEM;   /* a heap error, reported: P is left alone */
@@ -304,6 +329,20 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
     {
       errno = ENOMEM;
       return NULL;
+    }
+  if (HI_UNLIKELY (atomic_load_explicit (&hi_state.attach,
+                                         memory_order_relaxed)
+                   == HI_ATTACH_DETACHED))
+    {
+      /* Detached: the block leaves the monitor, moved to a plain one
+         of glibc's (its free counted); nothing new is recorded. */
+      void *q = __libc_malloc (n);
+      if (q)
+        {
+          memcpy (q, p, b.size < n ? b.size : n);
+          release (&b, caller, HI_WHEN_REALLOC);
+        }
+      return q;
     }
   /* With a quarantine the old block is held, as a free would hold it:
      a use of it after the realloc is then found too.  A block whose
@@ -521,6 +560,11 @@ ENTRY (malloc_usable_size) (void *p)
     return lookup (p, &b) ? b.size : underlying_usable_size (p);
   if (!lookup (p, &b))
     {
+      if (HI_UNLIKELY (atomic_load_explicit (&hi_state.attach,
+                                             memory_order_relaxed))
+          && (atomic_load (&hi_state.attach) == HI_ATTACH_DETACHED
+              || hi_guard_foreign_chunk (p)))
+        return underlying_usable_size (p);
       if (!hi_guard_bad_pointer (p, &caller, HI_WHEN_USABLE_SIZE))
         return 0;
       return underlying_usable_size (p);
@@ -533,3 +577,22 @@ ENTRY (malloc_usable_size) (void *p)
   size_t before = (size_t) ((char *) p - (char *) b.base);
   return whole > before + b.size ? whole - before : b.size;
 }
+
+#ifndef HI_WRAP
+/* attach.h: the entry points by hidden names, for the GOTs that
+   heapinspect_attach redirects here. */
+# define OWN(name) \
+  extern __typeof (name) hi_own_##name \
+    __attribute__ ((alias (#name), copy (name)));
+OWN (malloc)
+OWN (free)
+OWN (calloc)
+OWN (realloc)
+OWN (reallocarray)
+OWN (posix_memalign)
+OWN (aligned_alloc)
+OWN (memalign)
+OWN (valloc)
+OWN (pvalloc)
+OWN (malloc_usable_size)
+#endif

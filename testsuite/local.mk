@@ -73,6 +73,11 @@ check_PROGRAMS += %reldir%/progs/small-stacks
 	-Wl,--wrap=aligned_alloc,--wrap=valloc,--wrap=pvalloc \
 	-Wl,--wrap=malloc_usable_size
 
+# heapinspect.monitor/attach-lib.exp: the monitor dlopen'd and attached
+# by the program itself.
+check_PROGRAMS += %reldir%/progs/attach-self
+%canon_reldir%_progs_attach_self_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_attach_self_LDADD = -ldl -lpthread
 check_LTLIBRARIES += %reldir%/progs/libdltest.la %reldir%/progs/libhitestlib.la
 %canon_reldir%_progs_libhitestlib_la_SOURCES = %reldir%/progs/pie-lib.c
 %canon_reldir%_progs_libhitestlib_la_CFLAGS = $(progs_cflags)
