@@ -21,6 +21,22 @@
 
 #define BEFORE 10
 
+#ifdef ATTACH_NOPIE
+/* Built without -pie, the program takes the functions' addresses: its
+   PLT entries become their addresses for every object, libc's GOT
+   entries included. */
+void *(*volatile take_malloc) (size_t);
+void (*volatile take_free) (void *);
+
+/* In code (an absolute address, not a dynamic relocation of data). */
+__attribute__ ((constructor)) static void
+take_addresses (void)
+{
+  take_malloc = malloc;
+  take_free = free;
+}
+#endif
+
 static void *before[BEFORE];
 static int (*attach) (const char *);
 static const char *(*attach_error) (void);
