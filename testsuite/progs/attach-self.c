@@ -71,8 +71,9 @@ static void
 do_attach (const char *out)
 {
   char opts[600];
-  snprintf (opts, sizeof opts, "output=none;depth=32;quarantine=0");
-  (void) out;
+  /* The exit snapshot next to OUT: OUT.exit.%p.hip. */
+  snprintf (opts, sizeof opts, "output=%s.exit.%%p.hip;depth=32;quarantine=0",
+            out);
   if (attach (opts) != 0)
     {
       fprintf (stderr, "attach: %s\n", attach_error ());
