@@ -59,8 +59,15 @@ load_monitor (const char *path)
   snapshot = (int (*) (const char *)) dlsym (h, "heapinspect_snapshot");
   if (!attach || !attach_error || !detach || !snapshot)
     exit (91);
+  /* Preloaded, the monitor that records is the preloaded one.  (Only
+     then: a failed dlsym leaves glibc an error string to free, a block
+     from before the attach.) */
+  void *preloaded = getenv ("LD_PRELOAD")
+                    ? dlsym (RTLD_DEFAULT, "heapinspect_snapshot") : NULL;
+  if (preloaded)
+    snapshot = (int (*) (const char *)) preloaded;
   /* Dormant until attached, unless preloaded: nothing to write. */
-  if (!getenv ("LD_PRELOAD") && snapshot ("/dev/null") == 0)
+  if (!preloaded && snapshot ("/dev/null") == 0)
     {
       fprintf (stderr, "a dlopen'd monitor started by itself\n");
       exit (92);
