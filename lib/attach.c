@@ -419,13 +419,100 @@ patch_new_objects (void)
   hi_modules_refresh ();
 }
 
-/* The libraries a dlopen loads are found as for a call from this
-   library, not the caller (glibc looks at the caller's DT_RUNPATH):
-   libheapinspect(7) says so. */
+/* 1 if an object whose file is named FILE (a bare name) is loaded:
+   dlopen finds it by name whoever calls. */
+static int
+loaded_as (struct dl_phdr_info *obj, size_t size, void *arg)
+{
+  (void) size;
+  const char *file = arg;
+  return obj->dlpi_name && *obj->dlpi_name
+         && strcmp (base_name (obj->dlpi_name), file) == 0;
+}
+
+struct search
+{
+  union
+  {
+    Dl_serinfo si;
+    char bytes[4096];
+  } buf;
+};
+
+/* The directories dlopen searches for a bare name called from the
+   object at ADDR, into S; 0, or -1. */
+static int
+search_list (void *addr, struct search *s)
+{
+  Dl_info info;
+  struct link_map *lm = NULL;
+  Dl_serinfo size;
+  if (!dladdr1 (addr, &info, (void **) &lm, RTLD_DL_LINKMAP) || !lm
+      || dlinfo (lm, RTLD_DI_SERINFOSIZE, &size) != 0
+      || size.dls_size > sizeof s->buf)
+    return -1;
+  s->buf.si.dls_size = size.dls_size;
+  s->buf.si.dls_cnt = size.dls_cnt;
+  return dlinfo (lm, RTLD_DI_SERINFO, &s->buf.si) == 0 ? 0 : -1;
+}
+
+static int
+listed (const struct search *s, const char *dir)
+{
+  for (unsigned i = 0; i < s->buf.si.dls_cnt; i++)
+    if (strcmp (s->buf.si.dls_serpath[i].dls_name, dir) == 0)
+      return 1;
+  return 0;
+}
+
+/* glibc searches a bare FILE in the DT_RPATH and DT_RUNPATH of the
+   object that called dlopen: the wrapper's call is this library's, not
+   the caller's (found by its return address CALLER).  The caller's
+   directories come in glibc's order; the first that holds FILE decides:
+   one of the caller's own (not in this library's list) gives the path
+   into PATH (CAP bytes) and 1; one this library's call searches too
+   (LD_LIBRARY_PATH, the default directories) gives 0, and dlopen of
+   FILE finds the same file.  0 too when FILE is not bare or is loaded
+   already (dlopen finds it by name whoever calls). */
+static int
+caller_path (const char *file, void *caller, char *path, size_t cap)
+{
+  static struct search theirs, ours;   /* under attach_lock */
+  if (!file || !*file || strchr (file, '/') || !caller
+      || dl_iterate_phdr (loaded_as, (void *) file))
+    return 0;
+  int found = 0;
+  hi_lock_acquire (&attach_lock);
+  if (search_list (caller, &theirs) == 0
+      && search_list ((void *) hi_own_malloc, &ours) == 0)
+    {
+      size_t flen = strlen (file);
+      for (unsigned i = 0; i < theirs.buf.si.dls_cnt; i++)
+        {
+          const char *dir = theirs.buf.si.dls_serpath[i].dls_name;
+          size_t dlen = strlen (dir);
+          if (dlen + 1 + flen + 1 > cap)
+            continue;
+          memcpy (path, dir, dlen);
+          path[dlen] = '/';
+          memcpy (path + dlen + 1, file, flen + 1);
+          if (hi_prim_exists (path))
+            {
+              found = !listed (&ours, dir);
+              break;
+            }
+        }
+    }
+  hi_lock_release (&attach_lock);
+  return found;
+}
+
 static void *
 wrap_dlopen (const char *file, int mode)
 {
-  void *h = dlopen (file, mode);
+  char path[4096];
+  void *h = dlopen (caller_path (file, __builtin_return_address (0), path,
+                                 sizeof path) ? path : file, mode);
   if (h)
     {
       int saved_errno = errno;

@@ -78,6 +78,8 @@ check_PROGRAMS += %reldir%/progs/small-stacks
 check_PROGRAMS += %reldir%/progs/attach-self
 %canon_reldir%_progs_attach_self_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_attach_self_LDADD = -ldl -lpthread
+# Its dlopen of a bare name finds the library in rp/ next to it.
+%canon_reldir%_progs_attach_self_LDFLAGS = -Wl,-rpath,'$$ORIGIN/rp'
 check_PROGRAMS += %reldir%/progs/attach-self-nopie
 %canon_reldir%_progs_attach_self_nopie_SOURCES = %reldir%/progs/attach-self.c
 %canon_reldir%_progs_attach_self_nopie_CFLAGS = $(progs_cflags) -fno-pie \
