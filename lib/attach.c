@@ -55,6 +55,8 @@ struct saved
   uint64_t *slot;
   uint64_t orig;
   uint32_t target;
+  uint32_t relro;          /* its page is one of the object's RELRO
+                              pages (read-only but around a write) */
 };
 #define SAVED_MAX (1u << 16)
 static struct saved *saved;
@@ -62,8 +64,9 @@ static uint32_t n_saved;
 static hi_lock attach_lock;
 static char error[256];
 
-/* What a pass over the loaded objects does. */
-enum { PASS_PATCH, PASS_RESTORE };
+/* What a pass over the loaded objects does: patch entries, restore
+   them, or only read libc's own entry for malloc. */
+enum { PASS_PATCH, PASS_RESTORE, PASS_CHECK, PASS_CANON };
 
 struct pass
 {
@@ -75,7 +78,13 @@ struct pass
   uint32_t first_new;      /* n_saved when the pass began */
   int failed;              /* an mprotect failed: error says where */
   int foreign_malloc;      /* libc's malloc entry is someone else's */
-  char foreign_path[160];
+  uint64_t libc_malloc;    /* PASS_CHECK: its value */
+  int objects;             /* objects seen by this pass */
+  /* The program's canonical PLT entries (PASS_CANON): built without
+     -pie and taking a function's address, it makes its PLT entry the
+     function's address for every object; that entry jumps through the
+     program's own GOT entry, patched as any other. */
+  uint64_t canon[N_TARGETS];
 };
 
 static void
@@ -144,14 +153,22 @@ dyn_ptr (const struct dl_phdr_info *obj, uint64_t v)
   return v < obj->dlpi_addr ? v + obj->dlpi_addr : v;
 }
 
-/* Write V into SLOT, its page made writable first if it is one of the
-   object's RELRO pages [RELRO_LO, RELRO_HI) (and made read-only again). */
 static int
-write_slot (uint64_t *slot, uint64_t v, uint64_t relro_lo, uint64_t relro_hi)
+in_relro (uint64_t *slot, uint64_t relro_lo, uint64_t relro_hi)
 {
   uint64_t page = (uint64_t) (uintptr_t) slot
                   & ~(uint64_t) (hi_prim_page_size () - 1);
-  int ro = page >= relro_lo && page < relro_hi;
+  return page >= relro_lo && page < relro_hi;
+}
+
+/* Write V into SLOT, its page made writable first if RO (one of the
+   object's RELRO pages), and read-only again after; any other page is
+   left as it is (a lazily bound GOT stays writable for the loader). */
+static int
+write_slot_ro (uint64_t *slot, uint64_t v, int ro)
+{
+  uint64_t page = (uint64_t) (uintptr_t) slot
+                  & ~(uint64_t) (hi_prim_page_size () - 1);
   if (ro && hi_prim_protect ((void *) (uintptr_t) page,
                              hi_prim_page_size (), 1) != 0)
     return -1;
@@ -159,6 +176,12 @@ write_slot (uint64_t *slot, uint64_t v, uint64_t relro_lo, uint64_t relro_hi)
   if (ro)
     hi_prim_protect ((void *) (uintptr_t) page, hi_prim_page_size (), 0);
   return 0;
+}
+
+static int
+write_slot (uint64_t *slot, uint64_t v, uint64_t relro_lo, uint64_t relro_hi)
+{
+  return write_slot_ro (slot, v, in_relro (slot, relro_lo, relro_hi));
 }
 
 static int
@@ -198,6 +221,19 @@ one_entry (struct pass *ps, const struct dl_phdr_info *obj,
   uint64_t *slot = (uint64_t *) (uintptr_t) (obj->dlpi_addr + r->r_offset);
   uint64_t v = __atomic_load_n (slot, __ATOMIC_ACQUIRE);
   uint64_t ours = (uint64_t) (uintptr_t) targets[t].to;
+  if (ps->what == PASS_CANON)
+    {
+      if (symtab[sym].st_shndx == SHN_UNDEF && symtab[sym].st_value)
+        ps->canon[t] = obj->dlpi_addr + symtab[sym].st_value;
+      return;
+    }
+  if (ps->what == PASS_CHECK)
+    {
+      if (t == target_of ("malloc") && obj->dlpi_name
+          && strcmp (base_name (obj->dlpi_name), "libc.so.6") == 0)
+        ps->libc_malloc = v;
+      return;
+    }
   if (ps->what == PASS_RESTORE)
     {
       uint64_t orig = v == ours ? saved_value (slot) : 0;
@@ -212,7 +248,7 @@ one_entry (struct pass *ps, const struct dl_phdr_info *obj,
      object itself: bound, it would be glibc's (libc's own entry for
      malloc says so). */
   int lazy = v >= obj_lo && v < obj_hi;
-  if (!libc_own && !lazy)
+  if (!libc_own && !lazy && !(ps->canon[t] && v == ps->canon[t]))
     {
       /* Someone else's malloc (a preloaded allocator, or another
          monitor): libc's own entry for malloc tells. */
@@ -233,6 +269,7 @@ one_entry (struct pass *ps, const struct dl_phdr_info *obj,
   saved[n_saved].slot = slot;
   saved[n_saved].orig = v;
   saved[n_saved].target = (uint32_t) t;
+  saved[n_saved].relro = (uint32_t) in_relro (slot, relro_lo, relro_hi);
   n_saved++;
   if (write_slot (slot, ours, relro_lo, relro_hi) != 0)
     {
@@ -249,8 +286,10 @@ patch_object (struct dl_phdr_info *obj, size_t size, void *arg)
 {
   (void) size;
   struct pass *ps = arg;
-  if (ps->failed || ps->foreign_malloc)
+  if (ps->failed || ps->foreign_malloc
+      || (ps->what == PASS_CANON && ps->objects > 0))
     return 0;
+  ps->objects++;
   if (obj->dlpi_addr == ps->interp && ps->interp)
     return 0;                        /* ld.so: its malloc is its own */
   uint64_t lo, hi;
@@ -312,6 +351,11 @@ pass_init (struct pass *ps, int what, unsigned sets)
   ps->interp = hi_prim_interp_base ();
   ps->first_new = n_saved;
   dl_iterate_phdr (find_libc, ps);
+  /* The program comes first in the loader's list. */
+  ps->what = PASS_CANON;
+  dl_iterate_phdr (patch_object, ps);
+  ps->what = what;
+  ps->objects = 0;
 }
 
 /* Put back the entries saved since FIRST (a patch that failed half
@@ -322,18 +366,8 @@ undo_since (uint32_t first)
   while (n_saved > first)
     {
       n_saved--;
-      uint64_t *slot = saved[n_saved].slot;
-      /* RELRO or not, a write to a page made read-only faults: ask
-         again page by page as the patch did. */
-      uint64_t page = (uint64_t) (uintptr_t) slot
-                      & ~(uint64_t) (hi_prim_page_size () - 1);
-      if (hi_prim_protect ((void *) (uintptr_t) page, hi_prim_page_size (),
-                           1) == 0)
-        {
-          __atomic_store_n (slot, saved[n_saved].orig, __ATOMIC_RELEASE);
-          hi_prim_protect ((void *) (uintptr_t) page, hi_prim_page_size (),
-                           0);
-        }
+      write_slot_ro (saved[n_saved].slot, saved[n_saved].orig,
+                     (int) saved[n_saved].relro);
     }
 }
 
@@ -385,13 +419,100 @@ patch_new_objects (void)
   hi_modules_refresh ();
 }
 
-/* The libraries a dlopen loads are found as for a call from this
-   library, not the caller (glibc looks at the caller's DT_RUNPATH):
-   libheapinspect(7) says so. */
+/* 1 if an object whose file is named FILE (a bare name) is loaded:
+   dlopen finds it by name whoever calls. */
+static int
+loaded_as (struct dl_phdr_info *obj, size_t size, void *arg)
+{
+  (void) size;
+  const char *file = arg;
+  return obj->dlpi_name && *obj->dlpi_name
+         && strcmp (base_name (obj->dlpi_name), file) == 0;
+}
+
+struct search
+{
+  union
+  {
+    Dl_serinfo si;
+    char bytes[4096];
+  } buf;
+};
+
+/* The directories dlopen searches for a bare name called from the
+   object at ADDR, into S; 0, or -1. */
+static int
+search_list (void *addr, struct search *s)
+{
+  Dl_info info;
+  struct link_map *lm = NULL;
+  Dl_serinfo size;
+  if (!dladdr1 (addr, &info, (void **) &lm, RTLD_DL_LINKMAP) || !lm
+      || dlinfo (lm, RTLD_DI_SERINFOSIZE, &size) != 0
+      || size.dls_size > sizeof s->buf)
+    return -1;
+  s->buf.si.dls_size = size.dls_size;
+  s->buf.si.dls_cnt = size.dls_cnt;
+  return dlinfo (lm, RTLD_DI_SERINFO, &s->buf.si) == 0 ? 0 : -1;
+}
+
+static int
+listed (const struct search *s, const char *dir)
+{
+  for (unsigned i = 0; i < s->buf.si.dls_cnt; i++)
+    if (strcmp (s->buf.si.dls_serpath[i].dls_name, dir) == 0)
+      return 1;
+  return 0;
+}
+
+/* glibc searches a bare FILE in the DT_RPATH and DT_RUNPATH of the
+   object that called dlopen: the wrapper's call is this library's, not
+   the caller's (found by its return address CALLER).  The caller's
+   directories come in glibc's order; the first that holds FILE decides:
+   one of the caller's own (not in this library's list) gives the path
+   into PATH (CAP bytes) and 1; one this library's call searches too
+   (LD_LIBRARY_PATH, the default directories) gives 0, and dlopen of
+   FILE finds the same file.  0 too when FILE is not bare or is loaded
+   already (dlopen finds it by name whoever calls). */
+static int
+caller_path (const char *file, void *caller, char *path, size_t cap)
+{
+  static struct search theirs, ours;   /* under attach_lock */
+  if (!file || !*file || strchr (file, '/') || !caller
+      || dl_iterate_phdr (loaded_as, (void *) file))
+    return 0;
+  int found = 0;
+  hi_lock_acquire (&attach_lock);
+  if (search_list (caller, &theirs) == 0
+      && search_list ((void *) hi_own_malloc, &ours) == 0)
+    {
+      size_t flen = strlen (file);
+      for (unsigned i = 0; i < theirs.buf.si.dls_cnt; i++)
+        {
+          const char *dir = theirs.buf.si.dls_serpath[i].dls_name;
+          size_t dlen = strlen (dir);
+          if (dlen + 1 + flen + 1 > cap)
+            continue;
+          memcpy (path, dir, dlen);
+          path[dlen] = '/';
+          memcpy (path + dlen + 1, file, flen + 1);
+          if (hi_prim_exists (path))
+            {
+              found = !listed (&ours, dir);
+              break;
+            }
+        }
+    }
+  hi_lock_release (&attach_lock);
+  return found;
+}
+
 static void *
 wrap_dlopen (const char *file, int mode)
 {
-  void *h = dlopen (file, mode);
+  char path[4096];
+  void *h = dlopen (caller_path (file, __builtin_return_address (0), path,
+                                 sizeof path) ? path : file, mode);
   if (h)
     {
       int saved_errno = errno;
@@ -412,6 +533,31 @@ wrap_dlmopen (Lmid_t ns, const char *file, int mode)
       errno = saved_errno;
     }
   return h;
+}
+
+static int
+find_loader (struct dl_phdr_info *obj, size_t size, void *arg)
+{
+  (void) size;
+  uint64_t *range = arg;
+  if (range[0] && obj->dlpi_addr == range[0])
+    code_range (obj, &range[1], &range[2]);
+  return 0;
+}
+
+/* hi_loader_lo and hi_loader_size: ld.so's range, before any entry
+   leads here. */
+static void
+set_loader_range (void)
+{
+  uint64_t range[3] = { hi_prim_interp_base (), 0, 0 };
+  dl_iterate_phdr (find_loader, range);
+  if (range[2] > range[1])
+    {
+      hi_loader_lo = (uintptr_t) range[1];
+      __atomic_store_n (&hi_loader_size, (uintptr_t) (range[2] - range[1]),
+                        __ATOMIC_RELEASE);
+    }
 }
 
 __attribute__ ((visibility ("default"))) const char *
@@ -438,12 +584,16 @@ __attribute__ ((visibility ("default"))) int
 heapinspect_attach (const char *options)
 {
   error[0] = '\0';
-  /* Preloaded (this library's malloc is the process's), or attached
-     already: nothing to do. */
-  if (hi_interposing ())
-    return 0;
   hi_lock_acquire (&attach_lock);
   int state = atomic_load (&hi_state.attach);
+  /* Preloaded or linked (the monitor did not start dormant): its
+     malloc is the process's already. */
+  if (state == HI_ATTACH_NONE
+      && atomic_load (&hi_init_state) != HI_INIT_DORMANT)
+    {
+      hi_lock_release (&attach_lock);
+      return 0;
+    }
   if (state == HI_ATTACH_ON)
     {
       hi_lock_release (&attach_lock);
@@ -460,11 +610,13 @@ heapinspect_attach (const char *options)
       hi_lock_release (&attach_lock);
       return r;
     }
-  /* Another copy of the monitor preloaded: its malloc is the
-     process's. */
-  void *(*global) (size_t) = dlsym (RTLD_DEFAULT, "malloc");
-  uint64_t m = (uint64_t) (uintptr_t) global;
-  if (m)
+  /* Another copy of the monitor preloaded: libc's own entry for malloc
+     leads to it (no dlsym here: it takes the loader's lock). */
+  struct pass check;
+  pass_init (&check, PASS_CHECK, 1u << SET_ALLOC);
+  dl_iterate_phdr (patch_object, &check);
+  uint64_t m = check.libc_malloc;
+  if (m && !(m >= check.libc_lo && m < check.libc_hi))
     dl_iterate_phdr (other_monitor, &m);
   if (m == 1)
     {
@@ -502,6 +654,7 @@ heapinspect_attach (const char *options)
       return -1;
     }
   hi_modules_refresh ();
+  set_loader_range ();
   if (patch_sets ((1u << SET_RELEASE) | (1u << SET_ALLOC) | (1u << SET_DL))
       != 0)
     {

@@ -20,6 +20,9 @@ HI_HIDDEN void *hi_own_valloc (size_t);
 HI_HIDDEN void *hi_own_pvalloc (size_t);
 HI_HIDDEN size_t hi_own_malloc_usable_size (void *);
 
+/* malloc.c: the loader's code, whose calls go to glibc directly. */
+extern HI_HIDDEN uintptr_t hi_loader_lo, hi_loader_size;
+
 /* init.c: 1 if the process's malloc is this library's (preloaded, or
    linked before libc), so that it starts by itself. */
 HI_HIDDEN int hi_interposing (void);

@@ -13,6 +13,7 @@
 #include "common/output-name.h"
 
 #include <errno.h>
+#include <link.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -439,15 +440,43 @@ hi_interposing (void)
   return 1;
 }
 #else
-/* The reference to malloc here goes through this library's GOT, which
-   the loader bound in the process's global scope: to this library's
-   malloc when it was preloaded or linked before libc, to glibc's when
-   it was dlopen'd. */
+struct load_order
+{
+  int at, self, libc;
+};
+
+static int
+note_order (struct dl_phdr_info *obj, size_t size, void *arg)
+{
+  (void) size;
+  struct load_order *o = arg;
+  uint64_t own = (uint64_t) (uintptr_t) hi_own_malloc;
+  for (int i = 0; i < obj->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &obj->dlpi_phdr[i];
+      if (ph->p_type == PT_LOAD && own >= obj->dlpi_addr + ph->p_vaddr
+          && own < obj->dlpi_addr + ph->p_vaddr + ph->p_memsz)
+        o->self = o->at;
+    }
+  const char *name = obj->dlpi_name ? strrchr (obj->dlpi_name, '/') : NULL;
+  if (name && strcmp (name + 1, "libc.so.6") == 0 && o->libc < 0)
+    o->libc = o->at;
+  o->at++;
+  return 0;
+}
+
+/* The loader's list is in load order: the program, the preloaded
+   objects, the needed ones breadth first, then those dlopen'd.  This
+   library's malloc is the process's when it comes before libc's (the
+   binding of the name itself would not tell: in a program built
+   without -pie that takes malloc's address, every object's malloc is
+   the program's PLT entry). */
 int
 hi_interposing (void)
 {
-  void *(*volatile global) (size_t) = malloc;
-  return global == hi_own_malloc;
+  struct load_order o = { 0, -1, -1 };
+  dl_iterate_phdr (note_order, &o);
+  return o.self >= 0 && (o.libc < 0 || o.self < o.libc);
 }
 #endif
 
@@ -475,7 +504,9 @@ __attribute__ ((constructor)) static void
 init_at_load (void)
 {
   int none = HI_INIT_NONE;
-  if (!hi_interposing ())
+  /* Preloaded, the program's first malloc (in libc's start, before this
+     constructor) has started the monitor already. */
+  if (atomic_load (&hi_init_state) == HI_INIT_NONE && !hi_interposing ())
     atomic_compare_exchange_strong (&hi_init_state, &none, HI_INIT_DORMANT);
   else
     hi_ensure_init ();

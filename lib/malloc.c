@@ -31,6 +31,23 @@ _Static_assert (sizeof (struct hi_block_header) == 16, "16-byte header");
    no calls, no registers saved and restored between them. */
 #define HOT __attribute__ ((always_inline))
 
+#ifdef HI_WRAP
+# define FROM_LOADER() 0
+#else
+/* attach.c: the dynamic loader's code, [hi_loader_lo, + hi_loader_size),
+   set by heapinspect_attach; 0 otherwise.  ld.so allocates with the
+   "malloc" it found in the global scope at start: glibc's, but in a
+   program built without -pie that takes malloc's address, the
+   program's PLT entry, whose GOT entry the attach redirects here.  Its
+   calls, among them those that make a thread's dynamic TLS block for
+   this very library, go to glibc before the monitor's TLS is touched
+   (else its first access in a thread recurses). */
+uintptr_t hi_loader_lo, hi_loader_size;
+# define FROM_LOADER() \
+  HI_UNLIKELY ((uintptr_t) __builtin_return_address (0) - hi_loader_lo \
+               < hi_loader_size)
+#endif
+
 /* Calls by the program; the monitor's own (busy) calls are not counted. */
 #define COUNT_CALL(name) \
   do \
@@ -401,6 +418,8 @@ round_pow2 (size_t a)
 PUBLIC void *
 ENTRY (malloc) (size_t n)
 {
+  if (FROM_LOADER ())
+    return __libc_malloc (n);
   HI_CALLER_FRAME (caller);
   COUNT_CALL (malloc);
   return alloc_plain (n, &caller);
@@ -409,6 +428,11 @@ ENTRY (malloc) (size_t n)
 PUBLIC void
 ENTRY (free) (void *p)
 {
+  if (FROM_LOADER ())
+    {
+      __libc_free (p);
+      return;
+    }
   HI_CALLER_FRAME (caller);
   COUNT_CALL (free);
   free_any (p, &caller);
@@ -417,6 +441,8 @@ ENTRY (free) (void *p)
 PUBLIC void *
 ENTRY (calloc) (size_t k, size_t n)
 {
+  if (FROM_LOADER ())
+    return __libc_calloc (k, n);
   HI_CALLER_FRAME (caller);
   COUNT_CALL (calloc);
   size_t total;
@@ -435,6 +461,8 @@ ENTRY (calloc) (size_t k, size_t n)
 PUBLIC void *
 ENTRY (realloc) (void *p, size_t n)
 {
+  if (FROM_LOADER ())
+    return __libc_realloc (p, n);
   HI_CALLER_FRAME (caller);
   COUNT_CALL (realloc);
   return realloc_any (p, n, &caller);
@@ -470,6 +498,8 @@ memalign_any (size_t align, size_t n, const struct hi_frame *caller)
 PUBLIC void *
 ENTRY (memalign) (size_t align, size_t n)
 {
+  if (FROM_LOADER ())
+    return __libc_memalign (align, n);
   HI_CALLER_FRAME (caller);
   COUNT_CALL (memalign);
   return memalign_any (align, n, &caller);

@@ -25,20 +25,19 @@
 #include "prim.h"
 
 #define HI_HIDDEN __attribute__ ((visibility ("hidden")))
-/* The model of the monitor's thread-local variables.  The shared
-   library's are dynamic (TLS descriptors, -mtls-dialect=gnu2 in
-   local.mk) so that it can be dlopen'd into a running program
+/* The model of the monitor's thread-local variables: initial-exec
+   (no allocation, no call on access), but in libheapinspect-attach.so
+   (HI_TLS_DYNAMIC), made to be dlopen'd into a running program
    (heapinspect_attach): they take over 20 KB, and glibc keeps only
-   about 1.5 KB of static TLS for objects loaded later.  Preloaded, a
-   descriptor resolves to the variable's static offset (a call that
-   returns it, no allocation); dlopen'd, a thread's first access
-   allocates its block in the loader (with glibc's malloc, never the
-   monitor's: ld.so is not redirected).  The static archive's are
-   initial-exec. */
-#ifdef HI_WRAP
-# define HI_TLS_MODEL __attribute__ ((tls_model ("initial-exec")))
-#else
+   about 1.5 KB of static TLS for objects loaded later.  Its are
+   dynamic (TLS descriptors, -mtls-dialect=gnu2 in local.mk): a
+   thread's first access allocates its block in the loader (with
+   glibc's malloc: the loader's calls never reach the monitor's entry
+   points, malloc.c), and each access calls the descriptor. */
+#ifdef HI_TLS_DYNAMIC
 # define HI_TLS_MODEL __attribute__ ((tls_model ("global-dynamic")))
+#else
+# define HI_TLS_MODEL __attribute__ ((tls_model ("initial-exec")))
 #endif
 
 extern struct hi_root heapinspect_root;
@@ -368,8 +367,8 @@ HI_HIDDEN int hi_auto_snapshot_path (char *buf, size_t cap);
    libgcc's backtrace. */
 #define HI_OWN_FRAMES_MAX 12
 
-/* Per-thread state (HI_TLS_MODEL: no allocation on access when
-   preloaded). */
+/* Per-thread state (HI_TLS_MODEL: no allocation on access but in
+   libheapinspect-attach.so). */
 struct hi_tls
 {
   int busy;                /* inside the monitor: nested calls are internal */

@@ -349,6 +349,15 @@ hi_prim_protect (void *page, size_t size, int writable)
   return mprotect (page, size, PROT_READ | (writable ? PROT_WRITE : 0));
 }
 
+int
+hi_prim_exists (const char *path)
+{
+  int saved = errno;
+  int r = access (path, F_OK) == 0;
+  errno = saved;
+  return r;
+}
+
 uint64_t
 hi_prim_interp_base (void)
 {

@@ -57,6 +57,8 @@ uint32_t hi_prim_random32 (void);
 /* Make the pages [PAGE, PAGE + SIZE) readable, and writable if
    WRITABLE (a GOT's RELRO pages, heapinspect_attach's).  0, or -1. */
 int hi_prim_protect (void *page, size_t size, int writable);
+/* 1 if PATH names an existing file, else 0; errno kept. */
+int hi_prim_exists (const char *path);
 /* The load address of the dynamic loader (AT_BASE); 0 if none. */
 uint64_t hi_prim_interp_base (void);
 /* 1 in secure-execution mode (AT_SECURE: a set-user-ID or set-group-ID

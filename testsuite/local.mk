@@ -78,6 +78,14 @@ check_PROGRAMS += %reldir%/progs/small-stacks
 check_PROGRAMS += %reldir%/progs/attach-self
 %canon_reldir%_progs_attach_self_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_attach_self_LDADD = -ldl -lpthread
+# Its dlopen of a bare name finds the library in rp/ next to it.
+%canon_reldir%_progs_attach_self_LDFLAGS = -Wl,-rpath,'$$ORIGIN/rp'
+check_PROGRAMS += %reldir%/progs/attach-self-nopie
+%canon_reldir%_progs_attach_self_nopie_SOURCES = %reldir%/progs/attach-self.c
+%canon_reldir%_progs_attach_self_nopie_CFLAGS = $(progs_cflags) -fno-pie \
+	-DATTACH_NOPIE
+%canon_reldir%_progs_attach_self_nopie_LDFLAGS = -no-pie
+%canon_reldir%_progs_attach_self_nopie_LDADD = -ldl -lpthread
 check_LTLIBRARIES += %reldir%/progs/libdltest.la %reldir%/progs/libhitestlib.la
 %canon_reldir%_progs_libhitestlib_la_SOURCES = %reldir%/progs/pie-lib.c
 %canon_reldir%_progs_libhitestlib_la_CFLAGS = $(progs_cflags)

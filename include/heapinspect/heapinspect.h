@@ -18,9 +18,11 @@ extern "C" {
    loaded (check the address first when it may be absent). */
 int heapinspect_snapshot (const char *path) __attribute__ ((weak));
 
-/* Attach: libheapinspect.so dlopen'd into a running program that was
-   not started with it (by `heapinspect attach`'s injector, or by the
-   program itself) records nothing until heapinspect_attach.  OPTIONS is
+/* Attach: libheapinspect-attach.so (the monitor built with dynamic
+   TLS: libheapinspect.so cannot be dlopen'd late) dlopen'd into a
+   running program that was not started with it (by `heapinspect
+   attach`'s injector, or by the program itself) records nothing until
+   heapinspect_attach.  OPTIONS is
    NULL or NAME=VALUE words separated by ';' that take the place of the
    HEAPINSPECT_* environment variables, NAME in lower case without the
    prefix ("output=/tmp/x.hip;depth=32"); the environment is not read.
@@ -34,7 +36,7 @@ int heapinspect_snapshot (const char *path) __attribute__ ((weak));
    realloc and malloc_usable_size of them go to glibc (counted as
    foreign frees).  Returns 0, or -1 with nothing patched and a one-line
    reason in heapinspect_attach_error ().  Returns 0 and changes nothing
-   when attached already or when the monitor was preloaded.  It calls no
+   when attached already or when libheapinspect.so was preloaded.  It calls no
    malloc: it may run while other threads are stopped anywhere.
    heapinspect_detach: new allocations go to glibc again (their GOT
    entries restored); free, realloc, reallocarray, malloc_usable_size,

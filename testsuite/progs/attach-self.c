@@ -21,6 +21,22 @@
 
 #define BEFORE 10
 
+#ifdef ATTACH_NOPIE
+/* Built without -pie, the program takes the functions' addresses: its
+   PLT entries become their addresses for every object, libc's GOT
+   entries included. */
+void *(*volatile take_malloc) (size_t);
+void (*volatile take_free) (void *);
+
+/* In code (an absolute address, not a dynamic relocation of data). */
+__attribute__ ((constructor)) static void
+take_addresses (void)
+{
+  take_malloc = malloc;
+  take_free = free;
+}
+#endif
+
 static void *before[BEFORE];
 static int (*attach) (const char *);
 static const char *(*attach_error) (void);
@@ -43,8 +59,15 @@ load_monitor (const char *path)
   snapshot = (int (*) (const char *)) dlsym (h, "heapinspect_snapshot");
   if (!attach || !attach_error || !detach || !snapshot)
     exit (91);
+  /* Preloaded, the monitor that records is the preloaded one.  (Only
+     then: a failed dlsym leaves glibc an error string to free, a block
+     from before the attach.) */
+  void *preloaded = getenv ("LD_PRELOAD")
+                    ? dlsym (RTLD_DEFAULT, "heapinspect_snapshot") : NULL;
+  if (preloaded)
+    snapshot = (int (*) (const char *)) preloaded;
   /* Dormant until attached, unless preloaded: nothing to write. */
-  if (!getenv ("LD_PRELOAD") && snapshot ("/dev/null") == 0)
+  if (!preloaded && snapshot ("/dev/null") == 0)
     {
       fprintf (stderr, "a dlopen'd monitor started by itself\n");
       exit (92);
@@ -55,8 +78,9 @@ static void
 do_attach (const char *out)
 {
   char opts[600];
-  snprintf (opts, sizeof opts, "output=none;depth=32;quarantine=0");
-  (void) out;
+  /* The exit snapshot next to OUT: OUT.exit.%p.hip. */
+  snprintf (opts, sizeof opts, "output=%s.exit.%%p.hip;depth=32;quarantine=0",
+            out);
   if (attach (opts) != 0)
     {
       fprintf (stderr, "attach: %s\n", attach_error ());
