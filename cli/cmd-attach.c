@@ -105,8 +105,16 @@ call (struct hi_inject *ij, int pid, const char *name, const char *text,
 static int
 inject (int pid, const char *snapshot, char *why, size_t size)
 {
+  /* libheapinspect-attach.so, beside the monitor: the build of it a
+     running program can dlopen (dynamic TLS). */
   char libbuf[PATH_MAX], lib[PATH_MAX];
-  if (!realpath (hi_cli_monitor_path (libbuf, sizeof libbuf), lib))
+  const char *mon = hi_cli_monitor_path (libbuf, sizeof libbuf);
+  const char *slash = strrchr (mon, '/');
+  char attach_lib[PATH_MAX];
+  snprintf (attach_lib, sizeof attach_lib, "%.*slibheapinspect-attach.so",
+            slash ? (int) (slash - mon + 1) : 0, mon);
+  snprintf (libbuf, sizeof libbuf, "%s", attach_lib);
+  if (!realpath (libbuf, lib))
     {
       snprintf (why, size, "the monitor %.300s cannot be found: %s", libbuf,
                 strerror (errno));
@@ -171,7 +179,11 @@ detach (int pid, char *why, size_t size)
   if (hi_inject_open (pid, &ij, why, size) != 0)
     return -1;
   uint64_t r;
-  int st = call (ij, pid, "heapinspect_detach", NULL, 0, &r, why, size);
+  /* Nothing to write at its end: the report is made. */
+  int st = call (ij, pid, "heapinspect_set_output", "none", 0, &r, why,
+                 size);
+  if (st == 0)
+    st = call (ij, pid, "heapinspect_detach", NULL, 0, &r, why, size);
   hi_inject_close (ij);
   return st;
 }

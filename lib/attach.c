@@ -668,6 +668,15 @@ heapinspect_attach (const char *options)
 }
 
 __attribute__ ((visibility ("default"))) int
+heapinspect_set_output (const char *name)
+{
+  hi_lock_acquire (&attach_lock);
+  hi_set_output (name ? name : "none");
+  hi_lock_release (&attach_lock);
+  return 0;
+}
+
+__attribute__ ((visibility ("default"))) int
 heapinspect_detach (void)
 {
   hi_lock_acquire (&attach_lock);

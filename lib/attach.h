@@ -29,6 +29,9 @@ HI_HIDDEN int hi_interposing (void);
 /* init.c: start a dormant monitor (dlopen'd, not started at load) in
    attach mode; 1 if it runs. */
 HI_HIDDEN int hi_start_attached (void);
+/* init.c: the snapshot's file name template, as HEAPINSPECT_OUTPUT
+   gives it ("none": no snapshot at exit or on the signal). */
+HI_HIDDEN void hi_set_output (const char *out);
 
 /* The attach's state in hi_state.attach: set by heapinspect_attach,
    read by the entry points. */

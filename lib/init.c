@@ -242,7 +242,12 @@ configure (void)
           hi_state.root_pid = 0;
         }
     }
-  const char *out = hi_prim_getenv ("HEAPINSPECT_OUTPUT");
+  hi_set_output (hi_prim_getenv ("HEAPINSPECT_OUTPUT"));
+}
+
+void
+hi_set_output (const char *out)
+{
   if (!out || !*out)
     out = "heapinspect.%p.hip";
   /* A privileged program writes no file where its invoking user points

@@ -47,6 +47,11 @@ int heapinspect_snapshot (const char *path) __attribute__ ((weak));
 int heapinspect_attach (const char *options) __attribute__ ((weak));
 const char *heapinspect_attach_error (void) __attribute__ ((weak));
 int heapinspect_detach (void) __attribute__ ((weak));
+/* The snapshot's file name of a running monitor, as HEAPINSPECT_OUTPUT
+   names it ("none", or NULL: no snapshot at exit or on the signal);
+   `heapinspect attach` clears it before it detaches, so that the program
+   writes nothing when it ends.  Returns 0. */
+int heapinspect_set_output (const char *name) __attribute__ ((weak));
 
 /* Pools: a program's own allocator (an arena, a bump allocator, a free
    list) tells the monitor about its blocks, in the way of valgrind's
