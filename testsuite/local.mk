@@ -437,3 +437,8 @@ check_LTLIBRARIES += %reldir%/progs/libdltls.la
 # heapinspect.cli/attach.exp: allocations fixed by its input, attached to.
 check_PROGRAMS += %reldir%/progs/attach-target
 %canon_reldir%_progs_attach_target_CFLAGS = $(progs_cflags)
+# heapinspect.cli/attach-safety.exp: threads, signals, system calls,
+# malloc, fork and exec while attached.
+check_PROGRAMS += %reldir%/progs/attach-busy
+%canon_reldir%_progs_attach_busy_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_attach_busy_LDADD = -ldl -lpthread
