@@ -167,8 +167,30 @@ inject (int pid, const char *snapshot, char *why, size_t size)
                 pid, msg);
       st = -1;
     }
+  /* Attached again after a detach (which cleared it): the snapshot at
+     its exit is ours. */
+  if (st == 0)
+    st = call (ij, pid, "heapinspect_set_output", snapshot, 0, &r, why,
+               size);
   hi_inject_close (ij);
   return st;
+}
+
+/* The state of an earlier attach's monitor in process PID (heapinspect_
+   attach_state: 2 detached), or -1 if it has none or it cannot be
+   asked. */
+static int
+attach_state (int pid)
+{
+  char why[256];
+  struct hi_inject *ij;
+  uint64_t r;
+  if (hi_inject_open (pid, &ij, why, sizeof why) != 0)
+    return -1;
+  int st = call (ij, pid, "heapinspect_attach_state", NULL, 0, &r, why,
+                 sizeof why);
+  hi_inject_close (ij);
+  return st == 0 ? (int) (int32_t) r : -1;
 }
 
 /* heapinspect_detach in process PID: 0, or -1 with WHY. */
@@ -257,7 +279,11 @@ hi_cmd_attach (const struct hi_settings *st, int *written)
   char why[768];
   *written = 0;
   uint64_t root;
-  if (symbol (pid, "heapinspect_root", &root) == 0)
+  /* A monitor an earlier attach loaded and detached is attached again
+     (its data goes on); any other is read as it is. */
+  if (symbol (pid, "heapinspect_root", &root) == 0
+      && (symbol (pid, "heapinspect_attach_state", &root) != 0
+          || attach_state (pid) != 2))
     {
       fprintf (stderr, "heapinspect: process %d runs under the monitor "
                "already: reading it, as heapinspect -p does\n", pid);
