@@ -319,7 +319,14 @@ hi_cmd_attach (const struct hi_settings *st, int *written)
   int ended = wait_end (pid, st->run.duration);
   int status;
   struct hi_settings s = *st;
-  if (ended)
+  if (ended && access (snapshot, F_OK) != 0)
+    {
+      fprintf (stderr, "heapinspect: process %d ended without the "
+               "monitor's snapshot (it ran another program, exec, or was "
+               "killed): no report\n", pid);
+      status = 1;
+    }
+  else if (ended)
     {
       /* Its memory is gone: the snapshot it wrote at its exit. */
       s.src.pid = 0;
@@ -331,6 +338,15 @@ hi_cmd_attach (const struct hi_settings *st, int *written)
       s.leak_check = 0;
       status = hi_cmd_report (&s, written);
       unlink (snapshot);
+    }
+  else if (symbol (pid, "heapinspect_root", &root) != 0)
+    {
+      /* Its pid, another program: exec ended the one with the monitor
+         (which wrote no snapshot). */
+      fprintf (stderr, "heapinspect: process %d ran another program "
+               "(exec): the monitor went with the one attached to; no "
+               "report\n", pid);
+      status = 1;
     }
   else
     {

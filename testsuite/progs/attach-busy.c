@@ -22,7 +22,8 @@
      after ("new", made on "alloc"), allocates and frees more, prints
      "child ok" and exits 0; the parent prints "child status S".  On
      "exec", it execs itself as "execd", which allocates, frees and
-     prints "execd monitor N" (N: 1 if heapinspect_root is found in it).
+     prints "execd monitor N" (N: 1 if heapinspect_root is found in it)
+     and reads its input to its end.
    send PID N US: sends SIGRTMIN+1 to PID N times, US microseconds
      apart (the outside sender, a process of its own). */
 #define _GNU_SOURCE
@@ -277,6 +278,10 @@ int
 main (int argc, char **argv)
 {
   const char *mode = argc > 1 ? argv[1] : "";
+  /* stdio's buffers are not allocated (before or after the attach). */
+  static char in_buf[4096], out_buf[4096];
+  setvbuf (stdin, in_buf, _IOFBF, sizeof in_buf);
+  setvbuf (stdout, out_buf, _IOLBF, sizeof out_buf);
   if (strcmp (mode, "send") == 0 && argc > 4)
     {
       pid_t pid = (pid_t) atoi (argv[2]);
@@ -299,6 +304,10 @@ main (int argc, char **argv)
         }
       printf ("execd monitor %d\n",
               dlsym (RTLD_DEFAULT, "heapinspect_root") != NULL);
+      fflush (stdout);
+      char line[64];
+      while (fgets (line, sizeof line, stdin))
+        ;
       return 0;
     }
   if (strcmp (mode, "fork") == 0)
