@@ -53,10 +53,10 @@ symbol (int pid, const char *name, uint64_t *addr)
   return r;
 }
 
-/* 1 if process PID maps glibc's libc.so.6, 0 if not, -1 if it cannot be
-   read. */
+/* 1 if process PID maps an object whose file name begins with BASE
+   (libc.so.: glibc's), 0 if not, -1 if it cannot be read. */
 static int
-uses_libc (int pid)
+maps_object (int pid, const char *base_prefix)
 {
   struct hi_target t;
   struct hi_map_entry e;
@@ -66,7 +66,8 @@ uses_libc (int pid)
   for (size_t i = 0; !found && t.ops->mapping (t.ctx, i, &e) == 0; i++)
     {
       const char *base = strrchr (e.path, '/');
-      found = base && strncmp (base, "/libc.so.", 9) == 0;
+      found = base && strncmp (base + 1, base_prefix,
+                               strlen (base_prefix)) == 0;
     }
   hi_target_close (&t);
   return found;
@@ -282,7 +283,7 @@ hi_cmd_attach (const struct hi_settings *st, int *written)
   /* A monitor an earlier attach loaded and detached is attached again
      (its data goes on); any other is read as it is. */
   if (symbol (pid, "heapinspect_root", &root) == 0
-      && (symbol (pid, "heapinspect_attach_state", &root) != 0
+      && (maps_object (pid, "libheapinspect-attach.so") != 1
           || attach_state (pid) != 2))
     {
       fprintf (stderr, "heapinspect: process %d runs under the monitor "
@@ -290,7 +291,7 @@ hi_cmd_attach (const struct hi_settings *st, int *written)
       return st->leak_check ? hi_cmd_leak_check (st, written)
                             : hi_cmd_report (st, written);
     }
-  int libc = uses_libc (pid);
+  int libc = maps_object (pid, "libc.so.");
   if (libc != 1)
     {
       fprintf (stderr, "heapinspect: process %d: %s\n", pid, libc < 0
