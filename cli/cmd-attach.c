@@ -53,10 +53,10 @@ symbol (int pid, const char *name, uint64_t *addr)
   return r;
 }
 
-/* 1 if process PID maps glibc's libc.so.6, 0 if not, -1 if it cannot be
-   read. */
+/* 1 if process PID maps an object whose file name begins with BASE
+   (libc.so.: glibc's), 0 if not, -1 if it cannot be read. */
 static int
-uses_libc (int pid)
+maps_object (int pid, const char *base_prefix)
 {
   struct hi_target t;
   struct hi_map_entry e;
@@ -66,7 +66,8 @@ uses_libc (int pid)
   for (size_t i = 0; !found && t.ops->mapping (t.ctx, i, &e) == 0; i++)
     {
       const char *base = strrchr (e.path, '/');
-      found = base && strncmp (base, "/libc.so.", 9) == 0;
+      found = base && strncmp (base + 1, base_prefix,
+                               strlen (base_prefix)) == 0;
     }
   hi_target_close (&t);
   return found;
@@ -167,8 +168,30 @@ inject (int pid, const char *snapshot, char *why, size_t size)
                 pid, msg);
       st = -1;
     }
+  /* Attached again after a detach (which cleared it): the snapshot at
+     its exit is ours. */
+  if (st == 0)
+    st = call (ij, pid, "heapinspect_set_output", snapshot, 0, &r, why,
+               size);
   hi_inject_close (ij);
   return st;
+}
+
+/* The state of an earlier attach's monitor in process PID (heapinspect_
+   attach_state: 2 detached), or -1 if it has none or it cannot be
+   asked. */
+static int
+attach_state (int pid)
+{
+  char why[256];
+  struct hi_inject *ij;
+  uint64_t r;
+  if (hi_inject_open (pid, &ij, why, sizeof why) != 0)
+    return -1;
+  int st = call (ij, pid, "heapinspect_attach_state", NULL, 0, &r, why,
+                 sizeof why);
+  hi_inject_close (ij);
+  return st == 0 ? (int) (int32_t) r : -1;
 }
 
 /* heapinspect_detach in process PID: 0, or -1 with WHY. */
@@ -257,14 +280,18 @@ hi_cmd_attach (const struct hi_settings *st, int *written)
   char why[768];
   *written = 0;
   uint64_t root;
-  if (symbol (pid, "heapinspect_root", &root) == 0)
+  /* A monitor an earlier attach loaded and detached is attached again
+     (its data goes on); any other is read as it is. */
+  if (symbol (pid, "heapinspect_root", &root) == 0
+      && (maps_object (pid, "libheapinspect-attach.so") != 1
+          || attach_state (pid) != 2))
     {
       fprintf (stderr, "heapinspect: process %d runs under the monitor "
                "already: reading it, as heapinspect -p does\n", pid);
       return st->leak_check ? hi_cmd_leak_check (st, written)
                             : hi_cmd_report (st, written);
     }
-  int libc = uses_libc (pid);
+  int libc = maps_object (pid, "libc.so.");
   if (libc != 1)
     {
       fprintf (stderr, "heapinspect: process %d: %s\n", pid, libc < 0
@@ -293,7 +320,14 @@ hi_cmd_attach (const struct hi_settings *st, int *written)
   int ended = wait_end (pid, st->run.duration);
   int status;
   struct hi_settings s = *st;
-  if (ended)
+  if (ended && access (snapshot, F_OK) != 0)
+    {
+      fprintf (stderr, "heapinspect: process %d ended without the "
+               "monitor's snapshot (it ran another program, exec, or was "
+               "killed): no report\n", pid);
+      status = 1;
+    }
+  else if (ended)
     {
       /* Its memory is gone: the snapshot it wrote at its exit. */
       s.src.pid = 0;
@@ -305,6 +339,15 @@ hi_cmd_attach (const struct hi_settings *st, int *written)
       s.leak_check = 0;
       status = hi_cmd_report (&s, written);
       unlink (snapshot);
+    }
+  else if (symbol (pid, "heapinspect_root", &root) != 0)
+    {
+      /* Its pid, another program: exec ended the one with the monitor
+         (which wrote no snapshot). */
+      fprintf (stderr, "heapinspect: process %d ran another program "
+               "(exec): the monitor went with the one attached to; no "
+               "report\n", pid);
+      status = 1;
     }
   else
     {

@@ -5,8 +5,11 @@
    return faults at 0, then its registers restored; the threads let go
    at the end, each as it was.  A thread stopped in a system call
    restarts it afterwards (orig_rax is -1 during the call, and the saved
-   registers bring the restart back).  A signal that arrives for the
-   calling thread meanwhile is kept and delivered when it is let go. */
+   registers bring the restart back).  A signal that stops a thread
+   while it is being stopped is delivered to it there and then (the
+   thread runs its handler, and is stopped again); one that arrives for
+   the calling thread during a call is kept, in order, and delivered
+   when it is let go: none is lost (real-time signals are each kept). */
 #define _GNU_SOURCE
 #include "inject.h"
 
@@ -19,12 +22,21 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ptrace.h>
+#include <sys/syscall.h>
 #include <sys/user.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #define MAX_THREADS 4096
+#define MAX_KEPT 256
+
+/* The signals kept for the calling thread, in the order they came. */
+struct kept
+{
+  int sigs[MAX_KEPT];
+  int n;
+};
 
 struct hi_inject
 {
@@ -32,7 +44,8 @@ struct hi_inject
   int mem;                    /* /proc/PID/mem, for the call's data */
   int tids[MAX_THREADS];
   int n;
-  int pending_sig;            /* for the calling thread, when let go */
+  int caller;                 /* the thread made to call */
+  struct kept kept;           /* for it, when let go */
 };
 
 static void
@@ -83,10 +96,18 @@ refused (int pid, int err, char *why, size_t size)
     say (why, size, "cannot trace process %d: %s", pid, strerror (err));
 }
 
+static void
+keep (struct kept *k, int sig)
+{
+  if (k->n < MAX_KEPT)
+    k->sigs[k->n++] = sig;
+}
+
 /* Wait for thread TID's stop after PTRACE_INTERRUPT: 0, or -1 if it is
-   gone.  A signal that stopped it first is kept for it (*SIG). */
+   gone.  A signal that stops it first is kept in K, or if K is NULL
+   delivered now (its handler runs before the thread stops again). */
 static int
-wait_stop (int tid, int *sig)
+wait_stop (int tid, struct kept *k)
 {
   for (;;)
     {
@@ -100,10 +121,15 @@ wait_stop (int tid, int *sig)
       int s = WSTOPSIG (status);
       if (status >> 16 == PTRACE_EVENT_STOP)
         return 0;               /* the interrupt's stop (or group-stop) */
-      /* A signal delivery stop: keep the signal, stop again. */
-      if (sig && s != SIGSTOP)
-        *sig = s;
-      if (ptrace (PTRACE_CONT, tid, 0, 0) != 0
+      /* A signal delivery stop (the signal dequeued): keep it or
+         deliver it, and stop again. */
+      int deliver = s;
+      if (k)
+        {
+          keep (k, s);
+          deliver = 0;
+        }
+      if (ptrace (PTRACE_CONT, tid, 0, deliver) != 0
           || ptrace (PTRACE_INTERRUPT, tid, 0, 0) != 0)
         return -1;
     }
@@ -119,6 +145,7 @@ hi_inject_open (int pid, struct hi_inject **out, char *why, size_t size)
       return -1;
     }
   ij->pid = pid;
+  ij->caller = pid;
   ij->mem = -1;
   /* Seize every thread, again until a pass finds none new (threads
      made meanwhile). */
@@ -154,15 +181,9 @@ hi_inject_open (int pid, struct hi_inject **out, char *why, size_t size)
             }
           ij->tids[ij->n++] = tid;
           found = 1;
-          int sig = 0;
           if (ptrace (PTRACE_INTERRUPT, tid, 0, 0) != 0
-              || wait_stop (tid, &sig) != 0)
-            {
-              ij->n--;          /* it ended meanwhile */
-              continue;
-            }
-          if (sig && tid == pid)
-            ij->pending_sig = sig;
+              || wait_stop (tid, NULL) != 0)
+            ij->n--;            /* it ended meanwhile */
         }
       closedir (d);
     }
@@ -196,14 +217,9 @@ hi_inject_resume_briefly (struct hi_inject *ij, int ms)
   int alive = 0;
   for (int i = 0; i < ij->n; i++)
     {
-      int sig = 0;
       if (ptrace (PTRACE_INTERRUPT, ij->tids[i], 0, 0) == 0
-          && wait_stop (ij->tids[i], &sig) == 0)
-        {
-          if (sig && ij->tids[i] == ij->pid)
-            ij->pending_sig = sig;
-          ij->tids[alive++] = ij->tids[i];
-        }
+          && wait_stop (ij->tids[i], NULL) == 0)
+        ij->tids[alive++] = ij->tids[i];
     }
   ij->n = alive;
   return alive > 0 ? 0 : -1;
@@ -217,6 +233,7 @@ hi_inject_call (struct hi_inject *ij, uint64_t fn, const char *text,
   int tid = ij->pid;            /* the main thread */
   if (!seized (ij, tid))
     tid = ij->tids[0];
+  ij->caller = tid;
   struct user_regs_struct saved, r;
   if (ptrace (PTRACE_GETREGS, tid, 0, &saved) != 0)
     {
@@ -278,7 +295,7 @@ hi_inject_call (struct hi_inject *ij, uint64_t fn, const char *text,
                    "%d ms (a lock its stopped threads hold?)", ij->pid,
                    timeout_ms);
               ptrace (PTRACE_INTERRUPT, tid, 0, 0);
-              wait_stop (tid, NULL);
+              wait_stop (tid, &ij->kept);
               ptrace (PTRACE_SETREGS, tid, 0, &saved);
               return -1;
             }
@@ -304,8 +321,8 @@ hi_inject_call (struct hi_inject *ij, uint64_t fn, const char *text,
         }
       else
         {
-          if (status >> 16 == 0 && s != SIGSTOP && s != SIGTRAP)
-            ij->pending_sig = s;
+          if (status >> 16 == 0 && s != SIGTRAP)
+            keep (&ij->kept, s);
           ptrace (PTRACE_CONT, tid, 0, 0);
         }
     }
@@ -338,8 +355,17 @@ hi_inject_close (struct hi_inject *ij)
   if (!ij)
     return;
   for (int i = 0; i < ij->n; i++)
-    ptrace (PTRACE_DETACH, ij->tids[i], 0,
-            ij->tids[i] == ij->pid ? ij->pending_sig : 0);
+    {
+      int sig = 0;
+      if (ij->tids[i] == ij->caller && ij->kept.n > 0)
+        {
+          /* The first delivered at once, the others pending after it. */
+          sig = ij->kept.sigs[0];
+          for (int j = 1; j < ij->kept.n; j++)
+            syscall (SYS_tgkill, ij->pid, ij->caller, ij->kept.sigs[j]);
+        }
+      ptrace (PTRACE_DETACH, ij->tids[i], 0, sig);
+    }
   if (ij->mem >= 0)
     close (ij->mem);
   free (ij);

@@ -668,6 +668,12 @@ heapinspect_attach (const char *options)
 }
 
 __attribute__ ((visibility ("default"))) int
+heapinspect_attach_state (void)
+{
+  return atomic_load (&hi_state.attach);
+}
+
+__attribute__ ((visibility ("default"))) int
 heapinspect_set_output (const char *name)
 {
   hi_lock_acquire (&attach_lock);

@@ -37,4 +37,9 @@ HI_HIDDEN void hi_set_output (const char *out);
    read by the entry points. */
 enum { HI_ATTACH_NONE, HI_ATTACH_ON, HI_ATTACH_DETACHED };
 
+/* That state, for `heapinspect attach` to call (not in the public
+   header): an earlier attach's monitor, detached, is attached again
+   rather than read as a monitored program's. */
+int heapinspect_attach_state (void);
+
 #endif

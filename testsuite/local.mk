@@ -440,3 +440,8 @@ check_PROGRAMS += %reldir%/progs/attach-target
 # heapinspect.gdb/attach.exp: gdb's heap attach, then a designed set.
 check_PROGRAMS += %reldir%/progs/attach-gdb
 %canon_reldir%_progs_attach_gdb_CFLAGS = $(progs_cflags) -fno-builtin
+# heapinspect.cli/attach-safety.exp: threads, signals, system calls,
+# malloc, fork and exec while attached.
+check_PROGRAMS += %reldir%/progs/attach-busy
+%canon_reldir%_progs_attach_busy_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_attach_busy_LDADD = -ldl -lpthread
