@@ -17,3 +17,8 @@ EXTRA_PROGRAMS += %reldir%/many-chunks
 CLEANFILES += %reldir%/many-chunks
 # bench/gdb-startup: what sourcing heap.gdb adds to gdb's start-up.
 EXTRA_DIST += %reldir%/gdb-startup
+# bench/run --attach: the attach time with 50 modules and 8 threads.
+EXTRA_PROGRAMS += %reldir%/attach-modules
+%canon_reldir%_attach_modules_CFLAGS = $(AM_CFLAGS) -g -O2
+%canon_reldir%_attach_modules_LDADD = -lpthread -ldl
+CLEANFILES += %reldir%/attach-modules

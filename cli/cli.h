@@ -17,6 +17,11 @@ struct hi_source
   const char *name;          /* for messages */
 };
 
+/* The monitor's path (BUF, SIZE bytes, may hold it): $HEAPINSPECT_LIB,
+   else the build tree next to this program (uninstalled use), else the
+   installed one. */
+const char *hi_cli_monitor_path (char *buf, size_t size);
+
 /* Print "heapinspect: SOURCE: MESSAGE" on stderr. */
 void hi_cli_error (const char *source, const char *message);
 
@@ -109,6 +114,9 @@ struct hi_run
                                 (enum hi_reach_class) of each kind that
                                 counts; memcheck's default is definite
                                 and possible */
+  long duration;             /* attach --duration=SECONDS; 0: until the
+                                program ends or Ctrl-C */
+  int keep;                  /* attach --keep: stay attached */
 };
 /* memcheck's --errors-for-leak-kinds default: definite,possible. */
 #define HI_RUN_ERROR_KINDS_DEFAULT 5u

@@ -24,10 +24,8 @@
 
 #define DEFAULT_OUTPUT "heapinspect.%p.hip"
 
-/* The monitor: $HEAPINSPECT_LIB, else the build tree next to this
-   program (uninstalled use), else the installed one. */
-static const char *
-monitor_path (char *buf, size_t size)
+const char *
+hi_cli_monitor_path (char *buf, size_t size)
 {
   const char *env = getenv ("HEAPINSPECT_LIB");
   if (env && *env)
@@ -364,7 +362,7 @@ static int
 prepare (struct launch *l)
 {
   char libbuf[PATH_MAX + 64];
-  const char *lib = monitor_path (libbuf, sizeof libbuf);
+  const char *lib = hi_cli_monitor_path (libbuf, sizeof libbuf);
   if (access (lib, R_OK) != 0)
     {
       hi_cli_error (lib, "cannot find the monitor (set HEAPINSPECT_LIB)");

@@ -101,6 +101,8 @@ int hi_source_operands (int argc, char **argv, const char *words,
 /* The commands: each one's parse and run. */
 hi_parse_fn hi_parse_run;            /* cmd-run.c */
 hi_run_fn hi_cmd_run;
+hi_parse_fn hi_parse_attach;         /* cmd-attach.c */
+hi_run_fn hi_cmd_attach;
 hi_parse_fn hi_parse_diff;           /* cmd-diff.c */
 hi_run_fn hi_cmd_diff;
 hi_parse_fn hi_parse_block;          /* cmd-block.c */

@@ -27,3 +27,5 @@ FORCE:
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-diff.c
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-leakcheck.c
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-ref.c
+%canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-attach.c \
+	%reldir%/inject.h %reldir%/inject.c

@@ -14,6 +14,7 @@ static const struct hi_command commands[] = {
   { "run", hi_parse_run, hi_cmd_run,
     HI_CMD_ENDS_OPTIONS | HI_CMD_REPORT_STDERR },
   { "diff", hi_parse_diff, hi_cmd_diff, 0 },
+  { "attach", hi_parse_attach, hi_cmd_attach, HI_CMD_REPORT_STDERR },
   { "flamegraph", hi_parse_flamegraph, hi_cmd_report, 0 },
   { "block", hi_parse_block, hi_cmd_block, HI_CMD_TEXT },
   { "ref", hi_parse_ref, hi_cmd_ref, HI_CMD_TEXT },
@@ -62,10 +63,13 @@ options_end (int argc, char **argv)
 /* The options of every command but run, before its operands are read:
    -1 to go on, else the exit status. */
 static int
-check_options (const struct hi_settings *st)
+check_options (const struct hi_settings *st, const struct hi_command *cmd)
 {
   if (st->run.follow_children)
     return hi_bad_usage ("--follow-children goes with run");
+  if ((st->run.duration || st->run.keep)
+      && (!cmd || !cmd->name || strcmp (cmd->name, "attach") != 0))
+    return hi_bad_usage ("--duration and --keep go with attach");
   if (st->error_options)
     return hi_error_options_usage ();
   if (!hi_tables_valid (st->tables))
@@ -123,13 +127,13 @@ main (int argc, char **argv)
     }
   else
     {
-      if ((r = check_options (&st)) >= 0)
-        return r;
       argc -= optind;
       argv += optind;
       cmd = argc > 0 ? find_command (argv[0], 0) : NULL;
       if (!cmd)
         cmd = st.leak_check ? &leak_check : &report;
+      if ((r = check_options (&st, cmd)) >= 0)
+        return r;
     }
   if ((r = cmd->parse (argc, argv, &st)) >= 0)
     return r;

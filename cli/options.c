@@ -13,7 +13,7 @@
    options (HI_REPORT_OPTIONS) from OPT_REPORT on, handed to
    hi_option_set. */
 enum { OPT_NO_STOP = 256, OPT_RAW, OPT_VERSION, OPT_FOLLOW,
-       OPT_LEAK_CHECK, OPT_REPORT = 512 };
+       OPT_LEAK_CHECK, OPT_DURATION, OPT_KEEP, OPT_REPORT = 512 };
 /* run --leak-check's exit status (valgrind's words). */
 enum { OPT_ERROR_EXITCODE = 400, OPT_ERROR_KINDS };
 static const struct option longopts[] = {
@@ -21,6 +21,8 @@ static const struct option longopts[] = {
   { "raw", required_argument, NULL, OPT_RAW },
   { "follow-children", no_argument, NULL, OPT_FOLLOW },
   { "leak-check", no_argument, NULL, OPT_LEAK_CHECK },
+  { "duration", required_argument, NULL, OPT_DURATION },
+  { "keep", no_argument, NULL, OPT_KEEP },
   { "error-exitcode", required_argument, NULL, OPT_ERROR_EXITCODE },
   { "errors-for-leak-kinds", required_argument, NULL, OPT_ERROR_KINDS },
   { "help", no_argument, NULL, 'h' },
@@ -174,6 +176,13 @@ apply_option (int c, char *arg, struct hi_settings *st)
       return -1;
     case OPT_FOLLOW:
       st->run.follow_children = 1;
+      return -1;
+    case OPT_DURATION:
+      if (parse_number (arg, &st->run.duration) != 0 || st->run.duration <= 0)
+        return hi_bad_usage ("--duration takes a number of seconds");
+      return -1;
+    case OPT_KEEP:
+      st->run.keep = 1;
       return -1;
     case OPT_LEAK_CHECK:
       st->leak_check = st->run.leak_check = 1;

@@ -240,16 +240,27 @@ as_echo_script (const char *text, size_t len, FILE *out)
     }
 }
 
+char *hi_gdb_answer_script;
+
 void
 hi_gdb_channel_answer (const char *text, size_t len, int failed)
 {
   char *script = NULL;
   size_t script_len = 0;
+  char *commands = hi_gdb_answer_script;
+  hi_gdb_answer_script = NULL;
   FILE *out = open_memstream (&script, &script_len);
   if (!out)
-    return;
+    {
+      free (commands);
+      return;
+    }
   as_echo_script (text, len, out);
   fputs (HI_GDB_ANSWERED "\n", out);
+  /* After the flag: should one of them fail, gdb stops with its error. */
+  if (commands && !failed)
+    fputs (commands, out);
+  free (commands);
   if (failed)
     quit_script (out);
   fclose (out);

@@ -7,9 +7,12 @@
 #define _GNU_SOURCE
 #include "plugin.h"
 
+#include <dlfcn.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Which commands glibc's heap answers: stat (heap stat, the summary),
    bins (chunks by size), block, ref, lost and verify.  The others need
@@ -17,7 +20,7 @@
 static int
 glibc_answers (const struct hi_gdb_request *r)
 {
-  return r->lost || r->have_addr || r->verify || r->ref
+  return r->lost || r->have_addr || r->verify || r->ref || r->attach
          || strcmp (r->tables, "stat") == 0
          || strcmp (r->tables, "bins") == 0;
 }
@@ -42,6 +45,94 @@ glibc_report (const struct hi_target *t, const struct hi_gdb_request *r,
   if (strcmp (r->tables, "bins") == 0)
     return hi_glibc_bins_report (t, "inferior", &r->opt, out, why);
   return hi_glibc_report (t, "inferior", &r->opt, out, why);
+}
+
+/* libheapinspect-attach.so (the monitor a running program can dlopen)
+   into BUF: beside this plugin's directory's parent in the build tree
+   (gdbplugin/.libs -> lib/.libs), or in the directory above it installed
+   (PKGLIBDIR = LIBDIR/heapinspect).  0, or -1. */
+static int
+attach_library (char *buf, size_t size)
+{
+  Dl_info info;
+  char dir[PATH_MAX];
+  if (!dladdr ((void *) attach_library, &info) || !info.dli_fname
+      || !realpath (info.dli_fname, dir))
+    return -1;
+  char *slash = strrchr (dir, '/');
+  if (!slash)
+    return -1;
+  *slash = '\0';
+  static const char *const where[] = {
+    "/../../lib/.libs/libheapinspect-attach.so",
+    "/../libheapinspect-attach.so",
+  };
+  for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
+    {
+      char path[PATH_MAX + 64];
+      snprintf (path, sizeof path, "%s%s", dir, where[i]);
+      if (access (path, R_OK) == 0 && realpath (path, buf)
+          && strlen (buf) < size)
+        return 0;
+    }
+  return -1;
+}
+
+/* heap attach on T, an inferior with no monitor: the gdb commands that
+   load the monitor into it (a page mmap'd for the strings: gdb would
+   copy a string argument into memory got from the inferior's malloc),
+   when no thread holds a glibc arena lock (dlopen mallocs). */
+static int
+attach (const struct hi_target *t, FILE *out)
+{
+  char lib[PATH_MAX];
+  if (attach_library (lib, sizeof lib) != 0)
+    {
+      fprintf (out, "heap: libheapinspect-attach.so is not installed beside "
+               "the plugin\n");
+      return -1;
+    }
+  int locked = hi_glibc_locked (t);
+  if (locked == 1)
+    {
+      fprintf (out, "heap: a thread of the inferior is inside malloc (it "
+               "holds an arena's lock): step or continue a little, then "
+               "heap attach again\n");
+      return -1;
+    }
+  char *script = NULL;
+  size_t len = 0;
+  FILE *s = open_memstream (&script, &len);
+  if (!s)
+    return -1;
+  fprintf (s,
+           "set $_heap_page = ((void *(*) (void *, unsigned long, int, int, "
+           "int, long)) mmap) (0, 8192, 3, 0x22, -1, 0)\n"
+           "set {char [%zu]} $_heap_page = \"%s\"\n"
+           "set {char [12]} ((char *) $_heap_page + 4096) = \"output=none\"\n"
+           "set $_heap_handle = ((void *(*) (const char *, int)) dlopen) "
+           "((char *) $_heap_page, 2)\n"
+           "if $_heap_handle == 0\n"
+           "  echo heap: the inferior could not load %s\\n\n"
+           "else\n"
+           "  if ((int (*) (const char *)) heapinspect_attach) "
+           "((char *) $_heap_page + 4096) == 0\n"
+           "    echo heap: attached: the monitor records the inferior's "
+           "allocations from now on\\n\n"
+           "  else\n"
+           "    echo heap: the monitor could not start: \n"
+           "    output ((const char *(*) (void)) heapinspect_attach_error) ()\n"
+           "    echo \\n\n"
+           "  end\n"
+           "end\n"
+           "call (void) ((int (*) (void *, unsigned long)) munmap) "
+           "($_heap_page, 8192)\n",
+           strlen (lib) + 1, lib, lib);
+  fclose (s);
+  free (hi_gdb_answer_script);
+  hi_gdb_answer_script = script;
+  fprintf (out, "heap: loading %s into the inferior\n", lib);
+  return 0;
 }
 
 int
@@ -72,6 +163,22 @@ hi_gdb_run_glibc (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
     fprintf (out, "heap: debug: glibc's heap; %zu threads' registers; "
              "memory map: %s\n", r->n_regs, l.have_side ? "the core file or "
              "the process" : l.n_map ? "gdb's" : "none");
+  uint64_t rt, mono;
+  if (r->attach && l.have_side
+      && hi_target_process_time (&l.side, &rt, &mono) != 0)
+    {
+      fprintf (out, "heap: attach needs a live inferior, not a core file\n");
+      hi_gdb_mapped_close (&l);
+      free (maps);
+      return -1;
+    }
+  if (r->attach)
+    {
+      int failed = attach (&t, out);
+      hi_gdb_mapped_close (&l);
+      free (maps);
+      return failed;
+    }
   const char *why = NULL;
   uint64_t problems = 0;
   int said = 0;

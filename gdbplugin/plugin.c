@@ -67,8 +67,16 @@ answer (struct hi_gdb_inferior *g, const struct hi_gdb_request *r)
   hi_gdb_interrupt_begin ();
   if (debug)
     fprintf (stderr, "heap: debug: working on heap %s\n", r->name);
-  int failed = (g->root && !r->verify ? hi_gdb_run (g, r, out)
-                : hi_gdb_run_glibc (g, r, out)) != 0;
+  int failed;
+  if (g->root && r->attach)
+    {
+      fprintf (out, "heap: the monitor runs in this inferior already: the "
+               "heap commands read it\n");
+      failed = 0;
+    }
+  else
+    failed = (g->root && !r->verify ? hi_gdb_run (g, r, out)
+              : hi_gdb_run_glibc (g, r, out)) != 0;
   fclose (out);
   if (hi_gdb_interrupt_pending ())
     {

@@ -29,6 +29,8 @@ struct hi_gdb_request
   int lost;                  /* heap lost */
   int verify;                /* heap verify: glibc's heap checked */
   int ref;                   /* heap ref: what holds the block at addr */
+  int attach;                /* heap attach: load the monitor into the
+                                inferior (commands-glibc.c) */
   int glibc;                 /* "# glibc": no monitor's entry answered;
                                 glibc's heap is read (commands-glibc.c) */
   int positional;            /* export's or diff's words given so far */
@@ -146,6 +148,10 @@ char *hi_gdb_channel_maps (size_t *len);
    FAILED, stop it as a gdb error; a line on stderr if it cannot be
    written. */
 void hi_gdb_channel_answer (const char *text, size_t len, int failed);
+/* The gdb commands an answer runs after its lines (heap attach's calls
+   into the inferior), malloc'd by the command, NULL for none: taken and
+   freed by hi_gdb_channel_answer. */
+extern char *hi_gdb_answer_script;
 
 /* Ctrl-C while the plugin works (interrupt.c): SIGINT is held back from
    gdb (whose handler would make its own functions, which the plugin

@@ -58,7 +58,7 @@
    characters (the plugin's request keeps 15). */
 #define HI_GDB_OTHER_COMMANDS(X) \
   X (block, EXPR) X (export, WORDS) X (diff, WORDS) X (lost, ROOTS) \
-  X (verify, ROOTS) X (ref, EXPR)
+  X (verify, ROOTS) X (ref, EXPR) X (attach, WORDS)
 enum hi_gdb_kind { HI_GDB_WORDS, HI_GDB_EXPR, HI_GDB_ROOTS };
 
 /* The registers of a "# regs" line, in its order, as gdb names them

@@ -284,6 +284,7 @@ set_command (struct hi_gdb_request *r, const char *line)
   r->lost = strcmp (r->name, "lost") == 0;
   r->verify = strcmp (r->name, "verify") == 0;
   r->ref = strcmp (r->name, "ref") == 0;
+  r->attach = strcmp (r->name, "attach") == 0;
   /* export's tables, in text and JSON, are heapinspect(1)'s; diff and
      lost have tables of their own (hi_diff_report, hi_reach_report). */
   for (size_t c = 0; c < HI_NTABLES; c++)

@@ -85,7 +85,7 @@ struct hi_cc
    (no memory, or exiting). */
 #define CC_NONE ((struct hi_cc *) 1)
 extern __thread struct hi_cc *hi_cc_mine
-  __attribute__ ((tls_model ("initial-exec"))) HI_HIDDEN;
+  HI_TLS_MODEL HI_HIDDEN;
 
 static inline uint32_t
 cc_set_of (uint64_t ip, uint64_t sp)

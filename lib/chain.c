@@ -76,7 +76,7 @@ struct pair_memo
   uint32_t parent, node;        /* node 0: empty */
 };
 static __thread struct pair_memo pair_memo[PAIR_MEMO]
-  __attribute__ ((tls_model ("initial-exec")));
+  HI_TLS_MODEL;
 
 /* The node for pair (PARENT, RET), created if new; 0 if the table is
    full.  *CREATED is set when this call made it. */

@@ -197,7 +197,7 @@ static __thread struct
 {
   uint64_t tid, tid_gen;
   int in_exit;
-} mine __attribute__ ((tls_model ("initial-exec")));
+} mine HI_TLS_MODEL;
 
 uint64_t
 hi_guard_tid (void)
@@ -889,6 +889,25 @@ follows (const struct found *a, uint64_t p)
       || (w & 2))
     return 0;
   return a->user - PRE + (w & ~UINT64_C(7)) + PRE == p;
+}
+
+int
+hi_guard_foreign_chunk (void *ptr)
+{
+  uint64_t p = (uint64_t) (uintptr_t) ptr, key;
+  if ((p & 15) != 0 || p < 4096 || !chunk_in_use (p))
+    return 0;
+  uint64_t tkey = hi_state.guard.tcache_key;
+  if (tkey && read64 (p + 8, &key) && key == tkey)
+    return 0;                  /* in glibc's tcache: freed before */
+  struct hi_block_header h;
+  if (hi_prim_read_safe (p - 16, &h, sizeof h) == 0)
+    {
+      int st = header_state (p - 16, &h);
+      if (st == H_FREED || st == H_QUARANTINED)
+        return 0;              /* a block of ours freed before */
+    }
+  return 1;
 }
 
 int

@@ -27,6 +27,12 @@ HI_HIDDEN void hi_guard_fork_child (void);
    error (the caller does nothing more with P). */
 HI_HIDDEN int hi_guard_bad_pointer (void *p, const struct hi_frame *caller,
                                     int when);
+/* In a monitor started by heapinspect_attach: 1 if P, no block of ours,
+   is a chunk glibc handed out and holds in use (a block from before the
+   attach), with no sign of a free before (glibc's tcache key, a freed
+   header of ours); the caller then hands it to glibc, uncounted as an
+   error.  0: hi_guard_bad_pointer decides. */
+HI_HIDDEN int hi_guard_foreign_chunk (void *p);
 
 /* The block USER of SIZE bytes (allocating chain SITE) is freed or
    reallocated (WHEN) from CALLER: check its redzone; an overflow is

@@ -3,6 +3,7 @@
    itself (at exit, on an error, on a signal) and heapinspect_snapshot. */
 #define _GNU_SOURCE
 #include "monitor.h"
+#include "attach.h"
 #include "client.h"
 #include "guard.h"
 #include "modules.h"
@@ -12,6 +13,7 @@
 #include "common/output-name.h"
 
 #include <errno.h>
+#include <link.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -240,7 +242,12 @@ configure (void)
           hi_state.root_pid = 0;
         }
     }
-  const char *out = hi_prim_getenv ("HEAPINSPECT_OUTPUT");
+  hi_set_output (hi_prim_getenv ("HEAPINSPECT_OUTPUT"));
+}
+
+void
+hi_set_output (const char *out)
+{
   if (!out || !*out)
     out = "heapinspect.%p.hip";
   /* A privileged program writes no file where its invoking user points
@@ -359,6 +366,8 @@ init_once (void)
   if (p && hi_arena_commit (HI_A_PROCESS, 1) == 0)
     {
       hi_process_record (p);
+      if (atomic_load (&hi_state.attach) != HI_ATTACH_NONE)
+        p->flags |= HI_PROCESS_ATTACHED;
       hi_state.process = p;
       r->arenas[HI_A_PROCESS].count = 1;
       hi_state.start_ns = p->start_monotonic_ns;
@@ -392,7 +401,7 @@ hi_ensure_init_slow (void)
   int s = atomic_load_explicit (&hi_init_state, memory_order_acquire);
   if (HI_LIKELY (s == HI_INIT_READY))
     return 1;
-  if (s == HI_INIT_FAILED)
+  if (s == HI_INIT_FAILED || s == HI_INIT_DORMANT)
     return 0;
   int expect = HI_INIT_NONE;
   if (atomic_compare_exchange_strong (&hi_init_state, &expect, HI_INIT_BUSY))
@@ -429,12 +438,83 @@ hi_ensure_init_slow (void)
   return s == HI_INIT_READY;
 }
 
+#ifdef HI_WRAP
+int
+hi_interposing (void)
+{
+  return 1;
+}
+#else
+struct load_order
+{
+  int at, self, libc;
+};
+
+static int
+note_order (struct dl_phdr_info *obj, size_t size, void *arg)
+{
+  (void) size;
+  struct load_order *o = arg;
+  uint64_t own = (uint64_t) (uintptr_t) hi_own_malloc;
+  for (int i = 0; i < obj->dlpi_phnum; i++)
+    {
+      const ElfW (Phdr) *ph = &obj->dlpi_phdr[i];
+      if (ph->p_type == PT_LOAD && own >= obj->dlpi_addr + ph->p_vaddr
+          && own < obj->dlpi_addr + ph->p_vaddr + ph->p_memsz)
+        o->self = o->at;
+    }
+  const char *name = obj->dlpi_name ? strrchr (obj->dlpi_name, '/') : NULL;
+  if (name && strcmp (name + 1, "libc.so.6") == 0 && o->libc < 0)
+    o->libc = o->at;
+  o->at++;
+  return 0;
+}
+
+/* The loader's list is in load order: the program, the preloaded
+   objects, the needed ones breadth first, then those dlopen'd.  This
+   library's malloc is the process's when it comes before libc's (the
+   binding of the name itself would not tell: in a program built
+   without -pie that takes malloc's address, every object's malloc is
+   the program's PLT entry). */
+int
+hi_interposing (void)
+{
+  struct load_order o = { 0, -1, -1 };
+  dl_iterate_phdr (note_order, &o);
+  return o.self >= 0 && (o.libc < 0 || o.self < o.libc);
+}
+#endif
+
+int
+hi_start_attached (void)
+{
+  int dormant = HI_INIT_DORMANT;
+  if (!atomic_compare_exchange_strong (&hi_init_state, &dormant,
+                                       HI_INIT_NONE))
+    return 0;
+  atomic_store (&hi_state.attach, HI_ATTACH_ON);
+  if (hi_ensure_init ())
+    return 1;
+  atomic_store (&hi_state.attach, HI_ATTACH_NONE);
+  return 0;
+}
+
 /* Set up at load, not at the first allocation: the signal handlers and
-   the exit snapshot do not wait for the program to allocate. */
+   the exit snapshot do not wait for the program to allocate.  A monitor
+   dlopen'd into a running program (its malloc is not the process's)
+   stays dormant until heapinspect_attach: the program's blocks from
+   before have no headers, and its environment is not the monitor's
+   settings. */
 __attribute__ ((constructor)) static void
 init_at_load (void)
 {
-  hi_ensure_init ();
+  int none = HI_INIT_NONE;
+  /* Preloaded, the program's first malloc (in libc's start, before this
+     constructor) has started the monitor already. */
+  if (atomic_load (&hi_init_state) == HI_INIT_NONE && !hi_interposing ())
+    atomic_compare_exchange_strong (&hi_init_state, &none, HI_INIT_DORMANT);
+  else
+    hi_ensure_init ();
 }
 
 void

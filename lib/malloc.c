@@ -3,6 +3,7 @@
    as __wrap_malloc/... (HI_WRAP) for static links with -Wl,--wrap. */
 #define _GNU_SOURCE
 #include "account.h"
+#include "attach.h"
 #include "chain.h"
 #include "client.h"
 #include "guard.h"
@@ -29,6 +30,23 @@ _Static_assert (sizeof (struct hi_block_header) == 16, "16-byte header");
 /* The steps of an allocation and a free, inlined into the entry points:
    no calls, no registers saved and restored between them. */
 #define HOT __attribute__ ((always_inline))
+
+#ifdef HI_WRAP
+# define FROM_LOADER() 0
+#else
+/* attach.c: the dynamic loader's code, [hi_loader_lo, + hi_loader_size),
+   set by heapinspect_attach; 0 otherwise.  ld.so allocates with the
+   "malloc" it found in the global scope at start: glibc's, but in a
+   program built without -pie that takes malloc's address, the
+   program's PLT entry, whose GOT entry the attach redirects here.  Its
+   calls, among them those that make a thread's dynamic TLS block for
+   this very library, go to glibc before the monitor's TLS is touched
+   (else its first access in a thread recurses). */
+uintptr_t hi_loader_lo, hi_loader_size;
+# define FROM_LOADER() \
+  HI_UNLIKELY ((uintptr_t) __builtin_return_address (0) - hi_loader_lo \
+               < hi_loader_size)
+#endif
 
 /* Calls by the program; the monitor's own (busy) calls are not counted. */
 #define COUNT_CALL(name) \
@@ -248,6 +266,22 @@ forget (void *p)
   return b.base;
 }
 
+/* In a monitor started by heapinspect_attach: 1 if P, not a block of
+   ours, goes to glibc as it is: a block from before the attach while
+   attached (counted in foreign_frees), anything after the detach (no
+   longer watched). */
+static int
+foreign_attached (void *p)
+{
+  int a = atomic_load_explicit (&hi_state.attach, memory_order_relaxed);
+  if (a == HI_ATTACH_DETACHED)
+    return 1;
+  if (!hi_guard_foreign_chunk (p))
+    return 0;
+  HI_ADD (heapinspect_root.totals.foreign_frees, 1);
+  return 1;
+}
+
 static inline HOT void
 free_any (void *p, const struct hi_frame *caller)
 {
@@ -258,6 +292,10 @@ free_any (void *p, const struct hi_frame *caller)
     __libc_free (forget (p));
   else if (lookup (p, &b))
     release (&b, caller, HI_WHEN_FREE);
+  else if (HI_UNLIKELY (atomic_load_explicit (&hi_state.attach,
+                                              memory_order_relaxed))
+           && foreign_attached (p))
+    __libc_free (p);
   else if (hi_guard_bad_pointer (p, caller, HI_WHEN_FREE))
     {
       HI_ADD (heapinspect_root.totals.foreign_frees, 1);
@@ -286,6 +324,10 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
     }
   if (!lookup (p, &b))
     {
+      if (HI_UNLIKELY (atomic_load_explicit (&hi_state.attach,
+                                             memory_order_relaxed))
+          && foreign_attached (p))
+        return __libc_realloc (p, n);
       if (!hi_guard_bad_pointer (p, caller, HI_WHEN_REALLOC))
         {
           errno = ENOMEM;   /* a heap error, reported: P is left alone */
@@ -304,6 +346,20 @@ realloc_any (void *p, size_t n, const struct hi_frame *caller)
     {
       errno = ENOMEM;
       return NULL;
+    }
+  if (HI_UNLIKELY (atomic_load_explicit (&hi_state.attach,
+                                         memory_order_relaxed)
+                   == HI_ATTACH_DETACHED))
+    {
+      /* Detached: the block leaves the monitor, moved to a plain one
+         of glibc's (its free counted); nothing new is recorded. */
+      void *q = __libc_malloc (n);
+      if (q)
+        {
+          memcpy (q, p, b.size < n ? b.size : n);
+          release (&b, caller, HI_WHEN_REALLOC);
+        }
+      return q;
     }
   /* With a quarantine the old block is held, as a free would hold it:
      a use of it after the realloc is then found too.  A block whose
@@ -362,6 +418,8 @@ round_pow2 (size_t a)
 PUBLIC void *
 ENTRY (malloc) (size_t n)
 {
+  if (FROM_LOADER ())
+    return __libc_malloc (n);
   HI_CALLER_FRAME (caller);
   COUNT_CALL (malloc);
   return alloc_plain (n, &caller);
@@ -370,6 +428,11 @@ ENTRY (malloc) (size_t n)
 PUBLIC void
 ENTRY (free) (void *p)
 {
+  if (FROM_LOADER ())
+    {
+      __libc_free (p);
+      return;
+    }
   HI_CALLER_FRAME (caller);
   COUNT_CALL (free);
   free_any (p, &caller);
@@ -378,6 +441,8 @@ ENTRY (free) (void *p)
 PUBLIC void *
 ENTRY (calloc) (size_t k, size_t n)
 {
+  if (FROM_LOADER ())
+    return __libc_calloc (k, n);
   HI_CALLER_FRAME (caller);
   COUNT_CALL (calloc);
   size_t total;
@@ -396,6 +461,8 @@ ENTRY (calloc) (size_t k, size_t n)
 PUBLIC void *
 ENTRY (realloc) (void *p, size_t n)
 {
+  if (FROM_LOADER ())
+    return __libc_realloc (p, n);
   HI_CALLER_FRAME (caller);
   COUNT_CALL (realloc);
   return realloc_any (p, n, &caller);
@@ -431,6 +498,8 @@ memalign_any (size_t align, size_t n, const struct hi_frame *caller)
 PUBLIC void *
 ENTRY (memalign) (size_t align, size_t n)
 {
+  if (FROM_LOADER ())
+    return __libc_memalign (align, n);
   HI_CALLER_FRAME (caller);
   COUNT_CALL (memalign);
   return memalign_any (align, n, &caller);
@@ -521,6 +590,11 @@ ENTRY (malloc_usable_size) (void *p)
     return lookup (p, &b) ? b.size : underlying_usable_size (p);
   if (!lookup (p, &b))
     {
+      if (HI_UNLIKELY (atomic_load_explicit (&hi_state.attach,
+                                             memory_order_relaxed))
+          && (atomic_load (&hi_state.attach) == HI_ATTACH_DETACHED
+              || hi_guard_foreign_chunk (p)))
+        return underlying_usable_size (p);
       if (!hi_guard_bad_pointer (p, &caller, HI_WHEN_USABLE_SIZE))
         return 0;
       return underlying_usable_size (p);
@@ -533,3 +607,22 @@ ENTRY (malloc_usable_size) (void *p)
   size_t before = (size_t) ((char *) p - (char *) b.base);
   return whole > before + b.size ? whole - before : b.size;
 }
+
+#ifndef HI_WRAP
+/* attach.h: the entry points by hidden names, for the GOTs that
+   heapinspect_attach redirects here. */
+# define OWN(name) \
+  extern __typeof (name) hi_own_##name \
+    __attribute__ ((alias (#name), copy (name)));
+OWN (malloc)
+OWN (free)
+OWN (calloc)
+OWN (realloc)
+OWN (reallocarray)
+OWN (posix_memalign)
+OWN (aligned_alloc)
+OWN (memalign)
+OWN (valloc)
+OWN (pvalloc)
+OWN (malloc_usable_size)
+#endif

@@ -25,6 +25,20 @@
 #include "prim.h"
 
 #define HI_HIDDEN __attribute__ ((visibility ("hidden")))
+/* The model of the monitor's thread-local variables: initial-exec
+   (no allocation, no call on access), but in libheapinspect-attach.so
+   (HI_TLS_DYNAMIC), made to be dlopen'd into a running program
+   (heapinspect_attach): they take over 20 KB, and glibc keeps only
+   about 1.5 KB of static TLS for objects loaded later.  Its are
+   dynamic (TLS descriptors, -mtls-dialect=gnu2 in local.mk): a
+   thread's first access allocates its block in the loader (with
+   glibc's malloc: the loader's calls never reach the monitor's entry
+   points, malloc.c), and each access calls the descriptor. */
+#ifdef HI_TLS_DYNAMIC
+# define HI_TLS_MODEL __attribute__ ((tls_model ("global-dynamic")))
+#else
+# define HI_TLS_MODEL __attribute__ ((tls_model ("initial-exec")))
+#endif
 
 extern struct hi_root heapinspect_root;
 #define HI_LIKELY(x) __builtin_expect (!!(x), 1)
@@ -291,6 +305,10 @@ struct hi_state
   struct hi_pools pools;
   struct hi_leak_stop leak_stop;
   struct hi_guard guard;
+  /* heapinspect_attach (attach.c): HI_ATTACH_NONE when preloaded (or
+     never attached), HI_ATTACH_ON while the GOTs lead here,
+     HI_ATTACH_DETACHED after heapinspect_detach. */
+  _Atomic int attach;
 };
 
 extern HI_HIDDEN struct hi_state hi_state;
@@ -314,7 +332,10 @@ HI_HIDDEN uint64_t hi_time_now (void);
 /* site_for's answer when the monitor could not start: the block is
    glibc's alone, with no header (never a site id: sites stay far below). */
 #define HI_SITE_OFF UINT32_C(0xfffffffe)
-enum { HI_INIT_NONE, HI_INIT_BUSY, HI_INIT_READY, HI_INIT_FAILED };
+/* HI_INIT_DORMANT: dlopen'd, not preloaded; only heapinspect_attach
+   starts it (init.c). */
+enum { HI_INIT_NONE, HI_INIT_BUSY, HI_INIT_READY, HI_INIT_FAILED,
+       HI_INIT_DORMANT };
 extern HI_HIDDEN _Atomic int hi_init_state;
 HI_HIDDEN int hi_ensure_init_slow (void);
 static inline int
@@ -346,7 +367,8 @@ HI_HIDDEN int hi_auto_snapshot_path (char *buf, size_t cap);
    libgcc's backtrace. */
 #define HI_OWN_FRAMES_MAX 12
 
-/* Per-thread state (initial-exec TLS: no allocation on access). */
+/* Per-thread state (HI_TLS_MODEL: no allocation on access but in
+   libheapinspect-attach.so). */
 struct hi_tls
 {
   int busy;                /* inside the monitor: nested calls are internal */
@@ -373,7 +395,7 @@ struct hi_tls
   uint64_t raw[HI_MAX_DEPTH + HI_OWN_FRAMES_MAX + 1];
 };
 extern __thread struct hi_tls hi_tls
-  __attribute__ ((tls_model ("initial-exec"))) HI_HIDDEN;
+  HI_TLS_MODEL HI_HIDDEN;
 
 /* The frame that called an entry point: its pc (the return address), its
    stack pointer after the return (the entry's CFA) and its rbp. */

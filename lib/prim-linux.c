@@ -344,19 +344,109 @@ hi_prim_random32 (void)
 }
 
 int
+hi_prim_protect (void *page, size_t size, int writable)
+{
+  return mprotect (page, size, PROT_READ | (writable ? PROT_WRITE : 0));
+}
+
+int
+hi_prim_exists (const char *path)
+{
+  int saved = errno;
+  int r = access (path, F_OK) == 0;
+  errno = saved;
+  return r;
+}
+
+uint64_t
+hi_prim_interp_base (void)
+{
+  return getauxval (AT_BASE);
+}
+
+int
 hi_prim_secure (void)
 {
   return getauxval (AT_SECURE) != 0;
+}
+
+/* heapinspect_attach's settings: "HEAPINSPECT_NAME=VALUE" strings one
+   after the other, each ending in a NUL, the last followed by another;
+   used instead of the environment once options_on is set. */
+static char options[4096];
+static int options_on;
+
+static const char *const option_names[] = {
+  "output", "depth", "lifetimes", "redzone", "quarantine", "on_error",
+  "signal", "on_signal", "check_unwind", "chains", "root_pid",
+};
+
+int
+hi_prim_set_options (const char *opts, const char **bad)
+{
+  size_t at = 0;
+  *bad = NULL;
+  for (const char *w = opts ? opts : ""; *w; )
+    {
+      const char *end = strchr (w, ';');
+      if (!end)
+        end = w + strlen (w);
+      const char *eq = memchr (w, '=', (size_t) (end - w));
+      if (end == w)
+        {
+          w = end + (*end == ';');
+          continue;
+        }
+      size_t known = 0, nlen = eq ? (size_t) (eq - w) : 0;
+      for (size_t i = 0; eq && i < sizeof option_names / sizeof *option_names;
+           i++)
+        if (strlen (option_names[i]) == nlen
+            && strncmp (option_names[i], w, nlen) == 0)
+          known = 1;
+      if (!known)
+        {
+          *bad = w;
+          return -1;
+        }
+      size_t vlen = (size_t) (end - eq - 1);
+      if (at + 12 + nlen + 1 + vlen + 2 > sizeof options)
+        {
+          *bad = w;
+          return -1;
+        }
+      memcpy (options + at, "HEAPINSPECT_", 12);
+      at += 12;
+      for (size_t i = 0; i < nlen; i++)
+        options[at++] = (char) (w[i] >= 'a' && w[i] <= 'z'
+                                ? w[i] - 'a' + 'A' : w[i]);
+      options[at++] = '=';
+      memcpy (options + at, eq + 1, vlen);
+      at += vlen;
+      options[at++] = '\0';
+      w = end + (*end == ';');
+    }
+  options[at] = '\0';
+  options_on = 1;
+  return 0;
 }
 
 const char *
 hi_prim_getenv (const char *name)
 {
   size_t n = strlen (name);
+  int ours = strncmp (name, "HEAPINSPECT_", 12) == 0;
   /* glibc's rule for its tunables and MALLOC_*: in a set-user-ID or
      set-group-ID program the invoking user's settings are not ours. */
-  if (strncmp (name, "HEAPINSPECT_", 12) == 0 && hi_prim_secure ())
+  if (ours && hi_prim_secure ())
     return NULL;
+  if (ours && options_on)
+    {
+      const char *last = NULL;   /* the last word of a name counts */
+      for (const char *o = options; *o; o += strlen (o) + 1)
+        if (strncmp (o, name, n) == 0 && o[n] == '=')
+          last = o + n + 1;
+      return last;
+    }
   if (!environ)
     return NULL;
   for (char **e = environ; *e; e++)

@@ -54,12 +54,26 @@ uint64_t hi_prim_monotonic_ns (void);
 uint64_t hi_prim_pid (void);
 uint32_t hi_prim_random32 (void);
 
+/* Make the pages [PAGE, PAGE + SIZE) readable, and writable if
+   WRITABLE (a GOT's RELRO pages, heapinspect_attach's).  0, or -1. */
+int hi_prim_protect (void *page, size_t size, int writable);
+/* 1 if PATH names an existing file, else 0; errno kept. */
+int hi_prim_exists (const char *path);
+/* The load address of the dynamic loader (AT_BASE); 0 if none. */
+uint64_t hi_prim_interp_base (void);
 /* 1 in secure-execution mode (AT_SECURE: a set-user-ID or set-group-ID
    program, or one with file capabilities), else 0. */
 int hi_prim_secure (void);
 /* Value of environment variable NAME or NULL; never allocates.  NULL for
    every HEAPINSPECT_* name in secure-execution mode. */
 const char *hi_prim_getenv (const char *name);
+/* From now on hi_prim_getenv takes every HEAPINSPECT_* setting from
+   OPTS (heapinspect_attach's), not from the environment: NAME=VALUE
+   words separated by ';', NAME one of the variables' names in lower
+   case without the prefix ("output=/tmp/x.hip;depth=32"); NULL or ""
+   sets none.  0, or -1 with *BAD at the word that names no setting,
+   has no '=' or does not fit (nothing is changed then). */
+int hi_prim_set_options (const char *opts, const char **bad);
 
 /* Write a one-line diagnostic "heapinspect: MSG\n" to stderr, at most a
    few times per process. */

@@ -45,7 +45,7 @@ struct shadow
 };
 
 static __thread struct shadow *sh
-  __attribute__ ((tls_model ("initial-exec")));
+  HI_TLS_MODEL;
 
 extern void *__libc_stack_end;
 

@@ -483,7 +483,7 @@ static __thread struct
   uint64_t stack_lo, stack_hi;
   int memo_cur;
   struct hi_unwind_memo memos[2];
-} mine __attribute__ ((tls_model ("initial-exec")));
+} mine HI_TLS_MODEL;
 
 static int
 stack_bounds (void)

@@ -441,6 +441,11 @@ hi_status hi_glibc_report (const struct hi_target *t, const char *name,
                            const struct hi_options *opt, FILE *out,
                            const char **why);
 
+/* Whether a thread of T holds one of glibc's arena locks (it is inside
+   malloc or free): 1, 0 if none, -1 if glibc's heap cannot be read.
+   For a caller that would make the process call malloc. */
+int hi_glibc_locked (const struct hi_target *t);
+
 /* `-t bins` for glibc's own heap of T (no monitor needed): every chunk
    by its usable size, in use and free, counts and bytes, to OUT.
    Statuses as hi_glibc_report's. */

@@ -73,6 +73,19 @@ check_PROGRAMS += %reldir%/progs/small-stacks
 	-Wl,--wrap=aligned_alloc,--wrap=valloc,--wrap=pvalloc \
 	-Wl,--wrap=malloc_usable_size
 
+# heapinspect.monitor/attach-lib.exp: the monitor dlopen'd and attached
+# by the program itself.
+check_PROGRAMS += %reldir%/progs/attach-self
+%canon_reldir%_progs_attach_self_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_attach_self_LDADD = -ldl -lpthread
+# Its dlopen of a bare name finds the library in rp/ next to it.
+%canon_reldir%_progs_attach_self_LDFLAGS = -Wl,-rpath,'$$ORIGIN/rp'
+check_PROGRAMS += %reldir%/progs/attach-self-nopie
+%canon_reldir%_progs_attach_self_nopie_SOURCES = %reldir%/progs/attach-self.c
+%canon_reldir%_progs_attach_self_nopie_CFLAGS = $(progs_cflags) -fno-pie \
+	-DATTACH_NOPIE
+%canon_reldir%_progs_attach_self_nopie_LDFLAGS = -no-pie
+%canon_reldir%_progs_attach_self_nopie_LDADD = -ldl -lpthread
 check_LTLIBRARIES += %reldir%/progs/libdltest.la %reldir%/progs/libhitestlib.la
 %canon_reldir%_progs_libhitestlib_la_SOURCES = %reldir%/progs/pie-lib.c
 %canon_reldir%_progs_libhitestlib_la_CFLAGS = $(progs_cflags)
@@ -421,3 +434,14 @@ check_LTLIBRARIES += %reldir%/progs/libdltls.la
 %canon_reldir%_progs_libdltls_la_SOURCES = %reldir%/progs/dltls-lib.c
 %canon_reldir%_progs_libdltls_la_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_libdltls_la_LDFLAGS = -module -avoid-version -rpath /nowhere
+# heapinspect.cli/attach.exp: allocations fixed by its input, attached to.
+check_PROGRAMS += %reldir%/progs/attach-target
+%canon_reldir%_progs_attach_target_CFLAGS = $(progs_cflags)
+# heapinspect.gdb/attach.exp: gdb's heap attach, then a designed set.
+check_PROGRAMS += %reldir%/progs/attach-gdb
+%canon_reldir%_progs_attach_gdb_CFLAGS = $(progs_cflags) -fno-builtin
+# heapinspect.cli/attach-safety.exp: threads, signals, system calls,
+# malloc, fork and exec while attached.
+check_PROGRAMS += %reldir%/progs/attach-busy
+%canon_reldir%_progs_attach_busy_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_attach_busy_LDADD = -ldl -lpthread

@@ -200,6 +200,10 @@ struct hi_root
    command line and restarts the clock: its times are its own. */
 #define HI_CMDLINE_MAX        4096u
 #define HI_PROCESS_CMDLINE_CUT 1u   /* the command line was longer: cut */
+#define HI_PROCESS_ATTACHED   2u    /* the monitor was started in a running
+                                       program (heapinspect_attach): the
+                                       start times are the attach's, and
+                                       blocks from before have no header */
 
 struct hi_process
 {

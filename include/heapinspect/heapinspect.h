@@ -18,6 +18,41 @@ extern "C" {
    loaded (check the address first when it may be absent). */
 int heapinspect_snapshot (const char *path) __attribute__ ((weak));
 
+/* Attach: libheapinspect-attach.so (the monitor built with dynamic
+   TLS: libheapinspect.so cannot be dlopen'd late) dlopen'd into a
+   running program that was not started with it (by `heapinspect
+   attach`'s injector, or by the program itself) records nothing until
+   heapinspect_attach.  OPTIONS is
+   NULL or NAME=VALUE words separated by ';' that take the place of the
+   HEAPINSPECT_* environment variables, NAME in lower case without the
+   prefix ("output=/tmp/x.hip;depth=32"); the environment is not read.
+   The monitor starts (its start time is the attach's, marked so in the
+   snapshot), then the GOT entries of every loaded object but
+   libheapinspect.so and ld.so that lead to glibc's malloc, free,
+   calloc, realloc, reallocarray, posix_memalign, aligned_alloc,
+   memalign, valloc, pvalloc and malloc_usable_size lead to the
+   monitor's, and dlopen and dlmopen to wrappers that do the same for
+   the objects they load.  Blocks from before have no header: free,
+   realloc and malloc_usable_size of them go to glibc (counted as
+   foreign frees).  Returns 0, or -1 with nothing patched and a one-line
+   reason in heapinspect_attach_error ().  Returns 0 and changes nothing
+   when attached already or when libheapinspect.so was preloaded.  It calls no
+   malloc: it may run while other threads are stopped anywhere.
+   heapinspect_detach: new allocations go to glibc again (their GOT
+   entries restored); free, realloc, reallocarray, malloc_usable_size,
+   dlopen and dlmopen stay with the monitor, which gives header-less
+   pointers to glibc unchanged and frees its own blocks (counted), so
+   the tables stay right.  The monitor is never unloaded; its data stays
+   readable.  Returns 0.  See libheapinspect(7). */
+int heapinspect_attach (const char *options) __attribute__ ((weak));
+const char *heapinspect_attach_error (void) __attribute__ ((weak));
+int heapinspect_detach (void) __attribute__ ((weak));
+/* The snapshot's file name of a running monitor, as HEAPINSPECT_OUTPUT
+   names it ("none", or NULL: no snapshot at exit or on the signal);
+   `heapinspect attach` clears it before it detaches, so that the program
+   writes nothing when it ends.  Returns 0. */
+int heapinspect_set_output (const char *name) __attribute__ ((weak));
+
 /* Pools: a program's own allocator (an arena, a bump allocator, a free
    list) tells the monitor about its blocks, in the way of valgrind's
    VALGRIND_MALLOCLIKE_BLOCK and mempool requests.  Their blocks get call

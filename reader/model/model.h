@@ -50,6 +50,10 @@ struct hi_model
                                 Owned by the model */
   int command_cut;           /* the command line was longer than the
                                 monitor keeps (HI_CMDLINE_MAX) */
+  int attached;              /* the monitor was attached to the running
+                                process (heapinspect attach): its start
+                                is the attach's, blocks from before are
+                                not in it */
   uint64_t start_realtime_ns; /* when the monitor started in the process
                                 (its fork, for a child): CLOCK_REALTIME,
                                 ns since 1970 */

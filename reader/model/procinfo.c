@@ -198,6 +198,7 @@ hi_procinfo_set (struct hi_model *m, const struct hi_process *p,
       start_rt = in_range (m, p->start_realtime_ns);
       start_mono = in_range (m, p->start_monotonic_ns);
       int cut = (p->flags & HI_PROCESS_CMDLINE_CUT) != 0;
+      m->attached = (p->flags & HI_PROCESS_ATTACHED) != 0;
       if (p->cmdline_len > HI_CMDLINE_MAX)
         damage (m);
       else if (p->cmdline_len > 0)

@@ -201,6 +201,7 @@ json_summary (const struct hi_summary *s, FILE *f)
     fprintf (f, "%" PRIu64, s->run_ns);
   else
     fputs ("null", f);
+  fprintf (f, ", \"attached\": %s", s->attached ? "true" : "false");
   fprintf (f, ", \"allocations\": %" PRIu64 ", \"frees\": %" PRIu64
            ", \"bytes_allocated\": %" PRIu64 ", \"bytes_freed\": %" PRIu64
            ", \"peak_bytes\": %" PRIu64 ", \"peak_blocks\": %" PRIu64

@@ -612,10 +612,13 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
       if (s->run_ns)
         {
           hi_duration_text (s->run_ns, run, sizeof run);
-          fprintf (f, ", ran %s%s", run,
+          fprintf (f, ", %s %s%s", s->attached ? "attached for" : "ran", run,
                    s->run_until_core ? " until its core was written" : "");
         }
       fputc ('\n', f);
+      if (s->attached)
+        fprintf (f, "  attached   while it ran: what it allocated before is "
+                 "not counted, and its frees of that are foreign_frees\n");
     }
   bytes_text (o, s->bytes_allocated, a, sizeof a);
   bytes_text (o, s->bytes_freed, b, sizeof b);

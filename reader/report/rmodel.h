@@ -340,6 +340,8 @@ struct hi_summary
   uint64_t pid;
   uint64_t run_ns;           /* run time until the data was read; 0: not recorded */
   int run_until_core;        /* run_ns ends when the core file was written */
+  int attached;              /* recorded since an attach: run_ns is the
+                                time since */
   uint64_t read_ns;          /* when the data is from: CLOCK_REALTIME ns
                                 since 1970; 0: not recorded */
   uint64_t allocations, frees, bytes_allocated, bytes_freed;

@@ -49,6 +49,7 @@ hi_summary_build (const struct hi_model *m, const struct hi_analysis *a,
   s->run_ns = m->run_ns;
   s->read_ns = m->read_ns;
   s->run_until_core = m->read_source == HI_READ_CORE_FILE;
+  s->attached = m->attached;
   s->allocations = st.allocations;
   s->frees = st.frees;
   s->bytes_allocated = st.bytes_allocated;

@@ -521,3 +521,24 @@ hi_glibc_verify_report (const struct hi_target *t, const char *name,
   return hi_glibc_emit (t, name, opt, out, why, NULL, build_verify,
                         problems);
 }
+
+int
+hi_glibc_locked (const struct hi_target *t)
+{
+  const char *why;
+  struct hi_glibc *g;
+  if (hi_glibc_load (t, &g, &why) != HI_OK)
+    return -1;
+  int locked = 0;
+  /* Each arena's mutex (an int, malloc_state's first field): 0 free. */
+  for (uint64_t i = 0; i < g->n_arenas; i++)
+    {
+      int32_t m;
+      if (t->ops->read_memory (t->ctx, g->arenas[i].addr, &m, 4) != 0)
+        locked = -1;
+      else if (m != 0 && locked >= 0)
+        locked = 1;
+    }
+  hi_glibc_free (g);
+  return locked;
+}
