@@ -5,6 +5,7 @@
    class where a block's first word is a vtable pointer (its `_ZTV`
    symbol names the class); and the largest blocks. */
 #define _GNU_SOURCE
+#include "analysis/analysis.h"
 #include "glibc/glibc.h"
 #include "reach/reach-int.h"
 #include "report/rmodel.h"
@@ -82,14 +83,20 @@ size_table (const struct hi_reach *rc, const struct hi_options *opt,
     else
       rows[n++] = (struct by_size) { b[i].cls, b[i].size, 1 };
   qsort (rows, n, sizeof *rows, size_cmp);
-  uint64_t limit = opt->limit ? opt->limit : 20;
+  /* The page's rows per class, as the other tables (20; --limit=0 or
+     --verbose: all). */
+  uint32_t page = hi_page_rows (opt);
+  uint64_t limit = page ? page : UINT64_MAX;
   uint64_t shown = 0;
   for (size_t i = 0; i < n; i++)
     {
       if (i && rows[i].cls != rows[i - 1].cls)
         shown = 0;
       if (shown++ >= limit)
-        continue;
+        {
+          t->over_limit++;
+          continue;
+        }
       struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
       if (!c)
         break;
