@@ -123,9 +123,7 @@ find_version (const struct hi_target *t, struct hi_glibc *g,
   if (t->ops->lookup_symbol
       && t->ops->lookup_symbol (t->ctx, "__nptl_version", &at) == 0)
     for (size_t n = sizeof v - 1; n > 0; n--)
-      if (t->ops->read_memory (t->ctx, at, v, n) == 0
-          || hi_target_read_mapped_file (t, at, v, n) == 0
-          || (at >= libc && hi_elf_read_vaddr (path, at - libc, v, n) == 0))
+      if (hi_target_read_object (t, at, v, n, path, libc) == 0)
         break;
   v[sizeof v - 1] = 0;
   if (take_version (g, v) == 0)

@@ -23,20 +23,17 @@ static int
 read_any (const struct hi_target *t, uint64_t map, uint64_t addr, void *buf,
           size_t len)
 {
-  if (t->ops->read_memory (t->ctx, addr, buf, len) == 0
-      || hi_target_read_mapped_file (t, addr, buf, len) == 0)
+  if (hi_target_read_object (t, addr, buf, len, NULL, 0) == 0)
     return 0;
   uint64_t l[2];                /* l_addr, l_name */
   char path[HI_MAP_PATH_MAX];
-  if (!map || t->ops->read_memory (t->ctx, map, l, sizeof l) != 0
-      || addr < l[0])
+  if (!map || t->ops->read_memory (t->ctx, map, l, sizeof l) != 0)
     return -1;
   for (size_t i = 0; i < sizeof path; i++)
     if (t->ops->read_memory (t->ctx, l[1] + i, &path[i], 1) != 0)
       return -1;
     else if (!path[i])
-      return path[0] == '/'
-             && hi_elf_read_vaddr (path, addr - l[0], buf, len) == 0 ? 0 : -1;
+      return hi_target_read_object (t, addr, buf, len, path, l[0]);
   return -1;
 }
 

@@ -50,6 +50,13 @@ int hi_target_mapping_of (const struct hi_target *t, uint64_t addr,
    data): 0, or -1 (not file-backed, not readable, not all of it). */
 int hi_target_read_mapped_file (const struct hi_target *t, uint64_t addr,
                                 void *buf, size_t len);
+/* Read [ADDR, ADDR + LEN) of an object's data in T: its memory, else
+   the file mapped there, else (PATH not NULL) the ELF file PATH, loaded
+   with bias LOAD, at its link-time address (gdb's gcore leaves a
+   library's read-only data out of the core and its map).  0, or -1. */
+int hi_target_read_object (const struct hi_target *t, uint64_t addr,
+                           void *buf, size_t len, const char *path,
+                           uint64_t load);
 
 /* 1 if the ELF file PATH is not the object T has mapped from LOAD on:
    the build-id in T's copy of its first page (a core keeps it) is not

@@ -64,12 +64,22 @@ hi_target_read_mapped_file (const struct hi_target *t, uint64_t addr,
   return n == (ssize_t) len ? 0 : -1;
 }
 
+int
+hi_target_read_object (const struct hi_target *t, uint64_t addr, void *buf,
+                       size_t len, const char *path, uint64_t load)
+{
+  return t->ops->read_memory (t->ctx, addr, buf, len) == 0
+         || hi_target_read_mapped_file (t, addr, buf, len) == 0
+         || (path && path[0] == '/' && addr >= load
+             && hi_elf_read_vaddr (path, addr - load, buf, len) == 0)
+         ? 0 : -1;
+}
+
 ps_err_e
 ps_pdread (struct ps_prochandle *ph, psaddr_t addr, void *buf, size_t len)
 {
   uint64_t a = (uint64_t) (uintptr_t) addr;
-  if (ph->t->ops->read_memory (ph->t->ctx, a, buf, len) == 0
-      || hi_target_read_mapped_file (ph->t, a, buf, len) == 0)
+  if (hi_target_read_object (ph->t, a, buf, len, NULL, 0) == 0)
     return PS_OK;
   return PS_BADADDR;
 }
