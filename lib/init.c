@@ -273,6 +273,7 @@ hi_set_output (const char *out)
       out = "";
     }
   strcpy (hi_state.output + dir, out);
+  hi_prim_keep_own_fd (hi_state.output);
 }
 
 static int
@@ -533,7 +534,10 @@ write_exit_snapshot (void *unused)
   /* Heap errors first: `run --leak-check` then reads them too. */
   hi_guard_exit_check ();
   hi_leak_stop_at_exit ();
-  if (automatic_snapshots () && snapshot_now (hi_state.output, 1) == 0)
+  /* Rewritten if exit() frees after this, unless the file is a pipe or
+     a device: a second snapshot would follow the first in its stream. */
+  if (automatic_snapshots () && snapshot_now (hi_state.output, 1) == 0
+      && !hi_state.wrote_in_place)
     hi_tls.exit_writer = 1;
   hi_guard_exit_act ();
 }

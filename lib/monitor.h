@@ -292,6 +292,8 @@ struct hi_state
   _Atomic int snapshot_warned; /* a failed snapshot was reported */
   int exit_rewrites;       /* rewrites of the exit snapshot left; starts
                               at 64 */
+  int wrote_in_place;      /* the last snapshot went to a pipe or device:
+                              one at exit, never rewritten after it */
   size_t (*_Atomic libc_usable_size) (void *); /* the next
                               malloc_usable_size, found at its first use */
   /* Each concern's.  What the entry points read (the generation, the

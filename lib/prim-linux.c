@@ -498,6 +498,10 @@ hi_prim_errstr (int err)
     case EIO: return "input/output error";
     case EFBIG: return "file too large";
     case EINVAL: return "invalid argument";
+    case EPIPE: return "its reader closed the pipe";
+    case ENXIO: return "no one reads the pipe";
+    case EBADF: return "that descriptor is not open";
+    case EAGAIN: return "the pipe is full and non-blocking";
     default: return "system error";
     }
 }
@@ -509,11 +513,82 @@ hi_prim_create (const char *path)
                0600);
 }
 
+/* The descriptor PATH names when it is one of the process's own open
+   files (/dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N), or -1.
+   Such a path is a link into /proc: written through the descriptor, at
+   its offset, the shell's `> file' or `| reader' gets the snapshot. */
+static int
+own_fd_of_path (const char *path)
+{
+  static const char *const names[] = { "/dev/stdout", "/dev/stderr" };
+  for (int i = 0; i < 2; i++)
+    if (strcmp (path, names[i]) == 0)
+      return i + 1;
+  static const char *const dirs[] = { "/dev/fd/", "/proc/self/fd/" };
+  for (int i = 0; i < 2; i++)
+    {
+      size_t len = strlen (dirs[i]);
+      if (strncmp (path, dirs[i], len) != 0)
+        continue;
+      const char *d = path + len;
+      int fd = 0;
+      if (*d == 0)
+        return -1;
+      for (; *d >= '0' && *d <= '9'; d++)
+        if ((fd = fd * 10 + (*d - '0')) > 1 << 20)
+          return -1;
+      return *d == 0 ? fd : -1;
+    }
+  return -1;
+}
+
+/* A copy of the descriptor HEAPINSPECT_OUTPUT names, taken at start:
+   a program that closes its stdout before exit (coreutils do, in an
+   exit handler) still has its snapshot written there.  Its file's
+   identity is kept too: a program that closed the copy and opened
+   something else at that number is never written into. */
+static struct
+{
+  int fd;
+  dev_t dev;
+  ino_t ino;
+  char path[32];
+} kept_fd = { -1, 0, 0, "" };
+
+void
+hi_prim_keep_own_fd (const char *path)
+{
+  int own = own_fd_of_path (path);
+  struct stat st;
+  if (own < 0 || strlen (path) >= sizeof kept_fd.path || kept_fd.fd >= 0
+      || fstat (own, &st) != 0)
+    return;
+  /* High, out of the way of the program's own numbering. */
+  int fd = fcntl (own, F_DUPFD_CLOEXEC, 900);
+  if (fd < 0)
+    return;
+  kept_fd.dev = st.st_dev;
+  kept_fd.ino = st.st_ino;
+  strcpy (kept_fd.path, path);
+  kept_fd.fd = fd;
+}
+
 int
 hi_prim_open_special (const char *path)
 {
-  struct stat st;
-  if (lstat (path, &st) != 0 || S_ISREG (st.st_mode) || S_ISLNK (st.st_mode))
+  int own = own_fd_of_path (path);
+  struct stat st, lst;
+  if (own >= 0 && kept_fd.fd >= 0 && strcmp (path, kept_fd.path) == 0
+      && fstat (kept_fd.fd, &st) == 0 && st.st_dev == kept_fd.dev
+      && st.st_ino == kept_fd.ino)
+    return fcntl (kept_fd.fd, F_DUPFD_CLOEXEC, 3);
+  if (own >= 0)
+    return fcntl (own, F_DUPFD_CLOEXEC, 3);
+  /* stat, not lstat: a link to a device or a FIFO is written through;
+     a link to a regular file is replaced, never written through. */
+  if (stat (path, &st) != 0 || S_ISREG (st.st_mode)
+      || (lstat (path, &lst) == 0 && S_ISLNK (lst.st_mode)
+          && !S_ISCHR (st.st_mode) && !S_ISFIFO (st.st_mode)))
     return -2;
   if (S_ISDIR (st.st_mode))
     {
@@ -521,14 +596,63 @@ hi_prim_open_special (const char *path)
       return -1;
     }
   /* A FIFO nobody reads fails (ENXIO) rather than hang the program. */
-  int fd = open (path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-  int flags = fd >= 0 ? fcntl (fd, F_GETFL) : -1;
-  if (fd >= 0 && (flags < 0 || fcntl (fd, F_SETFL, flags & ~O_NONBLOCK) != 0))
+  int fd = open (path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0)
+    return -1;
+  /* Whatever PATH named by the time it was opened must still be no
+     regular file: one is never written in place. */
+  if (fstat (fd, &st) != 0 || S_ISREG (st.st_mode))
+    {
+      close (fd);
+      return -2;
+    }
+  int flags = fcntl (fd, F_GETFL);
+  if (flags < 0 || fcntl (fd, F_SETFL, flags & ~O_NONBLOCK) != 0)
     {
       close (fd);
       return -1;
     }
   return fd;
+}
+
+_Static_assert (sizeof (sigset_t) <= sizeof ((struct hi_prim_sigpipe *) 0)->saved,
+                "struct hi_prim_sigpipe holds a sigset_t");
+
+void
+hi_prim_sigpipe_hold (struct hi_prim_sigpipe *h)
+{
+  sigset_t pipe_set, pending;
+  sigemptyset (&pipe_set);
+  sigaddset (&pipe_set, SIGPIPE);
+  h->was_pending = sigpending (&pending) == 0
+                   && sigismember (&pending, SIGPIPE) == 1;
+  h->held = pthread_sigmask (SIG_BLOCK, &pipe_set,
+                             (sigset_t *) (void *) h->saved) == 0;
+}
+
+void
+hi_prim_sigpipe_release (struct hi_prim_sigpipe *h)
+{
+  if (!h->held)
+    return;
+  sigset_t pipe_set, pending;
+  sigemptyset (&pipe_set);
+  sigaddset (&pipe_set, SIGPIPE);
+  /* Our own EPIPE raised it for this thread: take it before the mask
+     is restored.  One the program had pending stays pending. */
+  if (!h->was_pending && sigpending (&pending) == 0
+      && sigismember (&pending, SIGPIPE) == 1)
+    {
+      struct timespec zero = { 0, 0 };
+      int saved = errno;
+      while (sigtimedwait (&pipe_set, NULL, &zero) < 0 && errno == EINTR)
+        ;
+      errno = saved;
+    }
+  int saved = errno;
+  pthread_sigmask (SIG_SETMASK, (const sigset_t *) (const void *) h->saved,
+                   NULL);
+  errno = saved;
 }
 
 int

@@ -89,10 +89,24 @@ const char *hi_prim_errstr (int err);
 /* Create PATH exclusively (never following a link), mode 0600: an fd. */
 int hi_prim_create (const char *path);
 /* PATH, when it names an existing file that is no regular file (a
-   device, a FIFO), opened to be written in place, never replaced: its
-   descriptor; -2 if PATH is a regular file, a symbolic link or absent
-   (write a temporary and rename it); -1 with errno (a directory). */
+   device, a FIFO, also through a link) or one of the process's own
+   descriptors (/dev/stdout, /dev/fd/N), opened to be written in place,
+   never replaced: its descriptor; -2 if PATH is a regular file, a link
+   to one, or absent (write a temporary and rename it); -1 with errno
+   (a directory, a FIFO nobody reads). */
 int hi_prim_open_special (const char *path);
+/* When PATH names one of the process's own descriptors, a copy of it
+   kept for hi_prim_open_special: the program may close it before exit. */
+void hi_prim_keep_own_fd (const char *path);
+/* SIGPIPE held in the calling thread while a pipe whose reader may
+   leave is written: the write fails with EPIPE, the program lives on. */
+struct hi_prim_sigpipe
+{
+  uint64_t saved[16];           /* the thread's signal mask before */
+  int was_pending, held;
+};
+void hi_prim_sigpipe_hold (struct hi_prim_sigpipe *h);
+void hi_prim_sigpipe_release (struct hi_prim_sigpipe *h);
 /* Write all N bytes of BUF to FD; 0, or -1. */
 int hi_prim_write_all (int fd, const void *buf, uint64_t n);
 int hi_prim_close (int fd);

@@ -124,8 +124,9 @@ hi_snapshot_write (const char *template, int warn)
       off += (reg[i].size + 15) & ~UINT64_C(15);
     }
 
-  /* A device or a FIFO (HEAPINSPECT_OUTPUT=/dev/stdout, a pipe) is
-     written in place: a rename would replace it, as root /dev/null. */
+  /* A device, a FIFO or the program's own stdout (/dev/stdout, a link
+     into /proc) is written in place: a rename would replace it, as
+     root /dev/null or the link /dev/stdout. */
   int fd = hi_prim_open_special (path);
   int in_place = fd >= 0;
   if (fd == -2)
@@ -142,6 +143,10 @@ hi_snapshot_write (const char *template, int warn)
       errno = saved;
       return -1;
     }
+  /* A pipe's reader may leave (`| head'): EPIPE, not SIGPIPE. */
+  struct hi_prim_sigpipe hold;
+  if (in_place)
+    hi_prim_sigpipe_hold (&hold);
   static const char pad[16];
   int bad = hi_prim_write_all (fd, &h, sizeof h)
             || hi_prim_write_all (fd, reg, nreg * sizeof reg[0])
@@ -154,6 +159,8 @@ hi_snapshot_write (const char *template, int warn)
   /* A reader scanning memory for the root must not find this copy. */
   *(volatile uint64_t *) &root.magic = 0;
   int saved = errno;
+  if (in_place)
+    hi_prim_sigpipe_release (&hold);
   if (hi_prim_close (fd) != 0 && !bad)
     {
       bad = 1;
@@ -170,6 +177,7 @@ hi_snapshot_write (const char *template, int warn)
       errno = saved;
       return -1;
     }
+  hi_state.wrote_in_place = in_place;
   HI_ADD (heapinspect_root.totals.snapshots, 1);
   return 0;
 }

@@ -150,12 +150,15 @@ hi_outfile_open (struct hi_outfile *o, const char *path)
   int exists = stat (path, &st) == 0;
   if (exists && S_ISDIR (st.st_mode))
     return fail (o, EISDIR);
-  /* A symbolic link stays a link: the file it names is replaced. */
-  o->path = exists ? realpath (path, NULL) : strdup (path);
+  /* A symbolic link stays a link: the regular file it names is
+     replaced.  Anything else is opened through the link (/dev/stdout to
+     a pipe names "pipe:[N]", which no path reaches). */
+  int regular = exists && S_ISREG (st.st_mode);
+  o->path = regular ? realpath (path, NULL) : strdup (path);
   if (!o->path)
     return fail (o, errno);
   int fd;
-  if (exists && !S_ISREG (st.st_mode))
+  if (exists && !regular)
     fd = open (o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
   else
     fd = create_beside (o->path, &o->tmp);
