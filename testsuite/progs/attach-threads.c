@@ -13,7 +13,12 @@
    second wave of 8 threads, one at a time (each on the stack the one
    before left, glibc's cache), does the same with 3 x (i + 1) blocks of
    8 x (i + 1) bytes, freeing none; each record printed again, and the
-   first wave's unchanged.  A snapshot to OUT last. */
+   first wave's unchanged.  A snapshot to OUT last.
+
+   attach-threads MONITOR OUT foreign: no threads; a block of 200 bytes
+   made before the attach is realloc'd to 200 bytes 1000 times after it
+   (glibc keeps it in place: a block from before each time, as sqlite3's
+   line buffer), then freed; a snapshot to OUT. */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -106,9 +111,38 @@ report (int wave, int i)
             (unsigned long long) mine->bytes_freed);
 }
 
+static int
+foreign (const char *monitor, const char *out)
+{
+  char *before = malloc (200);
+  void *h = dlopen (monitor, RTLD_NOW | RTLD_LOCAL);
+  if (!h)
+    {
+      fprintf (stderr, "dlopen: %s\n", dlerror ());
+      return 4;
+    }
+  int (*attach) (const char *) = (int (*) (const char *)) dlsym (
+    h, "heapinspect_attach");
+  int (*snapshot) (const char *) = (int (*) (const char *)) dlsym (
+    h, "heapinspect_snapshot");
+  if (!attach || !snapshot || attach ("output=none") != 0)
+    return 5;
+  uintptr_t where = (uintptr_t) before;
+  for (int k = 0; k < 1000; k++)
+    {
+      before = realloc (before, 200);
+      if ((uintptr_t) before != where)
+        return 7;
+    }
+  free (before);
+  return snapshot (out) == 0 ? 0 : 6;
+}
+
 int
 main (int argc, char **argv)
 {
+  if (argc == 4)
+    return foreign (argv[1], argv[2]);
   if (argc != 3)
     return 2;
   pthread_t th[WORKERS];
