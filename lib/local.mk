@@ -36,7 +36,9 @@ lib_LTLIBRARIES += %reldir%/libheapinspect.la
 # little static TLS for objects loaded later, each variable's address
 # kept after a thread's first access in a slot of
 # libheapinspect-attach-tls.so's (initial-exec, 48 bytes: monitor.h's
-# HI_TLS), found beside it ($ORIGIN) and installed first.
+# HI_TLS), found beside it ($ORIGIN).  It is linked with the built .so
+# itself, not its .la: libtool would relink the monitor at install,
+# which `make install prefix=DIR` refuses (install.exp).
 lib_LTLIBRARIES += %reldir%/libheapinspect-attach-tls.la
 %canon_reldir%_libheapinspect_attach_tls_la_SOURCES = %reldir%/attach-tls.c
 %canon_reldir%_libheapinspect_attach_tls_la_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -53,9 +55,11 @@ lib_LTLIBRARIES += %reldir%/libheapinspect-attach.la
 %canon_reldir%_libheapinspect_attach_la_CFLAGS = $(monitor_cflags) \
 	-mtls-dialect=gnu2
 %canon_reldir%_libheapinspect_attach_la_LDFLAGS = -version-info 0:0:0 \
-	-no-undefined -Wl,-z,nodelete -Wl,-rpath,'$$ORIGIN'
-%canon_reldir%_libheapinspect_attach_la_LIBADD = \
-	%reldir%/libheapinspect-attach-tls.la -lpthread -ldl
+	-no-undefined -Wl,-z,nodelete -Wl,-rpath,'$$ORIGIN' \
+	-Wl,%reldir%/.libs/libheapinspect-attach-tls.so
+%canon_reldir%_libheapinspect_attach_la_LIBADD = -lpthread -ldl
+EXTRA_%canon_reldir%_libheapinspect_attach_la_DEPENDENCIES = \
+	%reldir%/libheapinspect-attach-tls.la
 
 lib_LIBRARIES += %reldir%/libheapinspect.a
 %canon_reldir%_libheapinspect_a_SOURCES = $(monitor_sources)
