@@ -8,7 +8,7 @@
 
 #ifdef HI_FAST_UNWIND
 
-__thread struct hi_cc *hi_cc_mine HI_TLS_MODEL;
+__thread struct hi_cc *hi_cc_mine_data HI_TLS_MODEL;
 
 /* The exiting thread's cache goes to the free list
    (hi_state.chain_caches); the thread keeps none for whatever it

@@ -84,8 +84,9 @@ struct hi_cc
 /* This thread's, NULL before its first chain, CC_NONE if it has none
    (no memory, or exiting). */
 #define CC_NONE ((struct hi_cc *) 1)
-extern __thread struct hi_cc *hi_cc_mine
+extern __thread struct hi_cc *hi_cc_mine_data
   HI_TLS_MODEL HI_HIDDEN;
+#define hi_cc_mine HI_TLS (hi_cc_mine_data, HI_TLS_SLOT_CHAIN_CACHE)
 
 static inline uint32_t
 cc_set_of (uint64_t ip, uint64_t sp)

@@ -75,8 +75,9 @@ struct pair_memo
   uint64_t ret;
   uint32_t parent, node;        /* node 0: empty */
 };
-static __thread struct pair_memo pair_memo[PAIR_MEMO]
+static __thread struct pair_memo pair_memo_data[PAIR_MEMO]
   HI_TLS_MODEL;
+#define pair_memos HI_TLS (pair_memo_data, HI_TLS_SLOT_PAIRS)
 
 /* The node for pair (PARENT, RET), created if new; 0 if the table is
    full.  *CREATED is set when this call made it. */
@@ -86,7 +87,7 @@ intern (uint32_t parent, uint64_t ret, int *created)
   /* One multiplication: the memo's index is on each frame's critical
      path (the next frame's parent is this one's node). */
   uint64_t mix = (ret ^ ((uint64_t) parent << 24)) * UINT64_C(0x9e3779b97f4a7c15);
-  struct pair_memo *pm = &pair_memo[mix >> (64 - 9)];
+  struct pair_memo *pm = &pair_memos[mix >> (64 - 9)];
   _Static_assert (PAIR_MEMO == 1 << 9, "PAIR_MEMO is 2^9");
   if (pm->ret == ret && pm->parent == parent && pm->node)
     return pm->node;

@@ -3,8 +3,9 @@
    header), the report on stderr, the errors arena, and what follows
    (HEAPINSPECT_ON_ERROR).  All of it runs only once a header check has
    failed: the hot path pays nothing.  Memory around a bad pointer is
-   read with hi_prim_read_safe, never directly, and no bad pointer is
-   ever handed to glibc. */
+   read with hi_prim_read_safe, never directly (but for words on the
+   page of the 16 bytes before it, which malloc.c's lookup read), and
+   no bad pointer is ever handed to glibc. */
 #define _GNU_SOURCE
 #include "guard.h"
 #include "chain.h"
@@ -197,7 +198,8 @@ static __thread struct
 {
   uint64_t tid, tid_gen;
   int in_exit;
-} mine HI_TLS_MODEL;
+} mine_data HI_TLS_MODEL;
+#define mine HI_TLS (mine_data, HI_TLS_SLOT_GUARD)
 
 uint64_t
 hi_guard_tid (void)
@@ -891,22 +893,50 @@ follows (const struct found *a, uint64_t p)
   return a->user - PRE + (w & ~UINT64_C(7)) + PRE == p;
 }
 
+/* Read the word at ADDR for hi_guard_foreign_chunk's P: directly if it
+   lies within the 4096 bytes around P's header (the 16 bytes before P,
+   which lookup in malloc.c read already: that page is mapped and
+   readable, whatever the page size), else with hi_prim_read_safe.  A
+   block from before the attach that the program reallocs or frees
+   often (sqlite3's line buffer: once a line) then costs no system
+   call, mostly. */
+static int
+read64_near (uint64_t p, uint64_t addr, uint64_t *v)
+{
+  uint64_t page = (p - 1) & ~UINT64_C(4095);
+  if (addr >= page && addr <= page + 4096 - 8)
+    {
+      memcpy (v, (const void *) (uintptr_t) addr, 8);
+      return 1;
+    }
+  return read64 (addr, v);
+}
+
 int
 hi_guard_foreign_chunk (void *ptr)
 {
-  uint64_t p = (uint64_t) (uintptr_t) ptr, key;
-  if ((p & 15) != 0 || p < 4096 || !chunk_in_use (p))
+  uint64_t p = (uint64_t) (uintptr_t) ptr, key, w, next, prev;
+  if ((p & 15) != 0 || p < 4096)
+    return 0;
+  /* chunk_in_use (p), its reads near P direct. */
+  if (!read64_near (p, p - 8, &w) || !plausible_size (w))
+    return 0;
+  if (w & 2)
+    {
+      if (!read64_near (p, p - 16, &prev) || ((p - 16 - prev) & 4095) != 0)
+        return 0;
+    }
+  else if (!read64_near (p, p - 16 + (w & ~UINT64_C(7)) + 8, &next)
+           || !(next & 1) || (next & ~UINT64_C(7)) < 16)
     return 0;
   uint64_t tkey = hi_state.guard.tcache_key;
-  if (tkey && read64 (p + 8, &key) && key == tkey)
+  if (tkey && read64_near (p, p + 8, &key) && key == tkey)
     return 0;                  /* in glibc's tcache: freed before */
   struct hi_block_header h;
-  if (hi_prim_read_safe (p - 16, &h, sizeof h) == 0)
-    {
-      int st = header_state (p - 16, &h);
-      if (st == H_FREED || st == H_QUARANTINED)
-        return 0;              /* a block of ours freed before */
-    }
+  memcpy (&h, (const void *) (uintptr_t) (p - 16), sizeof h);
+  int st = header_state (p - 16, &h);
+  if (st == H_FREED || st == H_QUARANTINED)
+    return 0;                  /* a block of ours freed before */
   return 1;
 }
 

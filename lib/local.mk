@@ -33,9 +33,20 @@ lib_LTLIBRARIES += %reldir%/libheapinspect.la
 
 # The same monitor for dlopen into a running program (heapinspect_attach):
 # its thread-local data dynamic (TLS descriptors), as glibc keeps too
-# little static TLS for objects loaded later.  Preloaded, that costs
-# about a fifth more time per malloc and free: libheapinspect.so keeps
-# initial-exec.
+# little static TLS for objects loaded later, each variable's address
+# kept after a thread's first access in a slot of
+# libheapinspect-attach-tls.so's (initial-exec, 48 bytes: monitor.h's
+# HI_TLS), found beside it ($ORIGIN).  It is linked with the built .so
+# itself, not its .la: libtool would relink the monitor at install,
+# which `make install prefix=DIR` refuses (install.exp).
+lib_LTLIBRARIES += %reldir%/libheapinspect-attach-tls.la
+%canon_reldir%_libheapinspect_attach_tls_la_SOURCES = %reldir%/attach-tls.c
+%canon_reldir%_libheapinspect_attach_tls_la_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DHI_TLS_DYNAMIC
+%canon_reldir%_libheapinspect_attach_tls_la_CFLAGS = $(monitor_cflags)
+%canon_reldir%_libheapinspect_attach_tls_la_LDFLAGS = -version-info 0:0:0 \
+	-no-undefined -Wl,-z,nodelete
+
 lib_LTLIBRARIES += %reldir%/libheapinspect-attach.la
 %canon_reldir%_libheapinspect_attach_la_SOURCES = $(monitor_sources) \
 	%reldir%/attach.h %reldir%/attach.c
@@ -44,8 +55,11 @@ lib_LTLIBRARIES += %reldir%/libheapinspect-attach.la
 %canon_reldir%_libheapinspect_attach_la_CFLAGS = $(monitor_cflags) \
 	-mtls-dialect=gnu2
 %canon_reldir%_libheapinspect_attach_la_LDFLAGS = -version-info 0:0:0 \
-	-no-undefined -Wl,-z,nodelete
+	-no-undefined -Wl,-z,nodelete -Wl,-rpath,'$$ORIGIN' \
+	-Wl,%reldir%/.libs/libheapinspect-attach-tls.so
 %canon_reldir%_libheapinspect_attach_la_LIBADD = -lpthread -ldl
+EXTRA_%canon_reldir%_libheapinspect_attach_la_DEPENDENCIES = \
+	%reldir%/libheapinspect-attach-tls.la
 
 lib_LIBRARIES += %reldir%/libheapinspect.a
 %canon_reldir%_libheapinspect_a_SOURCES = $(monitor_sources)

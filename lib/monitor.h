@@ -33,13 +33,43 @@
    dynamic (TLS descriptors, -mtls-dialect=gnu2 in local.mk): a
    thread's first access allocates its block in the loader (with
    glibc's malloc: the loader's calls never reach the monitor's entry
-   points, malloc.c), and each access calls the descriptor. */
+   points, malloc.c).  A descriptor's call on each access made the
+   monitor's malloc and free take 1.55 times initial-exec's
+   instructions (callgrind), so there the monitor reads each variable
+   through HI_TLS, which finds its address in a slot of
+   hi_attach_tls_slots: pointers, initial-exec (48 bytes of static
+   TLS), in libheapinspect-attach-tls.so (attach-tls.c; a library's
+   TLS is static or dynamic as a whole, so the slots cannot be the
+   monitor's own).  A slot is NULL in a new thread (the loader clears
+   static TLS for each thread, on a reused stack too, and in the
+   threads running when it is loaded) and holds the variable's address
+   from the thread's first access on; the dynamic block it points to
+   lives as long as the thread.  Elsewhere HI_TLS (VAR, SLOT) is VAR
+   itself. */
+/* The slots of HI_TLS, one a thread-local variable. */
+enum
+{
+  HI_TLS_SLOT_STATE,          /* hi_tls (state.c) */
+  HI_TLS_SLOT_CHAIN_CACHE,    /* hi_cc_mine (chain-cache.c) */
+  HI_TLS_SLOT_SHADOW,         /* shadow.c's */
+  HI_TLS_SLOT_UNWIND,         /* unwind.c's */
+  HI_TLS_SLOT_PAIRS,          /* chain.c's pair memo */
+  HI_TLS_SLOT_GUARD,          /* guard.c's */
+  HI_TLS_SLOTS
+};
 #ifdef HI_TLS_DYNAMIC
 # define HI_TLS_MODEL __attribute__ ((tls_model ("global-dynamic")))
+extern __thread void *hi_attach_tls_slots[HI_TLS_SLOTS]
+  __attribute__ ((tls_model ("initial-exec")));
+# define HI_TLS(var, slot) \
+  (*({ void *hi_p_ = hi_attach_tls_slots[slot]; \
+       if (HI_UNLIKELY (!hi_p_)) \
+         hi_attach_tls_slots[slot] = hi_p_ = (void *) &(var); \
+       (__typeof__ (&(var))) hi_p_; }))
 #else
 # define HI_TLS_MODEL __attribute__ ((tls_model ("initial-exec")))
+# define HI_TLS(var, slot) (var)
 #endif
-
 extern struct hi_root heapinspect_root;
 #define HI_LIKELY(x) __builtin_expect (!!(x), 1)
 #define HI_UNLIKELY(x) __builtin_expect (!!(x), 0)
@@ -370,8 +400,8 @@ HI_HIDDEN int hi_auto_snapshot_path (char *buf, size_t cap);
 #define HI_OWN_FRAMES_MAX 12
 
 /* Per-thread state (HI_TLS_MODEL: no allocation on access but in
-   libheapinspect-attach.so). */
-struct hi_tls
+   libheapinspect-attach.so), named hi_tls (HI_TLS). */
+struct hi_thread_tls
 {
   int busy;                /* inside the monitor: nested calls are internal */
   uint32_t thread_slot;    /* 1 + index in the threads arena, 0 = none yet */
@@ -396,8 +426,9 @@ struct hi_tls
   uint64_t check[HI_MAX_DEPTH + 1];
   uint64_t raw[HI_MAX_DEPTH + HI_OWN_FRAMES_MAX + 1];
 };
-extern __thread struct hi_tls hi_tls
+extern __thread struct hi_thread_tls hi_tls_data
   HI_TLS_MODEL HI_HIDDEN;
+#define hi_tls HI_TLS (hi_tls_data, HI_TLS_SLOT_STATE)
 
 /* The frame that called an entry point: its pc (the return address), its
    stack pointer after the return (the entry's CFA) and its rbp. */

@@ -44,8 +44,9 @@ struct shadow
   struct entry e[SHADOW_MAX];
 };
 
-static __thread struct shadow *sh
+static __thread struct shadow *sh_data
   HI_TLS_MODEL;
+#define sh HI_TLS (sh_data, HI_TLS_SLOT_SHADOW)
 
 extern void *__libc_stack_end;
 

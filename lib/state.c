@@ -14,7 +14,7 @@ HI_HIDDEN struct hi_state hi_state = {
   .pools.n_recs = 1,
   .leak_stop.fd = -1,
 };
-__thread struct hi_tls hi_tls HI_TLS_MODEL;
+__thread struct hi_thread_tls hi_tls_data HI_TLS_MODEL;
 
 #ifdef HI_WRAP
 HI_HIDDEN _Atomic int hi_unwind_ready;

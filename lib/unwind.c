@@ -483,7 +483,8 @@ static __thread struct
   uint64_t stack_lo, stack_hi;
   int memo_cur;
   struct hi_unwind_memo memos[2];
-} mine HI_TLS_MODEL;
+} mine_data HI_TLS_MODEL;
+#define mine HI_TLS (mine_data, HI_TLS_SLOT_UNWIND)
 
 static int
 stack_bounds (void)

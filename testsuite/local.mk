@@ -445,3 +445,7 @@ check_PROGRAMS += %reldir%/progs/attach-gdb
 check_PROGRAMS += %reldir%/progs/attach-busy
 %canon_reldir%_progs_attach_busy_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_attach_busy_LDADD = -ldl -lpthread
+# heapinspect.monitor/attach-threads.exp: attached into running threads.
+check_PROGRAMS += %reldir%/progs/attach-threads
+%canon_reldir%_progs_attach_threads_CFLAGS = $(progs_cflags)
+%canon_reldir%_progs_attach_threads_LDADD = -ldl -lpthread
