@@ -27,5 +27,6 @@ FORCE:
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-diff.c
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-leakcheck.c
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-ref.c
+%canon_reldir%_heapinspect_SOURCES += %reldir%/serve-pages.h %reldir%/serve-metrics.c
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-attach.c \
 	%reldir%/inject.h %reldir%/inject.c

@@ -253,6 +253,9 @@ struct hi_stat
   /* 1: chains came from -finstrument-functions' shadow stack
      (root.client[HI_CLIENT_CHAINS]). */
   uint64_t chains_instrumented;
+  /* The monitor's own memory: its arenas' entries in use, in bytes (the
+     summary's "monitor" line; not a row of the table). */
+  uint64_t monitor_bytes;
 };
 void hi_stat_compute (const struct hi_model *m, struct hi_stat *out);
 

@@ -241,6 +241,13 @@ check_PROGRAMS += %reldir%/progs/mksnap
 %canon_reldir%_progs_mksnap_CFLAGS = $(progs_cflags)
 check_PROGRAMS += %reldir%/progs/alloc-on-input
 %canon_reldir%_progs_alloc_on_input_CFLAGS = $(progs_cflags)
+# heapinspect.serve/metrics.exp, prometheus.exp and bench/serve: the
+# /metrics page without the server, and the processes it reads.
+check_PROGRAMS += %reldir%/progs/serve-metrics-tool %reldir%/progs/serve-target
+%canon_reldir%_progs_serve_metrics_tool_SOURCES = \
+	%reldir%/progs/serve-metrics-tool.c cli/serve-metrics.c cli/serve-pages.h
+%canon_reldir%_progs_serve_metrics_tool_LDADD = reader/libhireader.la -lpthread
+%canon_reldir%_progs_serve_target_CFLAGS = $(progs_cflags)
 check_PROGRAMS += %reldir%/progs/shadow-root
 %canon_reldir%_progs_shadow_root_CFLAGS = $(progs_cflags)
 # Leak rows and size-0 blocks (heapinspect.cli/leakrows.exp, zerosize.exp).
