@@ -1,16 +1,21 @@
 /* serve-target.c - a monitored process for heapinspect.serve: a known
    heap, then it waits.  serve_target_keep allocates ARGV[1] blocks of
-   1000 bytes (default 7) and keeps them, serve_target_drop allocates 3
-   blocks of 40 and frees them; with ARGV[2], the process's name
-   (/proc/PID/comm) becomes it, to check how labels are escaped.  Says
-   "ready PID" and waits for its input to end. */
+   1000 bytes (default 7) and keeps them; serve_target_drop allocates 3
+   blocks of 40 and frees them.  ARGV[2], if given: "chains" also keeps
+   one block of 100 * (I + 1) bytes from each of 12 functions
+   serve_target_leafI (more chains than /metrics shows); "hostile" names
+   the process (/proc/PID/comm) h"i\n<newline>x<0xff>y, to check how
+   labels are escaped.  Says "ready PID" and waits for its input to
+   end. */
 #define _GNU_SOURCE
 #include <stdlib.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 #include "report.h"
 
 void *volatile kept[1000];
+void *volatile leaves[12];
 
 void __attribute__ ((noinline))
 serve_target_keep (int n)
@@ -29,13 +34,26 @@ serve_target_drop (void)
     }
 }
 
+#define LEAF(i) \
+  void __attribute__ ((noinline)) serve_target_leaf##i (void) \
+  { leaves[i] = malloc (100 * (i + 1)); }
+LEAF (0) LEAF (1) LEAF (2) LEAF (3) LEAF (4) LEAF (5)
+LEAF (6) LEAF (7) LEAF (8) LEAF (9) LEAF (10) LEAF (11)
+
 int
 main (int argc, char **argv)
 {
   serve_target_keep (argc > 1 ? atoi (argv[1]) : 7);
   serve_target_drop ();
-  if (argc > 2)
-    prctl (PR_SET_NAME, argv[2], 0, 0, 0);
+  if (argc > 2 && strcmp (argv[2], "chains") == 0)
+    {
+      serve_target_leaf0 (); serve_target_leaf1 (); serve_target_leaf2 ();
+      serve_target_leaf3 (); serve_target_leaf4 (); serve_target_leaf5 ();
+      serve_target_leaf6 (); serve_target_leaf7 (); serve_target_leaf8 ();
+      serve_target_leaf9 (); serve_target_leaf10 (); serve_target_leaf11 ();
+    }
+  if (argc > 2 && strcmp (argv[2], "hostile") == 0)
+    prctl (PR_SET_NAME, "h\"i\\n\nx\xffy", 0, 0, 0);
   say ("ready %ld\n", (long) getpid ());
   char c;
   while (read (0, &c, 1) > 0)
