@@ -29,3 +29,12 @@ FORCE:
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-ref.c
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-attach.c \
 	%reldir%/inject.h %reldir%/inject.c
+# heapinspect serve: the HTTP server (serve.c), the processes it finds
+# (serve-procs.c) and its pages.  serve-metrics-pending.c stands in for
+# /metrics (serve-metrics.c) until that is merged.
+%canon_reldir%_heapinspect_SOURCES += %reldir%/serve.h %reldir%/serve-pages.h \
+	%reldir%/serve.c %reldir%/serve-http.c %reldir%/serve-procs.c \
+	%reldir%/serve-pprof.c %reldir%/serve-html.c \
+	%reldir%/serve-metrics-pending.c
+%canon_reldir%_heapinspect_CFLAGS = $(AM_CFLAGS) $(MHD_CFLAGS)
+%canon_reldir%_heapinspect_LDADD += $(MHD_LIBS) -lpthread
