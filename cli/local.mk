@@ -27,6 +27,13 @@ FORCE:
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-diff.c
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-leakcheck.c
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-ref.c
-%canon_reldir%_heapinspect_SOURCES += %reldir%/serve-pages.h %reldir%/serve-metrics.c
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-attach.c \
 	%reldir%/inject.h %reldir%/inject.c
+# heapinspect serve: the HTTP server (serve.c), the processes it finds
+# (serve-procs.c) and its pages.
+%canon_reldir%_heapinspect_SOURCES += %reldir%/serve.h %reldir%/serve-pages.h \
+	%reldir%/serve.c %reldir%/serve-http.c %reldir%/serve-procs.c \
+	%reldir%/serve-pprof.c %reldir%/serve-html.c \
+	%reldir%/serve-metrics.c
+%canon_reldir%_heapinspect_CFLAGS = $(AM_CFLAGS) $(MHD_CFLAGS)
+%canon_reldir%_heapinspect_LDADD += $(MHD_LIBS) -lpthread

@@ -452,3 +452,6 @@ check_PROGRAMS += %reldir%/progs/attach-gdb
 check_PROGRAMS += %reldir%/progs/attach-busy
 %canon_reldir%_progs_attach_busy_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_attach_busy_LDADD = -ldl -lpthread
+# heapinspect.serve/: a known heap, grown on request, served.
+check_PROGRAMS += %reldir%/progs/serve-heap
+%canon_reldir%_progs_serve_heap_CFLAGS = $(progs_cflags)
