@@ -30,6 +30,10 @@
 /* Reads of a process that allocated while it was read (torn) before it
    is said to be down. */
 #define READ_TRIES 3
+/* Seconds a scrape may spend finding chains (symbolizing them) anew for
+   processes that changed; the others keep those of an earlier scrape,
+   and the oldest are found anew first. */
+#define CHAIN_BUDGET 0.08
 #define STR_(x) #x
 #define STR(x) STR_ (x)
 
@@ -48,6 +52,7 @@ struct figures
   struct hi_stat st;
   struct chain *top;            /* n_top of them, most bytes first */
   size_t n_top;
+  double found;                 /* when top was found (now_seconds), or 0 */
 };
 
 /* The top chains of the previous scrape, by pid: a process whose counts
@@ -55,8 +60,10 @@ struct figures
    allocated and freed nothing since, so its chains' figures are the
    same; they are not computed again (symbolizing is most of a read).
    Exact, not a sampling: any allocation or free makes them computed
-   anew.  Entries of processes no longer served are dropped at each
-   scrape.  Under scrape_lock. */
+   anew, within CHAIN_BUDGET a scrape; past it, a process's chains are
+   those of its last read that found them (counted by
+   heapinspect_chains_deferred).  Entries of processes no longer served
+   are dropped at each scrape.  Under scrape_lock. */
 static struct figures *cache;
 static size_t n_cache;
 
@@ -232,36 +239,40 @@ start_time (pid_t pid)
   return v;
 }
 
-/* F's chains from the previous scrape if the process did not change:
-   1 if taken (moved from the cache). */
-static int
-cached_chains (struct figures *f)
+/* The previous scrape's entry of the process of PID that started at
+   START, or NULL. */
+static struct figures *
+cached (pid_t pid, unsigned long long start)
 {
-  struct figures key = { .pid = f->pid };
+  struct figures key = { .pid = pid };
   struct figures *c = n_cache ? bsearch (&key, cache, n_cache, sizeof *cache,
                                          by_pid) : NULL;
-  if (!c || !c->top || c->start != f->start || f->start == 0
-      || c->st.allocations != f->st.allocations
-      || c->st.frees != f->st.frees
-      || c->st.bytes_allocated != f->st.bytes_allocated
-      || c->st.bytes_freed != f->st.bytes_freed
-      || c->st.sites != f->st.sites || c->st.modules != f->st.modules)
-    return 0;
+  return c && c->start == start && start != 0 && c->up ? c : NULL;
+}
+
+/* Move C's chains to F. */
+static void
+take_chains (struct figures *f, struct figures *c)
+{
   f->top = c->top;
   f->n_top = c->n_top;
+  f->found = c->found;
   c->top = NULL;
-  return 1;
+  c->n_top = 0;
 }
+
+static double now_seconds (void);
 
 /* Read process PID without stopping it into F; F->up says whether it
    could be read: not if it is gone, has no monitor, or allocated during
    each of READ_TRIES reads. */
 static void
-read_process (pid_t pid, struct figures *f)
+read_process (pid_t pid, struct figures *f, double *budget, size_t *deferred)
 {
   memset (f, 0, sizeof *f);
   f->pid = pid;
   f->start = start_time (pid);
+  struct figures *c = cached (pid, f->start);
   for (int i = 0; i < READ_TRIES; i++)
     {
       struct hi_target t;
@@ -285,8 +296,32 @@ read_process (pid_t pid, struct figures *f)
           continue;             /* torn: read it again */
         }
       hi_stat_compute (m, &f->st);
-      if (f->st.live_bytes && !cached_chains (f))
-        top_chains (m, f);
+      int same = c && c->found > 0
+                 && c->st.allocations == f->st.allocations
+                 && c->st.frees == f->st.frees
+                 && c->st.bytes_allocated == f->st.bytes_allocated
+                 && c->st.bytes_freed == f->st.bytes_freed;
+      if (same)
+        {
+          /* Nothing allocated or freed since: the same chains, now. */
+          take_chains (f, c);
+          f->found = now_seconds ();
+        }
+      else if (f->st.live_bytes == 0)
+        f->found = now_seconds ();
+      else if (*budget > 0)
+        {
+          double t0 = now_seconds ();
+          top_chains (m, f);
+          f->found = now_seconds ();
+          *budget -= f->found - t0;
+        }
+      else
+        {
+          if (c)
+            take_chains (f, c);
+          ++*deferred;
+        }
       hi_model_free (m);
       f->up = 1;
       return;
@@ -471,6 +506,21 @@ now_seconds (void)
   return (double) ts.tv_sec + (double) ts.tv_nsec / 1e9;
 }
 
+struct order
+{
+  double found;
+  size_t i;
+};
+
+static int
+by_found (const void *a, const void *b)
+{
+  const struct order *x = a, *y = b;
+  if (x->found != y->found)
+    return x->found < y->found ? -1 : 1;
+  return (x->i > y->i) - (x->i < y->i);
+}
+
 /* One scrape at a time: reads of 200 processes in parallel would only
    compete for the same CPUs, and the memory stays one scrape's. */
 static pthread_mutex_t scrape_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -483,8 +533,26 @@ serve_page_metrics (const struct serve_proc *procs, size_t n,
   double start = now_seconds ();
   struct figures *fig = calloc (n ? n : 1, sizeof *fig);
   struct buf b = { NULL, 0, 0, fig == NULL };
-  for (size_t i = 0; fig && i < n; i++)
-    read_process (procs[i].pid, &fig[i]);
+  /* The processes whose chains are oldest first, for the budget. */
+  struct order *ord = calloc (n ? n : 1, sizeof *ord);
+  for (size_t i = 0; ord && i < n; i++)
+    {
+      struct figures key = { .pid = procs[i].pid };
+      struct figures *c = n_cache ? bsearch (&key, cache, n_cache,
+                                             sizeof *cache, by_pid) : NULL;
+      ord[i].found = c ? c->found : 0;
+      ord[i].i = i;
+    }
+  if (ord)
+    qsort (ord, n, sizeof *ord, by_found);
+  double budget = CHAIN_BUDGET;
+  size_t deferred = 0;
+  for (size_t k = 0; fig && k < n; k++)
+    {
+      size_t i = ord ? ord[k].i : k;
+      read_process (procs[i].pid, &fig[i], &budget, &deferred);
+    }
+  free (ord);
 
   put_family (&b, "heapinspect_up", "gauge",
               "1 if the process's heap could be read, 0 if not (it "
@@ -532,6 +600,11 @@ serve_page_metrics (const struct serve_proc *procs, size_t n,
               "Monitored processes served, and how many could be read.");
   putf (&b, "heapinspect_processes{state=\"served\"} %zu\n", n);
   putf (&b, "heapinspect_processes{state=\"read\"} %zu\n", up);
+  put_family (&b, "heapinspect_chains_deferred", "gauge",
+              "Processes that changed whose chains this scrape did not "
+              "find anew (its time for them was spent): their "
+              "heapinspect_chain_live_bytes are of an earlier scrape.");
+  putf (&b, "heapinspect_chains_deferred %zu\n", deferred);
   put_family (&b, "heapinspect_scrape_duration_seconds", "gauge",
               "Seconds this scrape took to read every process.");
   putf (&b, "heapinspect_scrape_duration_seconds %.6f\n",
