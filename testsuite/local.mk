@@ -112,8 +112,8 @@ nodist_%canon_reldir%_libhireader_asan_a_SOURCES = $(nodist_reader_libhireader_l
 check_PROGRAMS += %reldir%/progs/heapinspect-asan
 %canon_reldir%_progs_heapinspect_asan_SOURCES = $(cli_heapinspect_SOURCES)
 %canon_reldir%_progs_heapinspect_asan_CPPFLAGS = $(AM_CPPFLAGS)
-%canon_reldir%_progs_heapinspect_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_progs_heapinspect_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_progs_heapinspect_asan_LDADD = $(asan_ldadd) $(MHD_LIBS) -lpthread
+%canon_reldir%_progs_heapinspect_asan_CFLAGS = $(asan_cflags) $(MHD_CFLAGS)
 %canon_reldir%_progs_heapinspect_asan_LDFLAGS = $(asan_ldflags) \
 	$(cli_heapinspect_LDFLAGS)
 
@@ -455,3 +455,4 @@ check_PROGRAMS += %reldir%/progs/attach-busy
 # heapinspect.serve/: a known heap, grown on request, served.
 check_PROGRAMS += %reldir%/progs/serve-heap
 %canon_reldir%_progs_serve_heap_CFLAGS = $(progs_cflags)
+EXTRA_DIST += %reldir%/heapinspect.serve/serve.tcl

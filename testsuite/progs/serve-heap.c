@@ -2,8 +2,9 @@
    40 blocks of 1000 bytes, serve_small 10 blocks of 24; then "ready"
    and, for each line "N" on standard input, serve_more allocates N
    blocks of 100 bytes (kept) and answers "done N".  Ends at the end of
-   its input. */
+   its input.  An argument names the process (its comm, prctl). */
 #include <stdio.h>
+#include <sys/prctl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -42,8 +43,10 @@ say (const char *what, long n)
 }
 
 int
-main (void)
+main (int argc, char **argv)
 {
+  if (argc > 1)
+    prctl (PR_SET_NAME, argv[1], 0, 0, 0);
   serve_keep ();
   serve_small ();
   say ("ready", (long) getpid ());
