@@ -37,3 +37,6 @@ FORCE:
 	%reldir%/serve-metrics.c
 %canon_reldir%_heapinspect_CFLAGS = $(AM_CFLAGS) $(MHD_CFLAGS)
 %canon_reldir%_heapinspect_LDADD += $(MHD_LIBS) -lpthread
+# The systemd unit of heapinspect serve (heapinspect(1) says what it
+# needs and why).
+EXTRA_DIST += contrib/heapinspect-serve.service

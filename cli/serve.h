@@ -74,7 +74,7 @@ void serve_html_escape (FILE *f, const char *s);
 /* /debug/pprof/heap (ALLOCS 0) and /debug/pprof/allocs (1) of P: the
    profile as Go's net/http/pprof serves it, gzip'd protobuf; DEBUG
    nonzero: the text form; SECONDS nonzero: the delta over that many
-   seconds.  STOP: nonzero once the server is ending (ends the wait). */
+   seconds (a wait the server's end cuts short: 503). */
 void serve_page_pprof (const struct serve_proc *p, int allocs, int debug,
                        unsigned seconds, struct serve_reply *r);
 /* /: the processes, with links to their pages. */

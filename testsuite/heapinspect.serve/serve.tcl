@@ -72,7 +72,7 @@ proc serve_start_as { test dir wrap args } {
             set f [open $err]
             set text [read $f]
             close $f
-            if { [regexp {listening on http://([0-9.]+):(\d+)/} $text -> host port] } {
+            if { [regexp {listening on http://([0-9.]+|\[[0-9a-f:]+\]):(\d+)/} $text -> host port] } {
                 return [dict create pid $pid port $port fd $fd \
                             url "http://$host:$port" err $err]
             }
