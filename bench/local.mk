@@ -27,3 +27,5 @@ EXTRA_PROGRAMS += %reldir%/serve-loop
 %canon_reldir%_serve_loop_CFLAGS = $(AM_CFLAGS) -g -O2
 CLEANFILES += %reldir%/serve-loop
 EXTRA_DIST += %reldir%/serve
+# doc/fleet.md: bench/serve's figures, and a fleet sized from them.
+EXTRA_DIST += doc/fleet.md
