@@ -3,7 +3,9 @@
    1000 bytes (default 7) and keeps them; serve_target_drop allocates 3
    blocks of 40 and frees them.  ARGV[2], if given: "chains" also keeps
    one block of 100 * (I + 1) bytes from each of 12 functions
-   serve_target_leafI (more chains than /metrics shows); "hostile" names
+   serve_target_leafI (more chains than /metrics shows), and two of 650
+   from serve_target_deep 3 and 4 calls deep (two chains whose 3
+   innermost frames are the same); "hostile" names
    the process (/proc/PID/comm) h"i\n<newline>x<0xff>y, to check how
    labels are escaped.  Says "ready PID" and waits for its input to
    end. */
@@ -16,6 +18,16 @@
 
 void *volatile kept[1000];
 void *volatile leaves[12];
+void *volatile deep[2];
+
+int __attribute__ ((noinline))
+serve_target_deep (int depth, int slot)
+{
+  if (depth > 1)
+    return serve_target_deep (depth - 1, slot) + 1;
+  deep[slot] = malloc (650);
+  return 0;
+}
 
 void __attribute__ ((noinline))
 serve_target_keep (int n)
@@ -51,6 +63,8 @@ main (int argc, char **argv)
       serve_target_leaf3 (); serve_target_leaf4 (); serve_target_leaf5 ();
       serve_target_leaf6 (); serve_target_leaf7 (); serve_target_leaf8 ();
       serve_target_leaf9 (); serve_target_leaf10 (); serve_target_leaf11 ();
+      serve_target_deep (3, 0);
+      serve_target_deep (4, 1);
     }
   if (argc > 2 && strcmp (argv[2], "hostile") == 0)
     prctl (PR_SET_NAME, "h\"i\\n\nx\xffy", 0, 0, 0);
