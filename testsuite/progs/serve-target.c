@@ -7,7 +7,8 @@
    from serve_target_deep 3 and 4 calls deep (two chains whose 3
    innermost frames are the same); "hostile" names
    the process (/proc/PID/comm) h"i\n<newline>x<0xff>y, to check how
-   labels are escaped.  Says "ready PID" and waits for its input to
+   labels are escaped, and keeps 100 bytes from a function whose name
+   is longer than a chain label may be.  Says "ready PID" and waits for its input to
    end. */
 #define _GNU_SOURCE
 #include <stdlib.h>
@@ -52,6 +53,12 @@ serve_target_drop (void)
 LEAF (0) LEAF (1) LEAF (2) LEAF (3) LEAF (4) LEAF (5)
 LEAF (6) LEAF (7) LEAF (8) LEAF (9) LEAF (10) LEAF (11)
 
+void __attribute__ ((noinline))
+serve_target_long_abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij (void)
+{
+  leaves[0] = malloc (100);
+}
+
 int
 main (int argc, char **argv)
 {
@@ -67,7 +74,10 @@ main (int argc, char **argv)
       serve_target_deep (4, 1);
     }
   if (argc > 2 && strcmp (argv[2], "hostile") == 0)
-    prctl (PR_SET_NAME, "h\"i\\n\nx\xffy", 0, 0, 0);
+    {
+      prctl (PR_SET_NAME, "h\"i\\n\nx\xffy", 0, 0, 0);
+      serve_target_long_abcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghijabcdefghij ();
+    }
   say ("ready %ld\n", (long) getpid ());
   char c;
   while (read (0, &c, 1) > 0)
