@@ -22,3 +22,10 @@ EXTRA_PROGRAMS += %reldir%/attach-modules
 %canon_reldir%_attach_modules_CFLAGS = $(AM_CFLAGS) -g -O2
 %canon_reldir%_attach_modules_LDADD = -lpthread -ldl
 CLEANFILES += %reldir%/attach-modules
+# bench/serve: the processes `heapinspect serve` reads, idle or looping.
+EXTRA_PROGRAMS += %reldir%/serve-loop
+%canon_reldir%_serve_loop_CFLAGS = $(AM_CFLAGS) -g -O2
+CLEANFILES += %reldir%/serve-loop
+EXTRA_DIST += %reldir%/serve
+# doc/fleet.md: bench/serve's figures, and a fleet sized from them.
+EXTRA_DIST += doc/fleet.md

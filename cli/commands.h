@@ -117,6 +117,8 @@ hi_run_fn hi_cmd_verify;             /* cmd-report.c */
 hi_parse_fn hi_parse_report;         /* cmd-report.c */
 hi_parse_fn hi_parse_flamegraph;
 hi_parse_fn hi_parse_peak;
+hi_parse_fn hi_parse_serve;           /* serve.c */
+hi_run_fn hi_cmd_serve;
 hi_parse_fn hi_parse_table;          /* stat, timeline: the table named */
 hi_run_fn hi_cmd_report;
 

@@ -29,3 +29,14 @@ FORCE:
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-ref.c
 %canon_reldir%_heapinspect_SOURCES += %reldir%/cmd-attach.c \
 	%reldir%/inject.h %reldir%/inject.c
+# heapinspect serve: the HTTP server (serve.c), the processes it finds
+# (serve-procs.c) and its pages.
+%canon_reldir%_heapinspect_SOURCES += %reldir%/serve.h %reldir%/serve-pages.h \
+	%reldir%/serve.c %reldir%/serve-http.c %reldir%/serve-procs.c \
+	%reldir%/serve-pprof.c %reldir%/serve-html.c \
+	%reldir%/serve-metrics.c
+%canon_reldir%_heapinspect_CFLAGS = $(AM_CFLAGS) $(MHD_CFLAGS)
+%canon_reldir%_heapinspect_LDADD += $(MHD_LIBS) -lpthread
+# The systemd unit of heapinspect serve (heapinspect(1) says what it
+# needs and why).
+EXTRA_DIST += contrib/heapinspect-serve.service

@@ -13,6 +13,8 @@
 static const struct hi_command commands[] = {
   { "run", hi_parse_run, hi_cmd_run,
     HI_CMD_ENDS_OPTIONS | HI_CMD_REPORT_STDERR },
+  { "serve", hi_parse_serve, hi_cmd_serve,
+    HI_CMD_ENDS_OPTIONS | HI_CMD_TEXT | HI_CMD_REPORT_STDERR },
   { "diff", hi_parse_diff, hi_cmd_diff, 0 },
   { "attach", hi_parse_attach, hi_cmd_attach, HI_CMD_REPORT_STDERR },
   { "flamegraph", hi_parse_flamegraph, hi_cmd_report, 0 },

@@ -23,6 +23,8 @@ static const char usage_head[] =
   "       heapinspect flamegraph [OPTIONS] -o FILE.svg SOURCE...\n"
   "       heapinspect peak|timeline [OPTIONS] SOURCE...\n"
   "       heapinspect diff [OPTIONS] OLD [EXE] NEW [EXE]   NEW may be -p PID\n"
+  "       heapinspect serve [--listen ADDR:PORT] [-p PID]... [--all]   over HTTP\n"
+  "                 [--token-file FILE] [--allow-unauthenticated] [--pidfile FILE]\n"
   "options: -t bins,leaks,direct,graph,stat,peak,temporary,lifetimes,timeline,\n"
   "            errors,types\n"
   "         -o FILE (replaced when complete)\n";

@@ -234,6 +234,15 @@ void hi_model_damage_text (const struct hi_model *m, char *buf, size_t size);
    struct hi_module), owned by M. */
 const struct hi_module *hi_model_modules (const struct hi_model *m,
                                           uint64_t *n);
+/* LATER becomes what changed since EARLIER, two reads of one process
+   (EARLIER first): each site's counters less EARLIER's (what its chain
+   allocated and freed in between), without the figures at the peak; a
+   profile format of hi_report then writes the delta (a chain's in-use
+   figures as its allocations less its frees in between, 0 where more
+   was freed).  HI_E_USAGE, LATER unchanged, if EARLIER is no earlier
+   read of the same process. */
+hi_status hi_model_subtract (struct hi_model *later,
+                             const struct hi_model *earlier);
 
 /* The `stat` table: totals and table sizes, as key: value lines. */
 struct hi_stat
@@ -253,6 +262,9 @@ struct hi_stat
   /* 1: chains came from -finstrument-functions' shadow stack
      (root.client[HI_CLIENT_CHAINS]). */
   uint64_t chains_instrumented;
+  /* The monitor's own memory: its arenas' entries in use, in bytes (the
+     summary's "monitor" line; not a row of the table). */
+  uint64_t monitor_bytes;
 };
 void hi_stat_compute (const struct hi_model *m, struct hi_stat *out);
 

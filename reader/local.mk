@@ -83,3 +83,4 @@ CLEANFILES += %reldir%/report/profile.pb-c.c %reldir%/report/profile.pb-c.h
 	%reldir%/reach/reach-ref.c %reldir%/reach/reach-ref-roots.c \
 	%reldir%/reach/reach-ref-report.c \
 	%reldir%/symbols/datasym.h %reldir%/symbols/datasym.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/model/model-delta.c

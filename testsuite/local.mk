@@ -112,8 +112,8 @@ nodist_%canon_reldir%_libhireader_asan_a_SOURCES = $(nodist_reader_libhireader_l
 check_PROGRAMS += %reldir%/progs/heapinspect-asan
 %canon_reldir%_progs_heapinspect_asan_SOURCES = $(cli_heapinspect_SOURCES)
 %canon_reldir%_progs_heapinspect_asan_CPPFLAGS = $(AM_CPPFLAGS)
-%canon_reldir%_progs_heapinspect_asan_LDADD = $(asan_ldadd)
-%canon_reldir%_progs_heapinspect_asan_CFLAGS = $(asan_cflags)
+%canon_reldir%_progs_heapinspect_asan_LDADD = $(asan_ldadd) $(MHD_LIBS) -lpthread
+%canon_reldir%_progs_heapinspect_asan_CFLAGS = $(asan_cflags) $(MHD_CFLAGS)
 %canon_reldir%_progs_heapinspect_asan_LDFLAGS = $(asan_ldflags) \
 	$(cli_heapinspect_LDFLAGS)
 
@@ -241,6 +241,13 @@ check_PROGRAMS += %reldir%/progs/mksnap
 %canon_reldir%_progs_mksnap_CFLAGS = $(progs_cflags)
 check_PROGRAMS += %reldir%/progs/alloc-on-input
 %canon_reldir%_progs_alloc_on_input_CFLAGS = $(progs_cflags)
+# heapinspect.serve/metrics.exp, prometheus.exp and bench/serve: the
+# /metrics page without the server, and the processes it reads.
+check_PROGRAMS += %reldir%/progs/serve-metrics-tool %reldir%/progs/serve-target
+%canon_reldir%_progs_serve_metrics_tool_SOURCES = \
+	%reldir%/progs/serve-metrics-tool.c cli/serve-metrics.c cli/serve-pages.h
+%canon_reldir%_progs_serve_metrics_tool_LDADD = reader/libhireader.la -lpthread
+%canon_reldir%_progs_serve_target_CFLAGS = $(progs_cflags)
 check_PROGRAMS += %reldir%/progs/shadow-root
 %canon_reldir%_progs_shadow_root_CFLAGS = $(progs_cflags)
 # Leak rows and size-0 blocks (heapinspect.cli/leakrows.exp, zerosize.exp).
@@ -449,3 +456,7 @@ check_PROGRAMS += %reldir%/progs/attach-busy
 check_PROGRAMS += %reldir%/progs/attach-threads
 %canon_reldir%_progs_attach_threads_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_attach_threads_LDADD = -ldl -lpthread
+# heapinspect.serve/: a known heap, grown on request, served.
+check_PROGRAMS += %reldir%/progs/serve-heap
+%canon_reldir%_progs_serve_heap_CFLAGS = $(progs_cflags)
+EXTRA_DIST += %reldir%/heapinspect.serve/serve.tcl

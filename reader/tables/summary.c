@@ -77,14 +77,7 @@ hi_summary_build (const struct hi_model *m, const struct hi_analysis *a,
             s->cut_allocs = hi_add_sat (s->cut_allocs, site->allocs[c]);
           }
       }
-  for (uint32_t i = 0; i < m->root.n_arenas
-                       && i < HI_MAX_ARENAS + HI_MAX_MORE_ARENAS; i++)
-    {
-      const struct hi_arena_desc *a = i < HI_MAX_ARENAS ? &m->root.arenas[i]
-        : &m->root.more_arenas[i - HI_MAX_ARENAS];
-      s->monitor_bytes = hi_add_sat (s->monitor_bytes,
-                                     hi_mul_sat (a->count, a->entry_size));
-    }
+  s->monitor_bytes = st.monitor_bytes;
   char text[512];
   if (m->damaged)
     {

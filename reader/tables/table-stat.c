@@ -51,6 +51,14 @@ hi_stat_compute (const struct hi_model *m, struct hi_stat *s)
   s->chains_instrumented = m->root.version >= 5
                            && m->root.client[HI_CLIENT_CHAINS]
                               == HI_CHAINS_INSTRUMENT;
+  for (uint32_t i = 0; i < m->root.n_arenas
+                       && i < HI_MAX_ARENAS + HI_MAX_MORE_ARENAS; i++)
+    {
+      const struct hi_arena_desc *a = i < HI_MAX_ARENAS ? &m->root.arenas[i]
+        : &m->root.more_arenas[i - HI_MAX_ARENAS];
+      s->monitor_bytes = hi_add_sat (s->monitor_bytes,
+                                     hi_mul_sat (a->count, a->entry_size));
+    }
   s->pools = m->n_pools;
   for (uint64_t i = 0; i < m->n_pools; i++)
     {

@@ -6,10 +6,12 @@
 #include "hi-reader.h"
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <gelf.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* Value of symbol NAME in ELF (.dynsym, then .symtab); 0 if found. */
@@ -63,6 +65,37 @@ hi_elf_first_load (Elf *elf, uint64_t *vaddr, int *is_dyn)
   return -1;
 }
 
+/* The answers of lookup_in_file for the files last asked about, found
+   or not, by the file's identity (device, inode, size, modification
+   time) and the name: a reader of many processes (`heapinspect serve`)
+   asks the same question of the same libheapinspect.so and programs
+   again and again, and reading a symbol table is most of opening a
+   process.  A few entries, replaced in turn; thread-safe. */
+#define LOOKUP_CACHE 32
+#define LOOKUP_NAME_MAX 64
+static struct lookup_answer
+{
+  dev_t dev;
+  ino_t ino;
+  off_t size;
+  struct timespec mtime;
+  char name[LOOKUP_NAME_MAX];
+  int r, is_dyn;
+  uint64_t value, vaddr;
+} lookup_cache[LOOKUP_CACHE];
+static unsigned lookup_next;
+static pthread_mutex_t lookup_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int
+same_file (const struct lookup_answer *a, const struct stat *st,
+           const char *name)
+{
+  return a->name[0] && a->dev == st->st_dev && a->ino == st->st_ino
+         && a->size == st->st_size && a->mtime.tv_sec == st->st_mtim.tv_sec
+         && a->mtime.tv_nsec == st->st_mtim.tv_nsec
+         && strcmp (a->name, name) == 0;
+}
+
 static int
 lookup_in_file (const char *path, const char *name, uint64_t *value,
                 uint64_t *vaddr, int *is_dyn)
@@ -70,14 +103,47 @@ lookup_in_file (const char *path, const char *name, uint64_t *value,
   int fd = hi_open_regular (path);
   if (fd < 0)
     return -1;
+  struct stat st;
+  int known = fstat (fd, &st) == 0 && strlen (name) < LOOKUP_NAME_MAX;
+  if (known)
+    {
+      pthread_mutex_lock (&lookup_lock);
+      for (unsigned i = 0; i < LOOKUP_CACHE; i++)
+        if (same_file (&lookup_cache[i], &st, name))
+          {
+            const struct lookup_answer *a = &lookup_cache[i];
+            int r = a->r;
+            *value = a->value;
+            *vaddr = a->vaddr;
+            *is_dyn = a->is_dyn;
+            pthread_mutex_unlock (&lookup_lock);
+            close (fd);
+            return r;
+          }
+      pthread_mutex_unlock (&lookup_lock);
+    }
   elf_version (EV_CURRENT);
   Elf *elf = elf_begin (fd, ELF_C_READ_MMAP, NULL);
+  uint64_t v = 0, va = 0;
+  int dyn = 0;
   int r = elf && elf_kind (elf) == ELF_K_ELF
-          && hi_elf_first_load (elf, vaddr, is_dyn) == 0
-          && elf_symbol (elf, name, value) == 0 ? 0 : -1;
+          && hi_elf_first_load (elf, &va, &dyn) == 0
+          && elf_symbol (elf, name, &v) == 0 ? 0 : -1;
   if (elf)
     elf_end (elf);
   close (fd);
+  *value = v;
+  *vaddr = va;
+  *is_dyn = dyn;
+  if (known)
+    {
+      pthread_mutex_lock (&lookup_lock);
+      struct lookup_answer *a = &lookup_cache[lookup_next++ % LOOKUP_CACHE];
+      *a = (struct lookup_answer) { st.st_dev, st.st_ino, st.st_size,
+                                    st.st_mtim, "", r, dyn, v, va };
+      snprintf (a->name, sizeof a->name, "%s", name);
+      pthread_mutex_unlock (&lookup_lock);
+    }
   return r;
 }
 
