@@ -224,6 +224,16 @@ hi_status hi_model_load_clocked (const struct hi_target *t,
                                  const struct hi_target *clock,
                                  struct hi_model **out);
 void hi_model_free (struct hi_model *m);
+/* For model M of a process the monitor was attached to (heapinspect
+   attach), read from T: count the chunks glibc holds in use that hold
+   no block of the monitor's (made before the attach, or by the dynamic
+   loader or glibc itself since), which the summary and `stat` then
+   show.  Call it before hi_target_finish (a live process must still be
+   stopped).  Where T cannot tell (a snapshot file, glibc's heap not
+   readable), M says why instead.  Does nothing for a model not
+   attached.  HI_OK, or HI_E_NOMEM. */
+hi_status hi_model_count_foreign (const struct hi_target *t,
+                                  struct hi_model *m);
 /* How much validation dropped or corrected in M: 0 when M is whole. */
 uint64_t hi_model_damaged (const struct hi_model *m);
 /* What validation dropped or corrected in M, as one phrase for a message

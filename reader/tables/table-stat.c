@@ -78,7 +78,8 @@ static const char *const call_keys[] = {
 
 /* S as a key/value table of R. */
 static hi_status
-stat_table (const struct hi_stat *s, struct hi_rmodel *r)
+stat_table (const struct hi_stat *s, const struct hi_model *m,
+            struct hi_rmodel *r)
 {
   const struct { const char *key; uint64_t value; } keys[] = {
     { "allocations", s->allocations }, { "frees", s->frees },
@@ -163,6 +164,20 @@ stat_table (const struct hi_stat *s, struct hi_rmodel *r)
       c[0] = hi_cell_text (error_keys[i].key);
       c[1] = hi_cell_count (error_keys[i].value);
     }
+  /* An attached monitor: glibc's in-use chunks with no block of its
+     (glibc-monitor.c), when they could be counted. */
+  const struct { const char *key; uint64_t value; } foreign_keys[] = {
+    { "unmonitored_blocks", m ? m->foreign_blocks : 0 },
+    { "unmonitored_bytes", m ? m->foreign_bytes : 0 },
+  };
+  for (size_t i = 0; m && m->attached && m->foreign_counted && i < 2; i++)
+    {
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        return HI_E_NOMEM;
+      c[0] = hi_cell_text (foreign_keys[i].key);
+      c[1] = hi_cell_count (foreign_keys[i].value);
+    }
   if (s->chains_instrumented)
     {
       struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
@@ -179,5 +194,5 @@ hi_table_stat (struct hi_analysis *a, struct hi_rmodel *r)
 {
   struct hi_stat s;
   hi_stat_compute (a->m, &s);
-  return stat_table (&s, r);
+  return stat_table (&s, a->m, r);
 }
