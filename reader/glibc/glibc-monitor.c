@@ -174,3 +174,54 @@ hi_model_count_foreign (const struct hi_target *t, struct hi_model *m)
   hi_glibc_free (g);
   return HI_OK;
 }
+
+static int
+count_chunk (void *ctx, uint64_t chunk, uint64_t size, int mmapped)
+{
+  (void) chunk;
+  uint64_t *n = ctx;
+  n[0]++;
+  n[1] += mmapped ? size - 16 : size - 8;
+  return 0;
+}
+
+hi_status
+hi_glibc_in_use (const struct hi_target *t, uint64_t *blocks,
+                 uint64_t *bytes, const char **why)
+{
+  *blocks = *bytes = 0;
+  *why = NULL;
+  if (!t->ops->mapping)
+    {
+      *why = "no memory map";
+      return HI_E_NO_GLIBC;
+    }
+  struct hi_glibc *g;
+  hi_status s = hi_glibc_load (t, &g, why);
+  if (s != HI_OK)
+    return s;
+  uint64_t n[2] = { 0, 0 };
+  if (!g->tcache_known)
+    *why = "the threads' tcaches cannot be read (no libthread_db)";
+  else if (g->damaged)
+    *why = "glibc's heap is damaged (heapinspect verify)";
+  else if (hi_glibc_each_in_use (t, g, count_chunk, NULL, n) == 0)
+    {
+      *blocks = n[0];
+      *bytes = n[1];
+    }
+  hi_glibc_free (g);
+  return *why ? HI_E_NO_GLIBC : HI_OK;
+}
+
+void
+hi_model_set_foreign_at_attach (struct hi_model *m, uint64_t blocks,
+                                uint64_t bytes)
+{
+  if (!m->attached || m->foreign_counted)
+    return;
+  m->foreign_counted = 2;
+  m->foreign_blocks = blocks;
+  m->foreign_bytes = bytes;
+  m->foreign_why = NULL;
+}

@@ -206,8 +206,9 @@ json_summary (const struct hi_summary *s, FILE *f)
      when not counted (unmonitored_why says why, if asked). */
   if (s->attached && s->foreign_counted)
     fprintf (f, ", \"unmonitored_blocks\": %" PRIu64
-             ", \"unmonitored_bytes\": %" PRIu64, s->foreign_blocks,
-             s->foreign_bytes);
+             ", \"unmonitored_bytes\": %" PRIu64
+             ", \"unmonitored_when\": \"%s\"", s->foreign_blocks,
+             s->foreign_bytes, s->foreign_counted == 2 ? "attach" : "read");
   else if (s->attached)
     {
       fputs (", \"unmonitored_blocks\": null, \"unmonitored_bytes\": null"

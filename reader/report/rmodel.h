@@ -345,7 +345,9 @@ struct hi_summary
   /* With attached: the chunks glibc holds in use with no block of the
      monitor's in them (made before the attach, or by the loader or
      glibc itself since): foreign_counted 1 with their number and usable
-     bytes, else 0 and foreign_why (NULL: not asked). */
+     bytes, else 0 and foreign_why (NULL: not asked); 2: read just
+     before the attach (the input holds no heap: a snapshot at the
+     end). */
   int foreign_counted;
   uint64_t foreign_blocks, foreign_bytes;
   const char *foreign_why;

@@ -165,12 +165,17 @@ stat_table (const struct hi_stat *s, const struct hi_model *m,
       c[1] = hi_cell_count (error_keys[i].value);
     }
   /* An attached monitor: glibc's in-use chunks with no block of its
-     (glibc-monitor.c), when they could be counted. */
+     (glibc-monitor.c), when they could be counted; read just before
+     the attach where the input holds no heap (a snapshot at the end):
+     unmonitored_at_attach says so. */
   const struct { const char *key; uint64_t value; } foreign_keys[] = {
     { "unmonitored_blocks", m ? m->foreign_blocks : 0 },
     { "unmonitored_bytes", m ? m->foreign_bytes : 0 },
+    { "unmonitored_at_attach", 1 },
   };
-  for (size_t i = 0; m && m->attached && m->foreign_counted && i < 2; i++)
+  size_t n_foreign = m && m->attached && m->foreign_counted
+                     ? (size_t) m->foreign_counted + 1 : 0;
+  for (size_t i = 0; i < n_foreign; i++)
     {
       struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
       if (!c)
