@@ -88,6 +88,17 @@ hi_glibc_monitors_chunk (const struct hi_target *t, const struct hi_glibc *g,
   return 0;
 }
 
+const char *
+hi_glibc_not_whole (const struct hi_glibc *g)
+{
+  if (!g->tcache_known)
+    return "the threads' tcaches cannot be read (no threads listed, or "
+           "no libthread_db)";
+  if (g->damaged)
+    return "glibc's heap is damaged (heapinspect verify)";
+  return NULL;
+}
+
 struct foreign
 {
   const struct hi_target *t;
@@ -160,12 +171,8 @@ hi_model_count_foreign (const struct hi_target *t, struct hi_model *m)
       m->foreign_why = why ? why : "glibc's heap cannot be read";
       return HI_OK;
     }
-  if (!g->tcache_known)
-    m->foreign_why = "the threads' tcaches cannot be read (no "
-                     "libthread_db)";
-  else if (g->damaged)
-    m->foreign_why = "glibc's heap is damaged (heapinspect verify)";
-  else
+  m->foreign_why = hi_glibc_not_whole (g);
+  if (!m->foreign_why)
     {
       struct foreign f = { t, g, m, count_one, NULL, m };
       if (hi_glibc_each_in_use (t, g, one_chunk, NULL, &f) == 0)
@@ -201,11 +208,8 @@ hi_glibc_in_use (const struct hi_target *t, uint64_t *blocks,
   if (s != HI_OK)
     return s;
   uint64_t n[2] = { 0, 0 };
-  if (!g->tcache_known)
-    *why = "the threads' tcaches cannot be read (no libthread_db)";
-  else if (g->damaged)
-    *why = "glibc's heap is damaged (heapinspect verify)";
-  else if (hi_glibc_each_in_use (t, g, count_chunk, NULL, n) == 0)
+  *why = hi_glibc_not_whole (g);
+  if (!*why && hi_glibc_each_in_use (t, g, count_chunk, NULL, n) == 0)
     {
       *blocks = n[0];
       *bytes = n[1];

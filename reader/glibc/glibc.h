@@ -227,6 +227,9 @@ struct hi_model;
 int hi_glibc_monitors_chunk (const struct hi_target *t, const struct hi_glibc *g,
                              const struct hi_model *m, uint64_t chunk,
                              uint64_t size, int mmapped);
+/* Why G's in-use chunks cannot be told exactly (a static phrase: its
+   threads' tcaches unknown, damage), or NULL. */
+const char *hi_glibc_not_whole (const struct hi_glibc *g);
 /* hi_glibc_each_in_use over the in-use chunks that hold no block of the
    monitor's M: made before the attach, or by the loader or glibc
    itself since (glibc-monitor.c says which).  HEAP as there. */

@@ -238,12 +238,8 @@ foreign_blocks (struct hi_scan *s, const struct hi_glibc *g)
       g = own;
     }
   hi_status st = HI_OK;
-  if (!g->tcache_known)
-    s->r->foreign_why = "the threads' tcaches cannot be read (no "
-                        "libthread_db)";
-  else if (g->damaged)
-    s->r->foreign_why = "glibc's heap is damaged (heapinspect verify)";
-  else
+  s->r->foreign_why = hi_glibc_not_whole (g);
+  if (!s->r->foreign_why)
     st = hi_scan_foreign_blocks (s, g);
   hi_glibc_free (own);
   return st;
