@@ -4,7 +4,8 @@
    it loses (no pointer to them is left).  It prints "ready PID", then
    "kept U1 ... U5" and "lost L1 L2", each block's usable size as glibc's
    malloc_usable_size gives it, then reads lines from standard input: "a
-   N" allocates N bytes and keeps the block, "o" frees the oldest of the
+   N" allocates N bytes and keeps the block, "m A N" allocates N bytes
+   aligned to A (posix_memalign) and keeps it, "o" frees the oldest of the
    five, "u" prints glibc's mallinfo2() in-use bytes ("inuse B"), "p"
    prints "alive".  At the end of its input it prints "done" and exits
    0. */
@@ -73,6 +74,16 @@ main (void)
         case 'a':
           if (n_later < 256)
             later[n_later++] = malloc (strtoul (line + 1, NULL, 10));
+          break;
+        case 'm':
+          {
+            char *end;
+            size_t align = strtoul (line + 1, &end, 10);
+            void *p = NULL;
+            if (n_later < 256 && posix_memalign (&p, align,
+                                                 strtoul (end, NULL, 10)) == 0)
+              later[n_later++] = p;
+          }
           break;
         case 'o':
           if (n_freed < 5)
