@@ -309,12 +309,14 @@ hi_cmd_attach (const struct hi_settings *st, int *written)
     }
   snprintf (snapshot, sizeof snapshot, "%s/exit.hip", dir);
   /* glibc's heap before the attach, for a report from the snapshot at
-     its end (its heap then gone). */
+     its end (its heap then gone); not where an earlier attach's
+     monitor made some of its blocks. */
   struct hi_settings s = *st;
   struct hi_target pt;
   int at_attach = 0;
   uint64_t at_blocks = 0, at_bytes = 0;
-  if (hi_target_open_process (pid, 1, &pt) == HI_OK)
+  if (symbol (pid, "heapinspect_root", &root) != 0
+      && hi_target_open_process (pid, 1, &pt) == HI_OK)
     {
       const char *no;
       at_attach = hi_glibc_in_use (&pt, &at_blocks, &at_bytes, &no) == HI_OK;
