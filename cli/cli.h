@@ -15,6 +15,10 @@ struct hi_source
   uint64_t raw_base[64];
   int raw;                   /* how many */
   const char *name;          /* for messages */
+  /* attach: glibc's in-use chunks read just before it (at_attach 1),
+     for the report of a snapshot written at the end. */
+  int at_attach;
+  uint64_t at_attach_blocks, at_attach_bytes;
 };
 
 /* The monitor's path (BUF, SIZE bytes, may hold it): $HEAPINSPECT_LIB,

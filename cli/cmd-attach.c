@@ -308,6 +308,21 @@ hi_cmd_attach (const struct hi_settings *st, int *written)
       return 1;
     }
   snprintf (snapshot, sizeof snapshot, "%s/exit.hip", dir);
+  /* glibc's heap before the attach, for a report from the snapshot at
+     its end (its heap then gone); not where an earlier attach's
+     monitor made some of its blocks. */
+  struct hi_settings s = *st;
+  struct hi_target pt;
+  int at_attach = 0;
+  uint64_t at_blocks = 0, at_bytes = 0;
+  if (symbol (pid, "heapinspect_root", &root) != 0
+      && hi_target_open_process (pid, 1, &pt) == HI_OK)
+    {
+      const char *no;
+      at_attach = hi_glibc_in_use (&pt, &at_blocks, &at_bytes, &no) == HI_OK;
+      hi_target_finish (&pt);
+      hi_target_close (&pt);
+    }
   if (inject (pid, snapshot, why, sizeof why) != 0)
     {
       fprintf (stderr, "heapinspect: %s\n", why);
@@ -319,7 +334,6 @@ hi_cmd_attach (const struct hi_settings *st, int *written)
            ? "or when --duration is up" : "or at Ctrl-C");
   int ended = wait_end (pid, st->run.duration);
   int status;
-  struct hi_settings s = *st;
   if (ended && access (snapshot, F_OK) != 0)
     {
       fprintf (stderr, "heapinspect: process %d ended without the "
@@ -332,6 +346,9 @@ hi_cmd_attach (const struct hi_settings *st, int *written)
       /* Its memory is gone: the snapshot it wrote at its exit. */
       s.src.pid = 0;
       s.src.path = snapshot;
+      s.src.at_attach = at_attach;
+      s.src.at_attach_blocks = at_blocks;
+      s.src.at_attach_bytes = at_bytes;
       if (st->leak_check)
         fprintf (stderr, "heapinspect: process %d ended: no leak check "
                  "(its memory is gone); the report of its snapshot\n",

@@ -213,6 +213,13 @@ load (const struct hi_source *src, struct hi_target *keep, int finish,
   if (s == HI_OK)
     {
       s = hi_model_load (&t, &m);
+      /* Attached: glibc's chunks the monitor did not make, counted
+         while a process is still stopped. */
+      if (s == HI_OK)
+        s = hi_model_count_foreign (&t, m);
+      if (s == HI_OK && src->at_attach)
+        hi_model_set_foreign_at_attach (m, src->at_attach_blocks,
+                                        src->at_attach_bytes);
       uint64_t missing = hi_target_missing (&t);
       if (s == HI_OK && missing)
         fprintf (stderr, "heapinspect: %s: the file is truncated: %llu bytes "

@@ -245,6 +245,16 @@ hi_gdb_run (struct hi_gdb_inferior *g, const struct hi_gdb_request *r,
           hi_model_damage_text (m, damage, sizeof damage);
           fprintf (out, "heap: incomplete report: %s\n", damage);
         }
+      /* Attached: glibc's chunks the monitor did not make, with the
+         threads' registers where the request has them (the threads'
+         tcaches), else the memory map heap block reads. */
+      struct hi_target bt;
+      if (r->n_regs)
+        hi_gdb_mapped_lost (&l, r->regs, r->n_regs, &bt);
+      else
+        hi_gdb_mapped_block (&l, &bt);
+      if (hi_model_count_foreign (&bt, m) != HI_OK)
+        fprintf (out, "heap: %s\n", hi_strerror (HI_E_NOMEM));
       failed = answer (&l, m, old, r, out) != 0;
     }
   hi_gdb_mapped_close (&l);

@@ -224,6 +224,28 @@ hi_status hi_model_load_clocked (const struct hi_target *t,
                                  const struct hi_target *clock,
                                  struct hi_model **out);
 void hi_model_free (struct hi_model *m);
+/* For model M of a process the monitor was attached to (heapinspect
+   attach), read from T: count the chunks glibc holds in use that hold
+   no block of the monitor's (made before the attach, or by the dynamic
+   loader or glibc itself since), which the summary and `stat` then
+   show.  Call it before hi_target_finish (a live process must still be
+   stopped).  Where T cannot tell (a snapshot file, glibc's heap not
+   readable), M says why instead.  Does nothing for a model not
+   attached.  HI_OK, or HI_E_NOMEM. */
+hi_status hi_model_count_foreign (const struct hi_target *t,
+                                  struct hi_model *m);
+/* For a host that attaches the monitor: the chunks glibc holds in use
+   in T, read before the attach (no monitor yet), their number and
+   usable bytes.  HI_OK; HI_E_NO_GLIBC with *WHY saying why not;
+   HI_E_NOMEM. */
+hi_status hi_glibc_in_use (const struct hi_target *t, uint64_t *blocks,
+                           uint64_t *bytes, const char **why);
+/* ... and those figures for model M of the same process read where
+   glibc's heap is gone (the snapshot it wrote at its exit): the summary
+   and `stat` show them as read at the attach.  Nothing for a model not
+   attached, or whose count hi_model_count_foreign made. */
+void hi_model_set_foreign_at_attach (struct hi_model *m, uint64_t blocks,
+                                     uint64_t bytes);
 /* How much validation dropped or corrected in M: 0 when M is whole. */
 uint64_t hi_model_damaged (const struct hi_model *m);
 /* What validation dropped or corrected in M, as one phrase for a message

@@ -72,6 +72,7 @@ CLEANFILES += %reldir%/report/profile.pb-c.c %reldir%/report/profile.pb-c.h
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/glibc/glibc.h \
 	%reldir%/glibc/glibc-layout.c %reldir%/glibc/glibc-load.c \
 	%reldir%/glibc/glibc-chunk.c %reldir%/glibc/glibc-verify.c \
+	%reldir%/glibc/glibc-monitor.c \
 	%reldir%/tables/table-glibc.c %reldir%/tables/table-glibc-bins.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/reach/reach-stale.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/reach/reach-chunks.c \

@@ -444,6 +444,9 @@ check_LTLIBRARIES += %reldir%/progs/libdltls.la
 # heapinspect.cli/attach.exp: allocations fixed by its input, attached to.
 check_PROGRAMS += %reldir%/progs/attach-target
 %canon_reldir%_progs_attach_target_CFLAGS = $(progs_cflags)
+# heapinspect.cli/attach-before.exp: blocks from before the attach.
+check_PROGRAMS += %reldir%/progs/attach-before
+%canon_reldir%_progs_attach_before_CFLAGS = $(progs_cflags)
 # heapinspect.gdb/attach.exp: gdb's heap attach, then a designed set.
 check_PROGRAMS += %reldir%/progs/attach-gdb
 %canon_reldir%_progs_attach_gdb_CFLAGS = $(progs_cflags) -fno-builtin

@@ -289,6 +289,44 @@ each_in_heap (const struct each *e, const struct hi_glibc_arena *a,
   return 0;
 }
 
+/* The first page at or after P, below END, that starts an mmapped
+   chunk: its prev_size 0, its size word IS_MMAPPED alone, a whole
+   number of pages up to END at most.  END if none. */
+static uint64_t
+next_mmapped (const struct hi_glibc *g, const struct hi_target *t,
+              uint64_t p, uint64_t end)
+{
+  for (p &= ~(uint64_t) 4095; p < end; p += 4096)
+    {
+      uint64_t word, prev;
+      if (size_word (g, t, p, &word) == 0
+          && (word & HI_GLIBC_SIZE_BITS) == HI_GLIBC_IS_MMAPPED
+          && (word & ~(uint64_t) HI_GLIBC_SIZE_BITS) >= 4096
+          && (word & 4095) == HI_GLIBC_IS_MMAPPED
+          && (word & ~(uint64_t) HI_GLIBC_SIZE_BITS) <= end - p
+          && hi_glibc_word (g, t, p, &prev) == 0 && prev == 0)
+        return p;
+    }
+  return end;
+}
+
+/* Whether ADDR is in the brk heap or a non-main arena's heap. */
+static int
+in_arena_heap (const struct hi_glibc *g, uint64_t addr)
+{
+  for (uint64_t i = 0; i < g->n_arenas; i++)
+    {
+      const struct hi_glibc_arena *a = &g->arenas[i];
+      if (a->is_main && g->sbrk_base && addr >= g->sbrk_base
+          && addr < a->top + a->top_bytes)
+        return 1;
+      for (uint64_t k = 0; k < a->n_heap_list; k++)
+        if (addr >= a->heap_list[k].start && addr < a->heap_list[k].end)
+          return 1;
+    }
+  return 0;
+}
+
 int
 hi_glibc_each_in_use (const struct hi_target *t, const struct hi_glibc *g,
                       int (*fn) (void *, uint64_t, uint64_t, int),
@@ -320,28 +358,54 @@ hi_glibc_each_in_use (const struct hi_target *t, const struct hi_glibc *g,
         }
     }
   /* Mmapped chunks: anonymous mappings whose start holds one (mappings
-     of neighbouring chunks may have merged into one). */
-  struct hi_map_entry m;
-  for (size_t i = 0; !r && t->ops->mapping
-       && t->ops->mapping (t->ctx, i, &m) == 0; i++)
+     of neighbouring chunks may have merged into one).  A mapping made
+     later right below a chunk's (the kernel hands out addresses
+     downwards) merges with it too: while fewer chunks are found than
+     mp_.n_mmaps says, a second pass looks at each page of the mappings
+     whose start holds none (a chunk's prev_size 0, its size word
+     IS_MMAPPED alone, a whole number of pages inside the mapping). */
+  uint64_t found = 0;
+  for (int pass = 0; pass < 2 && !r; pass++)
     {
-      if (m.path[0] || !(m.prot & HI_MAP_WRITE) || !m.in_target)
-        continue;
-      uint64_t p = m.start;
-      while (p < m.end && !r)
+      if (pass == 1 && found >= g->mmapped_chunks)
+        break;
+      struct hi_map_entry m;
+      for (size_t i = 0; !r && t->ops->mapping
+           && t->ops->mapping (t->ctx, i, &m) == 0; i++)
         {
-          uint64_t word;
-          if (size_word (g, t, p, &word) != 0 || !(word & HI_GLIBC_IS_MMAPPED)
-              || (word & HI_GLIBC_PREV_INUSE))
-            break;
-          uint64_t size = word & ~(uint64_t) HI_GLIBC_SIZE_BITS;
-          if (size < 4096 || (size & 4095) || size > m.end - p)
-            break;
-          if (heap)
-            r = heap (ctx, p, p + size);
-          if (!r)
-            r = fn (ctx, p, size, 1);
-          p += size;
+          if (m.path[0] || !(m.prot & HI_MAP_WRITE) || !m.in_target)
+            continue;
+          uint64_t p = m.start, word;
+          int at_start = size_word (g, t, p, &word) == 0
+                         && (word & HI_GLIBC_IS_MMAPPED)
+                         && !(word & HI_GLIBC_PREV_INUSE);
+          if (pass == 1)
+            {
+              if (at_start || in_arena_heap (g, m.start))
+                continue;
+              p = next_mmapped (g, t, p, m.end);
+            }
+          while (p < m.end && !r)
+            {
+              if (size_word (g, t, p, &word) != 0
+                  || !(word & HI_GLIBC_IS_MMAPPED)
+                  || (word & HI_GLIBC_PREV_INUSE))
+                {
+                  if (pass == 0 || found >= g->mmapped_chunks)
+                    break;
+                  p = next_mmapped (g, t, p + 4096, m.end);
+                  continue;
+                }
+              uint64_t size = word & ~(uint64_t) HI_GLIBC_SIZE_BITS;
+              if (size < 4096 || (size & 4095) || size > m.end - p)
+                break;
+              found++;
+              if (heap)
+                r = heap (ctx, p, p + size);
+              if (!r)
+                r = fn (ctx, p, size, 1);
+              p += size;
+            }
         }
     }
   return r;

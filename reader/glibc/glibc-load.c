@@ -362,7 +362,15 @@ read_tcaches (struct walk *w, const char *path, uint64_t libc,
       || (hi_thread_db_list_tls (w->t, map, offset, &th, &n, &why) != 0
           && hi_threads_static_tls (w->t, map, offset, &th, &n) != 0))
     return HI_OK;
-  w->g->tcaches = calloc (n ? n : 1, sizeof *w->g->tcaches);
+  if (n == 0)
+    {
+      /* No thread listed (a target without threads: a raw dump, gdb's
+         inferior read for its map only): every process has one, so
+         its tcache is not known to be empty. */
+      free (th);
+      return HI_OK;
+    }
+  w->g->tcaches = calloc (n, sizeof *w->g->tcaches);
   if (!w->g->tcaches)
     {
       free (th);

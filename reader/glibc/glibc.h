@@ -219,6 +219,28 @@ int hi_glibc_each_in_use (const struct hi_target *t, const struct hi_glibc *g,
                                        uint64_t end),
                           void *ctx);
 
+/* glibc-monitor.c, for a process the monitor was attached to (model M
+   of T): 1 if the in-use chunk CHUNK of SIZE bytes (chunksize(),
+   MMAPPED) holds a block of the monitor's (a valid header, live or
+   quarantined, internal or not, where lib/malloc.c puts it), else 0. */
+struct hi_model;
+int hi_glibc_monitors_chunk (const struct hi_target *t, const struct hi_glibc *g,
+                             const struct hi_model *m, uint64_t chunk,
+                             uint64_t size, int mmapped);
+/* Why G's in-use chunks cannot be told exactly (a static phrase: its
+   threads' tcaches unknown, damage), or NULL. */
+const char *hi_glibc_not_whole (const struct hi_glibc *g);
+/* hi_glibc_each_in_use over the in-use chunks that hold no block of the
+   monitor's M: made before the attach, or by the loader or glibc
+   itself since (glibc-monitor.c says which).  HEAP as there. */
+int hi_glibc_each_foreign (const struct hi_target *t, const struct hi_glibc *g,
+                           const struct hi_model *m,
+                           int (*fn) (void *ctx, uint64_t chunk,
+                                      uint64_t size, int mmapped),
+                           int (*heap) (void *ctx, uint64_t start,
+                                        uint64_t end),
+                           void *ctx);
+
 /* glibc-verify.c: the first problem a consistency walk finds. */
 struct hi_glibc_problem
 {

@@ -54,6 +54,15 @@ struct hi_model
                                 process (heapinspect attach): its start
                                 is the attach's, blocks from before are
                                 not in it */
+  /* For an attached monitor, the chunks glibc holds in use that hold no
+     block of the monitor's (hi_model_count_foreign, glibc-monitor.c):
+     counted (1) with their number and usable bytes, or not (0) and
+     why (a static phrase; NULL: not asked, or not attached); 2: the
+     chunks in use read just before the attach, for a snapshot written
+     at the end (hi_model_set_foreign_at_attach). */
+  int foreign_counted;
+  uint64_t foreign_blocks, foreign_bytes;
+  const char *foreign_why;
   uint64_t start_realtime_ns; /* when the monitor started in the process
                                 (its fork, for a child): CLOCK_REALTIME,
                                 ns since 1970 */

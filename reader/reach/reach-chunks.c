@@ -2,7 +2,9 @@
    in-use chunks (glibc/glibc.h), each a block from its user memory
    (the chunk + 16) for its usable size (the chunk less its size word;
    an mmapped one less both words), as malloc_usable_size gives it.
-   Their heaps are heap memory, not roots, as the monitor's heaps are. */
+   Their heaps are heap memory, not roots, as the monitor's heaps are.
+   With an attached monitor, the same for the chunks it did not make
+   (glibc-monitor.c), beside its own blocks. */
 #define _GNU_SOURCE
 #include "glibc/glibc.h"
 #include "reach/reach-int.h"
@@ -28,17 +30,32 @@ chunk_slack (uint64_t size, int mmapped)
   return size <= 32 ? 24 : size <= 48 ? 40 : 31;
 }
 
+/* SITE of the blocks added: 0 without the monitor, its model's n_sites
+   for the chunks an attached monitor did not make. */
 static int
-one_chunk (void *ctx, uint64_t chunk, uint64_t size, int mmapped)
+add_chunk (struct hi_scan *s, uint64_t chunk, uint64_t size, int mmapped,
+           uint32_t site)
 {
-  struct hi_scan *s = ctx;
   if (hi_grow32 ((void **) &s->b, &s->cap_blocks, (size_t) s->n_blocks + 1,
                  sizeof *s->b) != 0)
     return -1;
   s->b[s->n_blocks++] = (struct hi_sblock) {
-    chunk + 16, mmapped ? size - 16 : size - 8, 0, 0, 0,
+    chunk + 16, mmapped ? size - 16 : size - 8, site, 0, 0,
     chunk_slack (size, mmapped) };
   return 0;
+}
+
+static int
+one_chunk (void *ctx, uint64_t chunk, uint64_t size, int mmapped)
+{
+  return add_chunk (ctx, chunk, size, mmapped, 0);
+}
+
+static int
+one_foreign (void *ctx, uint64_t chunk, uint64_t size, int mmapped)
+{
+  struct hi_scan *s = ctx;
+  return add_chunk (s, chunk, size, mmapped, (uint32_t) s->m->n_sites);
 }
 
 static int
@@ -61,6 +78,20 @@ hi_scan_glibc_blocks (struct hi_scan *s, const struct hi_glibc *g)
   if (hi_glibc_each_in_use (s->t, g, one_chunk, one_heap, s) != 0)
     return HI_E_NOMEM;
   if (s->n_blocks > 1)
+    qsort (s->b, s->n_blocks, sizeof *s->b, by_start);
+  hi_ranges_normalize (&s->heap);
+  return hi_scan_index (s);
+}
+
+hi_status
+hi_scan_foreign_blocks (struct hi_scan *s, const struct hi_glibc *g)
+{
+  uint64_t before = s->n_blocks;
+  if (hi_glibc_each_foreign (s->t, g, s->m, one_foreign, one_heap, s) != 0)
+    return HI_E_NOMEM;
+  s->r->foreign = 1;
+  s->r->foreign_site = (uint32_t) s->m->n_sites;
+  if (s->n_blocks > before)
     qsort (s->b, s->n_blocks, sizeof *s->b, by_start);
   hi_ranges_normalize (&s->heap);
   return hi_scan_index (s);

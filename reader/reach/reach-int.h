@@ -164,6 +164,21 @@ hi_status hi_scan_glibc (struct hi_scan *s, struct hi_ranges *exclude);
 struct hi_glibc;
 hi_status hi_scan_glibc_blocks (struct hi_scan *s, const struct hi_glibc *g);
 
+/* reach-chunks.c: add to S (its monitor's blocks found, M attached)
+   the in-use chunks of glibc's heap G that hold no block of the
+   monitor's, of site M->n_sites, and their heaps; index again.
+   HI_E_NOMEM. */
+hi_status hi_scan_foreign_blocks (struct hi_scan *s, const struct hi_glibc *g);
+
+/* reach-report-glibc.c: the blocks of RC of SITE (UINT32_MAX: all) by
+   class and usable size, as the table KEY, TITLE, LEGEND of R (20 rows
+   a class, OPT's --limit).  HI_OK or HI_E_NOMEM. */
+struct hi_rmodel;
+hi_status hi_reach_size_table (const struct hi_reach *rc, uint32_t site,
+                               const struct hi_options *opt,
+                               struct hi_rmodel *r, const char *key,
+                               const char *title, const char *legend);
+
 /* reach-stacks.c: add to EXCLUDE the stacks of exited threads that
    glibc keeps mapped (its stack cache): not roots.  HI_E_NOMEM. */
 hi_status hi_scan_dead_stacks (struct hi_scan *s, struct hi_ranges *exclude);

@@ -54,17 +54,18 @@ block_cmp (const void *x, const void *y)
   return c ? c : hi_cmp_u64 (a->size, b->size);
 }
 
-/* Rows per (class, usable size), most bytes first within a class. */
-static hi_status
-size_table (const struct hi_reach *rc, const struct hi_options *opt,
-            struct hi_rmodel *r)
+/* Rows per (class, usable size) of RC's blocks of SITE (UINT32_MAX:
+   all), most bytes first within a class, as table KEY, TITLE, LEGEND
+   of R. */
+hi_status
+hi_reach_size_table (const struct hi_reach *rc, uint32_t site,
+                     const struct hi_options *opt, struct hi_rmodel *r,
+                     const char *key, const char *title, const char *legend)
 {
-  struct hi_table *t = hi_rmodel_table (r, "leak_sizes", "Leak Check Table",
-                                        size_columns, 4);
+  struct hi_table *t = hi_rmodel_table (r, key, title, size_columns, 4);
   if (!t)
     return HI_E_NOMEM;
-  t->legend = "live blocks by class, then by usable size (no call chains: "
-              "the program ran without the monitor)";
+  t->legend = legend;
   t->threshold = -1;
   struct hi_reach_block *b = malloc ((rc->n_blocks + 1) * sizeof *b);
   struct by_size *rows = malloc ((rc->n_blocks + 1) * sizeof *rows);
@@ -74,10 +75,13 @@ size_table (const struct hi_reach *rc, const struct hi_options *opt,
       free (rows);
       return HI_E_NOMEM;
     }
-  memcpy (b, rc->blocks, rc->n_blocks * sizeof *b);
-  qsort (b, rc->n_blocks, sizeof *b, block_cmp);
-  size_t n = 0;
+  uint64_t nb = 0;
   for (uint64_t i = 0; i < rc->n_blocks; i++)
+    if (site == UINT32_MAX || rc->blocks[i].site == site)
+      b[nb++] = rc->blocks[i];
+  qsort (b, nb, sizeof *b, block_cmp);
+  size_t n = 0;
+  for (uint64_t i = 0; i < nb; i++)
     if (n && rows[n - 1].cls == b[i].cls && rows[n - 1].size == b[i].size)
       rows[n - 1].blocks++;
     else
@@ -312,7 +316,10 @@ hi_glibc_leak_report (const struct hi_target *t, const char *name,
   r.incomplete = g->damaged != 0;
   s = hi_reach_summary_table (rc, &rc->totals, &none, &r);
   if (s == HI_OK)
-    s = size_table (rc, opt, &r);
+    s = hi_reach_size_table (rc, UINT32_MAX, opt, &r, "leak_sizes",
+                             "Leak Check Table", "live blocks by class, "
+                             "then by usable size (no call chains: the "
+                             "program ran without the monitor)");
   struct hi_mapsyms *vt = NULL;
   const char **types = NULL;
   if (s == HI_OK)

@@ -68,6 +68,21 @@ hi_reach_skipped_text (const struct hi_reach *r, char *buf, size_t size)
 #undef SAY
 }
 
+void
+hi_reach_foreign_totals (const struct hi_reach *rc,
+                         struct hi_reach_totals *out)
+{
+  memset (out, 0, sizeof *out);
+  for (uint64_t k = 0; rc->foreign && k < rc->n_sites; k++)
+    if (rc->sites[k].site == rc->foreign_site
+        && rc->sites[k].cls < HI_REACH_NCLASSES)
+      {
+        struct hi_reach_figure *f = &out->cls[rc->sites[k].cls];
+        f->bytes = hi_add_sat (f->bytes, rc->sites[k].fig.bytes);
+        f->blocks = hi_add_sat (f->blocks, rc->sites[k].fig.blocks);
+      }
+}
+
 static const struct hi_column summary_columns[] = {
   { .key = "key", .head = "key", .type = HI_CELL_TEXT },
   { .key = "value", .head = "value", .type = HI_CELL_TEXT },
@@ -204,6 +219,35 @@ hi_reach_summary_table (const struct hi_reach *rc,
                 rc->tls_blocks == 1 ? "" : "s");
     }
   summary_line (r, t, "searched", line);
+  if (rc->foreign)
+    {
+      /* An attached monitor: glibc's chunks it did not make, in the
+         classes above too. */
+      struct hi_reach_totals f;
+      hi_reach_foreign_totals (rc, &f);
+      uint64_t bytes = 0, blocks = 0;
+      for (int c = 0; c < HI_REACH_NCLASSES; c++)
+        {
+          bytes += f.cls[c].bytes;
+          blocks += f.cls[c].blocks;
+        }
+      snprintf (line, sizeof line, "%" PRIu64 " bytes in %" PRIu64
+                " blocks (usable sizes; allocated before the attach, or by "
+                "the loader or glibc itself; no chains): %" PRIu64 " bytes "
+                "in %" PRIu64 " definitely lost, %" PRIu64 " in %" PRIu64
+                " indirectly, %" PRIu64 " in %" PRIu64 " possibly, %" PRIu64
+                " in %" PRIu64 " still reachable; in the classes above",
+                bytes, blocks, f.cls[0].bytes, f.cls[0].blocks,
+                f.cls[1].bytes, f.cls[1].blocks, f.cls[2].bytes,
+                f.cls[2].blocks, f.cls[3].bytes, f.cls[3].blocks);
+      summary_line (r, t, "not through the monitor", line);
+      class_numbers (r, t, "_unmonitored", &f);
+    }
+  else if (rc->foreign_why)
+    {
+      snprintf (line, sizeof line, "not scanned: %s", rc->foreign_why);
+      summary_line (r, t, "not through the monitor", line);
+    }
   if (rc->redzone)
     {
       snprintf (line, sizeof line, "%" PRIu64 " blocks (of %" PRIu32
@@ -458,6 +502,14 @@ hi_reach_report (const struct hi_target *t, const struct hi_model *m,
     s = hi_reach_summary_table (rc, &shown, &supp, &r);
   if (s == HI_OK)
     s = class_table (&a, rc, &r);
+  if (s == HI_OK && rc->foreign)
+    s = hi_reach_size_table (rc, rc->foreign_site, opt, &r,
+                             "leak_unmonitored", "Leak Check Table, Not "
+                             "Through the Monitor",
+                             "live blocks not made through the monitor "
+                             "(allocated before the attach, or by the "
+                             "loader or glibc itself) by class, then by "
+                             "usable size: no call chains");
   if (s == HI_OK)
     s = redzone_table (&a, rc, &r);
   unsigned nmissing = hi_symbolizer_missing (sym);

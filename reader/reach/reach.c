@@ -1,4 +1,5 @@
 /* reach.c - the reachability scan's entry points (issue 15). */
+#include "glibc/glibc.h"
 #include "model/chunk.h"
 #include "reach/reach-int.h"
 #include "util/vec.h"
@@ -64,8 +65,9 @@ static hi_status
 tally (struct hi_scan *s, struct hi_reach *r)
 {
   const struct hi_model *m = s->m;
-  /* Without the monitor every block is site 0's. */
-  uint64_t n_sites = m ? m->n_sites : 1;
+  /* Without the monitor every block is site 0's; an attached monitor's
+     foreign chunks are site m->n_sites's. */
+  uint64_t n_sites = m ? m->n_sites + (r->foreign != 0) : 1;
   r->blocks = malloc ((s->n_blocks + 1) * sizeof *r->blocks);
   struct hi_reach_figure *fig = calloc (n_sites * HI_REACH_NCLASSES + 1,
                                         sizeof *fig);
@@ -139,6 +141,8 @@ check_redzones (struct hi_scan *s, struct hi_reach *r)
   size_t cap = 0;
   for (uint32_t i = 0; i < s->n_blocks; i++)
     {
+      if (s->b[i].site >= s->m->n_sites)
+        continue;               /* a chunk the monitor did not make */
       uint64_t at = s->b[i].start + s->b[i].size, end = at + root->redzone;
       if (end < at)
         continue;
@@ -214,6 +218,33 @@ mark (struct hi_scan *s, struct hi_reach *r, unsigned flags)
   return st == HI_OK ? hi_scan_mark (s, flags) : st;
 }
 
+/* An attached monitor's S: glibc's chunks it did not make, from G or
+   from glibc's heap read here. */
+static hi_status
+foreign_blocks (struct hi_scan *s, const struct hi_glibc *g)
+{
+  struct hi_glibc *own = NULL;
+  const char *why = NULL;
+  if (!g)
+    {
+      hi_status st = hi_glibc_load (s->t, &own, &why);
+      if (st == HI_E_NOMEM)
+        return st;
+      if (st != HI_OK)
+        {
+          s->r->foreign_why = why ? why : "glibc's heap cannot be read";
+          return HI_OK;
+        }
+      g = own;
+    }
+  hi_status st = HI_OK;
+  s->r->foreign_why = hi_glibc_not_whole (g);
+  if (!s->r->foreign_why)
+    st = hi_scan_foreign_blocks (s, g);
+  hi_glibc_free (own);
+  return st;
+}
+
 hi_status
 hi_scan_open (struct hi_scan *s, const struct hi_target *t,
               const struct hi_model *m, const struct hi_glibc *g,
@@ -230,6 +261,8 @@ hi_scan_open (struct hi_scan *s, const struct hi_target *t,
   hi_status st = s->cache ? hi_scan_map (s) : HI_E_NOMEM;
   if (st == HI_OK)
     st = m ? hi_scan_blocks (s) : hi_scan_glibc_blocks (s, g);
+  if (st == HI_OK && m && m->attached && !s->stop)
+    st = foreign_blocks (s, g);
   if (st == HI_OK && s->stop)
     st = HI_E_INTERRUPTED;
   if (st == HI_OK)

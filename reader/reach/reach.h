@@ -149,6 +149,14 @@ struct hi_reach
   uint64_t exit_frames_bytes;
   /* With guard redzones (root.redzone > 0): the live blocks whose
      redzone was written, in address order. */
+  /* An attached monitor's target: 1 when glibc's in-use chunks that
+     hold no block of the monitor's (made before the attach, or by the
+     loader or glibc itself) are blocks of the scan too, of site
+     m->n_sites (no chain), their usable sizes; 0 and foreign_why (a
+     static phrase) when they could not be read. */
+  int foreign;
+  uint32_t foreign_site;     /* their site: m->n_sites */
+  const char *foreign_why;
   uint32_t redzone;          /* root.redzone: bytes checked per block */
   struct hi_reach_redzone *redzones;
   uint64_t n_redzones;
@@ -176,6 +184,11 @@ hi_status hi_reach_scan_glibc (const struct hi_target *t,
 hi_status hi_reach_scan (const struct hi_target *t, const struct hi_model *m,
                          unsigned flags, struct hi_reach **out);
 void hi_reach_free (struct hi_reach *r);
+
+/* The classes' figures of R's blocks not made through an attached
+   monitor (R->foreign; all 0 without). */
+void hi_reach_foreign_totals (const struct hi_reach *r,
+                              struct hi_reach_totals *out);
 
 /* What R skipped, as one phrase ("2 mappings (8.0K) not in the core, 1
    damaged header"), into BUF of SIZE bytes; "" when nothing was. */

@@ -202,6 +202,19 @@ json_summary (const struct hi_summary *s, FILE *f)
   else
     fputs ("null", f);
   fprintf (f, ", \"attached\": %s", s->attached ? "true" : "false");
+  /* Attached: glibc's chunks no block of the monitor's is in; null
+     when not counted (unmonitored_why says why, if asked). */
+  if (s->attached && s->foreign_counted)
+    fprintf (f, ", \"unmonitored_blocks\": %" PRIu64
+             ", \"unmonitored_bytes\": %" PRIu64
+             ", \"unmonitored_when\": \"%s\"", s->foreign_blocks,
+             s->foreign_bytes, s->foreign_counted == 2 ? "attach" : "read");
+  else if (s->attached)
+    {
+      fputs (", \"unmonitored_blocks\": null, \"unmonitored_bytes\": null"
+             ", \"unmonitored_why\": ", f);
+      json_string_or_null (f, s->foreign_why);
+    }
   fprintf (f, ", \"allocations\": %" PRIu64 ", \"frees\": %" PRIu64
            ", \"bytes_allocated\": %" PRIu64 ", \"bytes_freed\": %" PRIu64
            ", \"peak_bytes\": %" PRIu64 ", \"peak_blocks\": %" PRIu64

@@ -619,6 +619,26 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
       if (s->attached)
         fprintf (f, "  attached   while it ran: what it allocated before is "
                  "not counted, and its frees of that are foreign_frees\n");
+      if (s->attached && s->foreign_counted == 2)
+        {
+          bytes_text (o, s->foreign_bytes, a, sizeof a);
+          fprintf (f, "  glibc      %" PRIu64 " block%s, %s (usable sizes) "
+                   "in use just before the attach, not made through the "
+                   "monitor (no chains; its heap at the end is gone)\n",
+                   s->foreign_blocks, plural (s->foreign_blocks), a);
+        }
+      else if (s->attached && s->foreign_counted)
+        {
+          bytes_text (o, s->foreign_bytes, a, sizeof a);
+          fprintf (f, "  glibc      %" PRIu64 " block%s, %s (usable sizes) "
+                   "in use not made through the monitor: allocated before "
+                   "the attach, or by the loader or glibc itself (no "
+                   "chains)\n",
+                   s->foreign_blocks, plural (s->foreign_blocks), a);
+        }
+      else if (s->attached && s->foreign_why)
+        fprintf (f, "  glibc      blocks not made through the monitor "
+                 "(before the attach) not counted: %s\n", s->foreign_why);
     }
   bytes_text (o, s->bytes_allocated, a, sizeof a);
   bytes_text (o, s->bytes_freed, b, sizeof b);

@@ -342,6 +342,15 @@ struct hi_summary
   int run_until_core;        /* run_ns ends when the core file was written */
   int attached;              /* recorded since an attach: run_ns is the
                                 time since */
+  /* With attached: the chunks glibc holds in use with no block of the
+     monitor's in them (made before the attach, or by the loader or
+     glibc itself since): foreign_counted 1 with their number and usable
+     bytes, else 0 and foreign_why (NULL: not asked); 2: read just
+     before the attach (the input holds no heap: a snapshot at the
+     end). */
+  int foreign_counted;
+  uint64_t foreign_blocks, foreign_bytes;
+  const char *foreign_why;
   uint64_t read_ns;          /* when the data is from: CLOCK_REALTIME ns
                                 since 1970; 0: not recorded */
   uint64_t allocations, frees, bytes_allocated, bytes_freed;

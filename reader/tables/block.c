@@ -758,6 +758,9 @@ hi_site_cell (struct hi_analysis *a, uint32_t site, struct hi_rmodel *r)
   char s[64];
   if (site == HI_SITE_INTERNAL)
     return text_cell (r, "the heapinspect monitor itself");
+  if (site == a->m->n_sites && a->m->attached)
+    return text_cell (r, "not made through the monitor (before the "
+                      "attach, or by the loader or glibc itself): no chain");
   if (site >= a->m->n_sites)
     {
       snprintf (s, sizeof s, "an unknown chain (site %" PRIu32

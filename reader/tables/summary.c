@@ -50,6 +50,10 @@ hi_summary_build (const struct hi_model *m, const struct hi_analysis *a,
   s->read_ns = m->read_ns;
   s->run_until_core = m->read_source == HI_READ_CORE_FILE;
   s->attached = m->attached;
+  s->foreign_counted = m->foreign_counted;
+  s->foreign_blocks = m->foreign_blocks;
+  s->foreign_bytes = m->foreign_bytes;
+  s->foreign_why = m->foreign_why;
   s->allocations = st.allocations;
   s->frees = st.frees;
   s->bytes_allocated = st.bytes_allocated;

@@ -86,7 +86,8 @@ static const char *const call_keys[] = {
 
 /* S as a key/value table of R. */
 static hi_status
-stat_table (const struct hi_stat *s, struct hi_rmodel *r)
+stat_table (const struct hi_stat *s, const struct hi_model *m,
+            struct hi_rmodel *r)
 {
   const struct { const char *key; uint64_t value; } keys[] = {
     { "allocations", s->allocations }, { "frees", s->frees },
@@ -171,6 +172,25 @@ stat_table (const struct hi_stat *s, struct hi_rmodel *r)
       c[0] = hi_cell_text (error_keys[i].key);
       c[1] = hi_cell_count (error_keys[i].value);
     }
+  /* An attached monitor: glibc's in-use chunks with no block of its
+     (glibc-monitor.c), when they could be counted; read just before
+     the attach where the input holds no heap (a snapshot at the end):
+     unmonitored_at_attach says so. */
+  const struct { const char *key; uint64_t value; } foreign_keys[] = {
+    { "unmonitored_blocks", m ? m->foreign_blocks : 0 },
+    { "unmonitored_bytes", m ? m->foreign_bytes : 0 },
+    { "unmonitored_at_attach", 1 },
+  };
+  size_t n_foreign = m && m->attached && m->foreign_counted
+                     ? (size_t) m->foreign_counted + 1 : 0;
+  for (size_t i = 0; i < n_foreign; i++)
+    {
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        return HI_E_NOMEM;
+      c[0] = hi_cell_text (foreign_keys[i].key);
+      c[1] = hi_cell_count (foreign_keys[i].value);
+    }
   if (s->chains_instrumented)
     {
       struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
@@ -187,5 +207,5 @@ hi_table_stat (struct hi_analysis *a, struct hi_rmodel *r)
 {
   struct hi_stat s;
   hi_stat_compute (a->m, &s);
-  return stat_table (&s, r);
+  return stat_table (&s, a->m, r);
 }
