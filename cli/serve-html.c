@@ -30,12 +30,10 @@ serve_html_escape (FILE *f, const char *s)
       }
 }
 
-/* The report of M (P's) in OPT's format, tables TABLES, into R as
-   CONTENT_TYPE. */
-static void
-report (const struct serve_proc *p, struct hi_model *m, const char *tables,
-        const struct hi_options *opt, const char *content_type,
-        struct serve_reply *r)
+void
+serve_reply_report (const struct serve_proc *p, struct hi_model *m,
+                    const char *tables, const struct hi_options *opt,
+                    const char *content_type, struct serve_reply *r)
 {
   char name[32];
   snprintf (name, sizeof name, "process %d", (int) p->pid);
@@ -88,7 +86,7 @@ serve_page_report (const struct serve_proc *p, const char *tables,
   struct hi_options opt = HI_OPTIONS_DEFAULT;
   opt.format = HI_JSON;
   opt.tables_given = 1;
-  report (p, m, tables, &opt, "application/json", r);
+  serve_reply_report (p, m, tables, &opt, "application/json", r);
   hi_model_free (m);
 }
 
@@ -104,7 +102,8 @@ serve_page_flamegraph (const struct serve_proc *p, struct serve_reply *r)
     }
   struct hi_options opt = HI_OPTIONS_DEFAULT;
   opt.format = HI_SVG;
-  report (p, m, HI_OPT_TABLES_DEFAULT, &opt, "image/svg+xml", r);
+  serve_reply_report (p, m, HI_OPT_TABLES_DEFAULT, &opt, "image/svg+xml",
+                      r);
   hi_model_free (m);
 }
 

@@ -79,36 +79,10 @@ profile (const struct serve_proc *p, struct hi_model *m,
   struct hi_options opt = HI_OPTIONS_DEFAULT;
   opt.format = format;
   opt.weight = weight;
-  char name[32];
-  snprintf (name, sizeof name, "process %d", (int) p->pid);
-  char *buf = NULL;
-  size_t len = 0;
-  FILE *f = open_memstream (&buf, &len);
-  if (!f)
-    {
-      serve_reply_text (r, 500, "out of memory");
-      return;
-    }
-  serve_reader_lock ();
-  hi_status s = hi_report (m, NULL, name, HI_OPT_TABLES_DEFAULT, &opt, f,
-                           NULL);
-  serve_reader_unlock ();
-  if (fclose (f) != 0 && s == HI_OK)
-    s = HI_E_NOMEM;
-  if (s != HI_OK)
-    {
-      free (buf);
-      serve_reply_text (r, 500, "process %d: %s", (int) p->pid,
-                        hi_strerror (s));
-      return;
-    }
-  r->status = 200;
-  r->body = buf;
-  r->len = len;
-  r->content_encoding = NULL;
   /* Go's: the profile as a file to save, its text as text. */
-  r->content_type = format == HI_PPROF ? "application/octet-stream"
-                                       : "text/plain; charset=utf-8";
+  serve_reply_report (p, m, HI_OPT_TABLES_DEFAULT, &opt,
+                      format == HI_PPROF ? "application/octet-stream"
+                                         : "text/plain; charset=utf-8", r);
 }
 
 void

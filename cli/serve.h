@@ -64,6 +64,11 @@ void serve_read_failed (pid_t pid, hi_status st, struct serve_reply *r);
 
 /* Replies. */
 /* R as STATUS with a text/plain body of FMT's text and a newline. */
+/* The report of M (P's) in OPT's format, tables TABLES, into R as
+   CONTENT_TYPE: 200, or 500 with one line (serve-html.c). */
+void serve_reply_report (const struct serve_proc *p, struct hi_model *m,
+                         const char *tables, const struct hi_options *opt,
+                         const char *content_type, struct serve_reply *r);
 void serve_reply_text (struct serve_reply *r, int status, const char *fmt,
                        ...) __attribute__ ((format (printf, 3, 4)));
 /* S with HTML's five special characters as entities, and control
