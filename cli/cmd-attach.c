@@ -13,6 +13,7 @@
 
 #include <dlfcn.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -100,6 +101,40 @@ call (struct hi_inject *ij, int pid, const char *name, const char *text,
   return hi_inject_call (ij, fn, text, arg2, 10000, ret, why, size);
 }
 
+/* What glibc loads by itself (NSS modules, iconv's converters) is
+   redirected too, through the loader's pointer to _dl_open, found with
+   the loader's debug symbols; when it cannot be, one line says so. */
+static void
+redirect_loader (struct hi_inject *ij, int pid)
+{
+  struct hi_target t;
+  uint64_t slot = 0, r;
+  const char *why = "the process's memory map cannot be read";
+  int found = -1;
+  uint64_t wrapper = 0;
+  if (symbol (pid, "heapinspect_loader_open", &wrapper) != 0)
+    wrapper = 0;
+  if (hi_target_open_maps (pid, &t) == HI_OK)
+    {
+      found = hi_loader_open_slot (&t, wrapper, &slot, &why);
+      hi_target_close (&t);
+    }
+  if (found == 1)
+    return;                     /* an earlier attach's, kept */
+  char text[32], err[256];
+  if (found == 0)
+    {
+      snprintf (text, sizeof text, "%" PRIx64, slot);
+      if (call (ij, pid, "heapinspect_attach_loader", text, 0, &r, err,
+                sizeof err) == 0 && (int32_t) r == 0)
+        return;
+      why = "the monitor refused the loader's pointer to _dl_open";
+    }
+  fprintf (stderr, "heapinspect: %s: libraries glibc loads by itself (NSS "
+           "modules) are not redirected, and one that frees a block of "
+           "the monitor's ends the program\n", why);
+}
+
 /* Load the monitor into process PID and start it writing its exit
    snapshot to SNAPSHOT: 0, or -1 with WHY.  Nothing is left changed on
    failure but a loaded, idle library. */
@@ -173,6 +208,8 @@ inject (int pid, const char *snapshot, char *why, size_t size)
   if (st == 0)
     st = call (ij, pid, "heapinspect_set_output", snapshot, 0, &r, why,
                size);
+  if (st == 0)
+    redirect_loader (ij, pid);
   hi_inject_close (ij);
   return st;
 }

@@ -100,6 +100,36 @@ attach (const struct hi_target *t, FILE *out)
                "heap attach again\n");
       return -1;
     }
+  /* What glibc loads by itself is redirected through the loader's
+     pointer to _dl_open (heapinspect attach does the same). */
+  uint64_t slot = 0;
+  const char *no_slot = NULL;
+  char loader[512];
+  uint64_t wrapper = 0;
+  if (!t->ops->lookup_symbol
+      || t->ops->lookup_symbol (t->ctx, "heapinspect_loader_open",
+                                &wrapper) != 0)
+    wrapper = 0;
+  int have = hi_loader_open_slot (t, wrapper, &slot, &no_slot);
+  if (have == 1)
+    loader[0] = '\0';
+  else if (have == 0)
+    snprintf (loader, sizeof loader,
+              "    set {char [17]} ((char *) $_heap_page + 6144) = "
+              "\"%016" PRIx64 "\"\n"
+              "    if ((int (*) (const char *)) heapinspect_attach_loader) "
+              "((char *) $_heap_page + 6144) != 0\n"
+              "      echo heap: libraries glibc loads by itself (NSS modules) "
+              "are not redirected: \n\n"
+              "      output ((const char *(*) (void)) "
+              "heapinspect_attach_error) ()\n"
+              "      echo \\n\n"
+              "    end\n", slot);
+  else
+    snprintf (loader, sizeof loader,
+              "    echo heap: %s: libraries glibc loads by itself (NSS "
+              "modules) are not redirected, and one that frees a block of "
+              "the monitor's ends the program\\n\n", no_slot);
   char *script = NULL;
   size_t len = 0;
   FILE *s = open_memstream (&script, &len);
@@ -119,6 +149,7 @@ attach (const struct hi_target *t, FILE *out)
            "((char *) $_heap_page + 4096) == 0\n"
            "    echo heap: attached: the monitor records the inferior's "
            "allocations from now on\\n\n"
+           "%s"
            "  else\n"
            "    echo heap: the monitor could not start: \n"
            "    output ((const char *(*) (void)) heapinspect_attach_error) ()\n"
@@ -127,7 +158,7 @@ attach (const struct hi_target *t, FILE *out)
            "end\n"
            "call (void) ((int (*) (void *, unsigned long)) munmap) "
            "($_heap_page, 8192)\n",
-           strlen (lib) + 1, lib, lib);
+           strlen (lib) + 1, lib, lib, loader);
   fclose (s);
   free (hi_gdb_answer_script);
   hi_gdb_answer_script = script;

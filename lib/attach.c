@@ -560,6 +560,85 @@ set_loader_range (void)
     }
 }
 
+/* The loader's own pointer to _dl_open (GLRO(dl_open)), which glibc's
+   dlopen and its internal __libc_dlopen (NSS modules, iconv's
+   converters) both call: once it leads to heapinspect_loader_open, what glibc
+   loads by itself is patched as the program's dlopen is.  Without it
+   an NSS module's free would take a block of ours to glibc. */
+typedef void *loader_open_fn (const char *file, int mode,
+                              const void *caller, Lmid_t ns, int argc,
+                              char **argv, char **env);
+static loader_open_fn *loader_open;
+
+/* Exported so that a later attach finds the loader's slot ours. */
+__attribute__ ((visibility ("default"))) void *
+heapinspect_loader_open (const char *file, int mode, const void *caller,
+                         Lmid_t ns, int argc, char **argv, char **env)
+{
+  void *map = loader_open (file, mode, caller, ns, argc, argv, env);
+  patch_new_objects ();
+  return map;
+}
+
+/* SLOT_HEX: the slot's address in hexadecimal, as the injector found it
+   with the loader's debug symbols (hi_loader_open_slot).  Checked before
+   it is written: a word of ld.so pointing into ld.so.  Kept for good,
+   as the monitor is: after a detach, objects loaded later still send
+   the blocks with headers to its free. */
+__attribute__ ((visibility ("default"))) int
+heapinspect_attach_loader (const char *slot_hex)
+{
+  uint64_t a = 0;
+  const char *p = slot_hex ? slot_hex : "";
+  if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
+    p += 2;
+  for (; *p; p++)
+    {
+      int d = *p >= '0' && *p <= '9' ? *p - '0'
+              : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10
+              : *p >= 'A' && *p <= 'F' ? *p - 'A' + 10 : -1;
+      if (d < 0 || a >> 60)
+        {
+          set_error ("the loader's slot: not a hexadecimal address", "", "");
+          return -1;
+        }
+      a = a << 4 | (uint64_t) d;
+    }
+  hi_lock_acquire (&attach_lock);
+  uint64_t lo = hi_loader_lo;
+  uint64_t hi = lo + __atomic_load_n (&hi_loader_size, __ATOMIC_ACQUIRE);
+  uint64_t *slot = (uint64_t *) (uintptr_t) a;
+  if (a % 8 != 0 || a < lo || a + 8 > hi)
+    {
+      set_error ("the loader's slot is not in ld.so", "", "");
+      hi_lock_release (&attach_lock);
+      return -1;
+    }
+  uint64_t v = __atomic_load_n (slot, __ATOMIC_ACQUIRE);
+  if (v == (uint64_t) (uintptr_t) heapinspect_loader_open)
+    {
+      hi_lock_release (&attach_lock);
+      return 0;
+    }
+  if (v < lo || v >= hi)
+    {
+      set_error ("the loader's slot does not point into ld.so", "", "");
+      hi_lock_release (&attach_lock);
+      return -1;
+    }
+  loader_open = (loader_open_fn *) (uintptr_t) v;
+  /* _rtld_global_ro is RELRO: read-only around the write. */
+  if (write_slot_ro (slot, (uint64_t) (uintptr_t) heapinspect_loader_open, 1) != 0)
+    {
+      set_error ("the loader's slot cannot be made writable (mprotect "
+                 "refused)", "", "");
+      hi_lock_release (&attach_lock);
+      return -1;
+    }
+  hi_lock_release (&attach_lock);
+  return 0;
+}
+
 __attribute__ ((visibility ("default"))) const char *
 heapinspect_attach_error (void)
 {

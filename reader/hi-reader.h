@@ -152,6 +152,15 @@ hi_status hi_target_open_stopped (int pid, struct hi_target *out);
    opened. */
 hi_status hi_target_open_maps (int pid, struct hi_target *out);
 
+/* In T, a live process: the address of the dynamic loader's pointer to
+   its _dl_open (GLRO(dl_open) in _rtld_global_ro), which dlopen and
+   glibc's internal dlopen (NSS modules, iconv's converters) both call
+   through; found with the loader's debug symbols (libc6-dbg).  0 and
+   *SLOT; 1 and *SLOT if it holds WRAPPER already (an earlier attach's,
+   when not 0); -1 and *WHY (a static string) saying what is missing. */
+int hi_loader_open_slot (const struct hi_target *t, uint64_t wrapper,
+                         uint64_t *slot, const char **why);
+
 /* Raw memory dumps: PATHS[i] holds the memory from address BASES[i] on
    (N of them, at most 64).  ELF, if not NULL, is the program whose
    symbols locate the root; without it the root is found by its magic. */

@@ -455,6 +455,9 @@ check_PROGRAMS += %reldir%/progs/attach-gdb
 check_PROGRAMS += %reldir%/progs/attach-busy
 %canon_reldir%_progs_attach_busy_CFLAGS = $(progs_cflags)
 %canon_reldir%_progs_attach_busy_LDADD = -ldl -lpthread
+# heapinspect.cli/attach-loader.exp: what glibc loads by itself.
+check_PROGRAMS += %reldir%/progs/attach-nss
+%canon_reldir%_progs_attach_nss_CFLAGS = $(progs_cflags)
 # heapinspect.monitor/attach-threads.exp: attached into running threads.
 check_PROGRAMS += %reldir%/progs/attach-threads
 %canon_reldir%_progs_attach_threads_CFLAGS = $(progs_cflags)
