@@ -103,25 +103,33 @@ call (struct hi_inject *ij, int pid, const char *name, const char *text,
 
 /* What glibc loads by itself (NSS modules, iconv's converters) is
    redirected too, through the loader's pointer to _dl_open, found with
-   the loader's debug symbols; when it cannot be, one line says so. */
-static void
-redirect_loader (struct hi_inject *ij, int pid)
+   the loader's debug symbols.  Looked for before the process is
+   stopped (ld.so's data does not move): the stop stays as short as it
+   was.  0 and *SLOT to redirect; 1 if an earlier attach's monitor has
+   it already; -1 and *WHY. */
+static int
+loader_slot (int pid, uint64_t *slot, const char **why)
 {
   struct hi_target t;
-  uint64_t slot = 0, r;
-  const char *why = "the process's memory map cannot be read";
-  int found = -1;
   uint64_t wrapper = 0;
+  *why = "the process's memory map cannot be read";
   if (symbol (pid, "heapinspect_loader_open", &wrapper) != 0)
     wrapper = 0;
-  if (hi_target_open_maps (pid, &t) == HI_OK)
-    {
-      found = hi_loader_open_slot (&t, wrapper, &slot, &why);
-      hi_target_close (&t);
-    }
+  if (hi_target_open_maps (pid, &t) != HI_OK)
+    return -1;
+  int found = hi_loader_open_slot (&t, wrapper, slot, why);
+  hi_target_close (&t);
+  return found;
+}
+
+static void
+redirect_loader (struct hi_inject *ij, int pid, int found, uint64_t slot,
+                 const char *why)
+{
+  char text[32], err[256];
+  uint64_t r;
   if (found == 1)
     return;                     /* an earlier attach's, kept */
-  char text[32], err[256];
   if (found == 0)
     {
       snprintf (text, sizeof text, "%" PRIx64, slot);
@@ -156,6 +164,9 @@ inject (int pid, const char *snapshot, char *why, size_t size)
                 strerror (errno));
       return -1;
     }
+  uint64_t slot = 0;
+  const char *no_slot = NULL;
+  int slot_found = loader_slot (pid, &slot, &no_slot);
   struct hi_inject *ij;
   if (hi_inject_open (pid, &ij, why, size) != 0)
     return -1;
@@ -209,7 +220,7 @@ inject (int pid, const char *snapshot, char *why, size_t size)
     st = call (ij, pid, "heapinspect_set_output", snapshot, 0, &r, why,
                size);
   if (st == 0)
-    redirect_loader (ij, pid);
+    redirect_loader (ij, pid, slot_found, slot, no_slot);
   hi_inject_close (ij);
   return st;
 }

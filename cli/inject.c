@@ -29,7 +29,11 @@
 #include <unistd.h>
 
 #define MAX_THREADS 4096
-#define MAX_KEPT 256
+/* Signals that reach the calling thread while it runs a call are
+   dequeued by the kernel at its signal-delivery stop; they are kept and
+   sent again at the end, in order.  Real-time signals queue: keep room
+   for many (a sender at 1 kHz during a long attach). */
+#define MAX_KEPT 8192
 
 /* The signals kept for the calling thread, in the order they came. */
 struct kept
