@@ -7,9 +7,13 @@
    restarts it afterwards (orig_rax is -1 during the call, and the saved
    registers bring the restart back).  A signal that stops a thread
    while it is being stopped is delivered to it there and then (the
-   thread runs its handler, and is stopped again); one that arrives for
-   the calling thread during a call is kept, in order, and delivered
-   when it is let go: none is lost (real-time signals are each kept). */
+   thread runs its handler, and is stopped again).  During a call the
+   calling thread blocks every signal it can (PTRACE_SETSIGMASK) but
+   the ones a fault raises: one sent meanwhile stays pending in the
+   kernel, with all it says (a real-time signal's value, its sender),
+   and comes when the thread's own mask is back.  One that still stops
+   the calling thread during a call is kept, in order, and sent again
+   when the thread is let go. */
 #define _GNU_SOURCE
 #include "inject.h"
 
@@ -29,9 +33,11 @@
 #include <unistd.h>
 
 #define MAX_THREADS 4096
-/* Signals that reach the calling thread while it runs a call are
-   dequeued by the kernel at its signal-delivery stop; they are kept and
-   sent again at the end, in order.  Real-time signals queue: keep room
+/* Signals that reach the calling thread while it runs a call in spite
+   of its mask (another's SIGSEGV sent with kill, say; or every signal,
+   where PTRACE_SETSIGMASK is refused) are dequeued by the kernel at its
+   signal-delivery stop; they are kept and sent again at the end, in
+   order, as their numbers alone.  Real-time signals queue: keep room
    for many (a sender at 1 kHz during a long attach). */
 #define MAX_KEPT 8192
 
@@ -105,6 +111,33 @@ keep (struct kept *k, int sig)
 {
   if (k->n < MAX_KEPT)
     k->sigs[k->n++] = sig;
+}
+
+/* The signals a fault raises (forced on a thread that blocks them, with
+   its handler reset to the default), and the two no mask holds: the
+   ones a call leaves unblocked. */
+static uint64_t
+unblockable (void)
+{
+  static const int sigs[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP,
+                              SIGSYS, SIGKILL, SIGSTOP };
+  uint64_t m = 0;
+  for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+    m |= (uint64_t) 1 << (sigs[i] - 1);
+  return m;
+}
+
+/* Thread TID's registers and signal mask back as SAVED and MASK (if
+   HAVE_MASK) after a call. */
+static int
+restore (int tid, const struct user_regs_struct *saved, uint64_t mask,
+         int have_mask)
+{
+  int r = ptrace (PTRACE_SETREGS, tid, 0, saved);
+  if (have_mask
+      && ptrace (PTRACE_SETSIGMASK, tid, sizeof mask, &mask) != 0)
+    r = -1;
+  return r;
 }
 
 /* Wait for thread TID's stop after PTRACE_INTERRUPT: 0, or -1 if it is
@@ -245,6 +278,11 @@ hi_inject_call (struct hi_inject *ij, uint64_t fn, const char *text,
            strerror (errno));
       return -1;
     }
+  /* The thread's mask as it will be after the system call it may be
+     stopped in (sigsuspend's or ppoll's temporary one is set again as
+     it restarts); every signal but a fault's held during the call. */
+  uint64_t mask = 0, held = ~unblockable ();
+  int have_mask = ptrace (PTRACE_GETSIGMASK, tid, sizeof mask, &mask) == 0;
   r = saved;
   /* Below the red zone: the text, then the return address 0, the stack
      aligned as at a call. */
@@ -276,12 +314,14 @@ hi_inject_call (struct hi_inject *ij, uint64_t fn, const char *text,
   r.rsi = arg2;
   r.rax = 0;
   r.orig_rax = (uint64_t) -1;   /* no system call to restart now */
-  if (ptrace (PTRACE_SETREGS, tid, 0, &r) != 0
+  if ((have_mask
+       && ptrace (PTRACE_SETSIGMASK, tid, sizeof held, &held) != 0)
+      || ptrace (PTRACE_SETREGS, tid, 0, &r) != 0
       || ptrace (PTRACE_CONT, tid, 0, 0) != 0)
     {
       say (why, size, "cannot make thread %d call: %s", tid,
            strerror (errno));
-      ptrace (PTRACE_SETREGS, tid, 0, &saved);
+      restore (tid, &saved, mask, have_mask);
       return -1;
     }
   /* Until the return to 0 faults; other signals are kept for later. */
@@ -300,7 +340,7 @@ hi_inject_call (struct hi_inject *ij, uint64_t fn, const char *text,
                    timeout_ms);
               ptrace (PTRACE_INTERRUPT, tid, 0, 0);
               wait_stop (tid, &ij->kept);
-              ptrace (PTRACE_SETREGS, tid, 0, &saved);
+              restore (tid, &saved, mask, have_mask);
               return -1;
             }
           continue;
@@ -320,7 +360,7 @@ hi_inject_call (struct hi_inject *ij, uint64_t fn, const char *text,
           say (why, size, "the call in process %d faulted (signal %d at "
                "0x%llx): nothing is changed", ij->pid, s,
                (unsigned long long) r.rip);
-          ptrace (PTRACE_SETREGS, tid, 0, &saved);
+          restore (tid, &saved, mask, have_mask);
           return -1;
         }
       else
@@ -331,7 +371,7 @@ hi_inject_call (struct hi_inject *ij, uint64_t fn, const char *text,
         }
     }
   *ret = r.rax;
-  if (ptrace (PTRACE_SETREGS, tid, 0, &saved) != 0)
+  if (restore (tid, &saved, mask, have_mask) != 0)
     {
       say (why, size, "cannot restore thread %d's registers: %s", tid,
            strerror (errno));

@@ -6,12 +6,15 @@
      oldest (checking the pattern it wrote in it) and allocates a new
      one, again and again, and every 16 rounds sends itself SIGRTMIN
      (tgkill), counting sent and handled.  SIGRTMIN+1 from outside is
-     counted too.  Its input: "attached" (from then on, rounds are
+     counted too, and those that still say what the sender's sigqueue
+     put in them (SI_QUEUE, another process, each number 0 to N-1 once)
+     as "intact".  Its input: "attached" (from then on, rounds are
      counted as after the attach), "pause" (the threads stop between
      rounds; it prints "after N": how many of the blocks held were
      allocated after "attached"), "resume", and at its end it frees all
-     and prints "bad B self S/H outside O" (blocks found damaged, self
-     signals sent/handled, outside signals handled), "done".
+     and prints "bad B self S/H outside O intact I" (blocks found
+     damaged, self signals sent/handled, outside signals handled, and
+     intact), "done".
    malloc: one thread calls malloc and free without a pause; at the end
      of its input, "done" and the rounds it made were > 0 ("rounds ok").
    read: reads lines from its input (blocked in read), echoing "got
@@ -24,8 +27,9 @@
      "exec", it execs itself as "execd", which allocates, frees and
      prints "execd monitor N" (N: 1 if heapinspect_root is found in it)
      and reads its input to its end.
-   send PID N US: sends SIGRTMIN+1 to PID N times, US microseconds
-     apart (the outside sender, a process of its own). */
+   send PID N US: sends SIGRTMIN+1 to PID N times with sigqueue, its
+     value 0 to N-1, US microseconds apart (the outside sender, a
+     process of its own). */
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <pthread.h>
@@ -40,11 +44,13 @@
 #include <unistd.h>
 
 #define THREADS 8
+#define MAX_SENT 4096
 #define RING 64
 #define BLOCK 48
 
 static atomic_int attached, paused, stopping;
-static atomic_int outside;
+static atomic_int outside, outside_intact;
+static atomic_char seen[MAX_SENT];
 static atomic_long self_sent, self_handled, bad, rounds;
 /* Where blocks go so that the compiler keeps each malloc and free. */
 static void *volatile sink;
@@ -60,10 +66,15 @@ on_self (int sig)
 }
 
 static void
-on_outside (int sig)
+on_outside (int sig, siginfo_t *si, void *uc)
 {
   (void) sig;
+  (void) uc;
   atomic_fetch_add (&outside, 1);
+  int v = si->si_value.sival_int;
+  if (si->si_code == SI_QUEUE && si->si_pid != getpid () && v >= 0
+      && v < MAX_SENT && atomic_exchange (&seen[v], 1) == 0)
+    atomic_fetch_add (&outside_intact, 1);
 }
 
 static void
@@ -173,9 +184,10 @@ run_threads (void)
     pthread_join (t[i], NULL);
   /* A signal sent is handled before tgkill returns; any still pending
      from outside are the sender's to wait for. */
-  printf ("bad %ld self %ld/%ld outside %d\ndone\n", atomic_load (&bad),
-          atomic_load (&self_sent), atomic_load (&self_handled),
-          atomic_load (&outside));
+  printf ("bad %ld self %ld/%ld outside %d intact %d\ndone\n",
+          atomic_load (&bad), atomic_load (&self_sent),
+          atomic_load (&self_handled), atomic_load (&outside),
+          atomic_load (&outside_intact));
   return 0;
 }
 
@@ -289,7 +301,8 @@ main (int argc, char **argv)
       struct timespec d = { 0, atol (argv[4]) * 1000 };
       for (int i = 0; i < n; i++)
         {
-          if (kill (pid, SIGRTMIN + 1) != 0)
+          if (sigqueue (pid, SIGRTMIN + 1, (union sigval) { .sival_int = i })
+              != 0)
             return 1;
           nanosleep (&d, NULL);
         }
@@ -315,7 +328,9 @@ main (int argc, char **argv)
   struct sigaction sa = { .sa_handler = on_self, .sa_flags = SA_RESTART };
   sigemptyset (&sa.sa_mask);
   sigaction (SIGRTMIN, &sa, NULL);
-  sa.sa_handler = on_outside;
+  sa.sa_handler = NULL;
+  sa.sa_sigaction = on_outside;
+  sa.sa_flags = SA_RESTART | SA_SIGINFO;
   sigaction (SIGRTMIN + 1, &sa, NULL);
   if (strcmp (mode, "sleep") == 0)
     {
