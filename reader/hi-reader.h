@@ -152,6 +152,11 @@ hi_status hi_target_open_stopped (int pid, struct hi_target *out);
    opened. */
 hi_status hi_target_open_maps (int pid, struct hi_target *out);
 
+/* Why ptrace (or reading the memory) of process PID failed with errno
+   ERR, as one line saying what to do, in WHY: no such process, traced
+   by a debugger already, another user's, or Yama's ptrace_scope. */
+void hi_ptrace_refusal (int pid, int err, char *why, size_t size);
+
 /* In T, a live process: the address of the dynamic loader's pointer to
    its _dl_open (GLRO(dl_open) in _rtld_global_ro), which dlopen and
    glibc's internal dlopen (NSS modules, iconv's converters) both call

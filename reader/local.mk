@@ -70,6 +70,7 @@ CLEANFILES += %reldir%/report/profile.pb-c.c %reldir%/report/profile.pb-c.h
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/target/thread-db.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/target/static-tls.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/target/loader-slot.c
+%canon_reldir%_libhireader_la_SOURCES += %reldir%/target/ptrace-refusal.c
 %canon_reldir%_libhireader_la_SOURCES += %reldir%/glibc/glibc.h \
 	%reldir%/glibc/glibc-layout.c %reldir%/glibc/glibc-load.c \
 	%reldir%/glibc/glibc-chunk.c %reldir%/glibc/glibc-verify.c \

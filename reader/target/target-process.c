@@ -431,14 +431,18 @@ open_mem (struct process *p)
 }
 
 /* Closes P after a failed step of an open: HI_E_PROCESS with that
-   step's errno. */
+   step's errno, said as what to do where it is a refusal. */
 static hi_status
 open_failed (struct process *p)
 {
-  int err = errno;
+  int err = errno, pid = p->pid;
   p->mem = -1;
   proc_close (p);
-  return hi_fail (HI_E_PROCESS, err);
+  if (err != EPERM && err != EACCES)
+    return hi_fail (HI_E_PROCESS, err);
+  char why[256];
+  hi_ptrace_refusal (pid, err, why, sizeof why);
+  return hi_fail_text (HI_E_PROCESS, "%s", why);
 }
 
 /* Hands the open process P to OUT. */
