@@ -99,6 +99,16 @@ parse_leak_kinds (const char *arg, unsigned *kinds)
   return 0;
 }
 
+/* A value ARG an option refuses: one line, WHAT it takes and what it
+   was given, as the report options say it; 2. */
+static int
+refused_value (const char *what, const char *arg)
+{
+  char msg[320];
+  snprintf (msg, sizeof msg, "%s, not '%.200s'", what, arg);
+  return hi_usage_line (msg);
+}
+
 /* --raw DUMP@ADDRESS (ARG, cut at its last '@'), one more dump of SRC.
    -1 to go on, else 2. */
 static int
@@ -168,8 +178,8 @@ apply_option (int c, char *arg, struct hi_settings *st)
       st->report = arg;
       return -1;
     case 'p':
-      if (parse_number (arg, &st->src.pid) != 0 || st->src.pid == 0)
-        return hi_bad_usage ("-p needs a process id");
+      if (parse_number (arg, &st->src.pid) != 0 || st->src.pid <= 0)
+        return refused_value ("-p takes a process id", arg);
       return -1;
     case OPT_NO_STOP:
       st->src.no_stop = 1;
@@ -179,7 +189,7 @@ apply_option (int c, char *arg, struct hi_settings *st)
       return -1;
     case OPT_DURATION:
       if (parse_number (arg, &st->run.duration) != 0 || st->run.duration <= 0)
-        return hi_bad_usage ("--duration takes a number of seconds");
+        return refused_value ("--duration takes a number of seconds", arg);
       return -1;
     case OPT_KEEP:
       st->run.keep = 1;

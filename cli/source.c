@@ -17,9 +17,9 @@ static int
 no_source (const char *words)
 {
   char msg[512];
-  snprintf (msg, sizeof msg, "no source given: heapinspect %s FILE "
+  snprintf (msg, sizeof msg, "no source given: heapinspect %s%sFILE "
             "[EXECUTABLE] (a snapshot or core file), or -p PID (a process), "
-            "or --raw DUMP@ADDRESS (a memory dump)", words);
+            "or --raw DUMP@ADDRESS (a memory dump)", words, *words ? " " : "");
   return hi_usage_line (msg);
 }
 
@@ -48,7 +48,7 @@ hi_source_operands (int argc, char **argv, const char *words,
   else
     {
       if (argc < 1)
-        return named ? no_source (words) : hi_bad_usage ("no source given");
+        return no_source (named ? words : "");
       if (argc > 2)
         return hi_bad_usage ("too many operands");
       src->path = argv[0];
@@ -70,13 +70,21 @@ static struct hi_model *load (const struct hi_source *src,
 
 /* SRC's file is an ELF file but no core (S, said as WHY): if what was
    given as its executable opens as a core or a snapshot, the two were
-   given the other way round; say so, with the order that works.  1 if
-   said. */
+   given the other way round; say so, with the order that works.  Given
+   alone, say how to run it or read its core.  1 if said. */
 static int
 swapped (const struct hi_source *src, hi_status s, const char *why)
 {
-  if (s != HI_E_NOT_CORE || src->pid || src->raw || !src->exe)
+  if (s != HI_E_NOT_CORE || src->pid || src->raw)
     return 0;
+  if (!src->exe)
+    {
+      /* A program alone: the two things it may have meant. */
+      fprintf (stderr, "heapinspect: %s: %s: to run it, heapinspect run "
+               "-- %s; for its core, heapinspect CORE %s\n", src->path, why,
+               src->path, src->path);
+      return 1;
+    }
   struct hi_target t;
   if (hi_target_open_file (src->exe, NULL, HI_FILE_SNAPSHOT | HI_FILE_ELF,
                            &t, NULL) != HI_OK)
