@@ -275,7 +275,7 @@ say_module_problem (void *ctx, const char *path, enum hi_module_problem p,
   char safe[1024];
   hi_escape (path, safe, sizeof safe);
   const char *why = p == HI_MOD_BUILD_ID
-                    ? "its build-id differs from the run's (rebuilt since?)"
+                    ? "its build-id differs from the run's (another program, or rebuilt since?)"
                     : p == HI_MOD_PATH_CUT ? "its path was too long to record"
                     : p == HI_MOD_NOT_PROGRAM
                     ? "not an executable or shared library (ELF)"
