@@ -97,6 +97,28 @@ hi_parse_diff (int argc, char **argv, struct hi_settings *st)
   return -1;
 }
 
+/* One line when OLD and NEW are two programs (their executables' paths
+   differ): the chains are matched by their functions' names across
+   them, which may not be what was meant. */
+static void
+say_two_programs (const struct hi_model *old, const struct hi_model *new_m)
+{
+  uint64_t n_old, n_new;
+  const struct hi_module *a = hi_model_modules (old, &n_old);
+  const struct hi_module *b = hi_model_modules (new_m, &n_new);
+  if (n_old == 0 || n_new == 0
+      || strncmp (a[0].path, b[0].path, sizeof a[0].path) == 0)
+    return;
+  char pa[sizeof a[0].path + 1], pb[sizeof b[0].path + 1];
+  char sa[1024], sb[1024];
+  snprintf (pa, sizeof pa, "%.*s", (int) sizeof a[0].path, a[0].path);
+  snprintf (pb, sizeof pb, "%.*s", (int) sizeof b[0].path, b[0].path);
+  hi_escape (pa, sa, sizeof sa);
+  hi_escape (pb, sb, sizeof sb);
+  fprintf (stderr, "heapinspect: diff: two programs, %s then %s: their "
+           "chains are matched by function name\n", sa, sb);
+}
+
 /* The changes from the older source to the newer (text or JSON). */
 int
 hi_cmd_diff (const struct hi_settings *st, int *written)
@@ -125,6 +147,7 @@ hi_cmd_diff (const struct hi_settings *st, int *written)
   else
     {
       *written = 1;
+      say_two_programs (old, new_m);
       hi_cli_module_problems (&src[0], old);
       hi_cli_module_problems (&src[1], new_m);
     }
