@@ -4,7 +4,11 @@
    chunk's size word; `double-free` frees a block twice, clearing the
    tcache key between (as a use after free would), so glibc's own check
    lets it in; `next` writes over a freed block's tcache link (an
-   unaligned one).  It prints
+   unaligned one); `next-last` writes 3 bytes over the link of the only
+   block its tcache bin holds, as `free (b); memset (b, 'A', 3)` does
+   (past the bin's count: malloc never follows it); `fast-next` does
+   the same to the only chunk of a fastbin (its tcache bin full).  It
+   prints
    the addresses involved: "victim ADDR" (the damaged chunk's user
    memory) and "before ADDR" (the block written past, for overflow). */
 #include <stdint.h>
@@ -56,6 +60,25 @@ main (int argc, char **argv)
       /* A link to p + 24, encoded as glibc's PROTECT_PTR encodes it:
          a pointer 8 bytes off any chunk's alignment. */
       ((uint64_t *) p)[0] = (p >> 12) ^ (p + 24);
+      say ("victim", (void *) p);
+    }
+  else if (strcmp (mode, "next-last") == 0)
+    {
+      volatile uintptr_t p = (uintptr_t) kept[11];
+      free ((void *) p);                /* its bin's only chunk */
+      /* Its link was PROTECT_PTR (p, NULL), p >> 12: with 'A's over its
+         low 3 bytes it decodes to ((p >> 12) & 0xffffff) ^ 0x414141,
+         unaligned unless p's page number ends in 1 (then 'B's). */
+      memset ((void *) p, ((p >> 12) & 15) == 1 ? 'B' : 'A', 3);
+      say ("victim", (void *) p);
+    }
+  else if (strcmp (mode, "fast-next") == 0)
+    {
+      volatile uintptr_t p = (uintptr_t) kept[15];
+      for (int i = 0; i < 7; i++)       /* the tcache bin's 7 */
+        free (kept[i]);
+      free ((void *) p);                /* the fastbin's only chunk */
+      memset ((void *) p, ((p >> 12) & 15) == 1 ? 'B' : 'A', 3);
       say ("victim", (void *) p);
     }
   else
