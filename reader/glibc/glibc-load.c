@@ -517,7 +517,8 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
     {
       *why = NULL;
       mp = 0;
-      g->found_by = "a search of libc's data (no debug symbols: no tcache)";
+      g->found_by = "a search of libc's data (no debug symbols, so no "
+                    "tcache; Debian: apt-get install libc6-dbg)";
     }
   else
     *why = "libc's debug symbols are not installed (Debian: apt-get "
