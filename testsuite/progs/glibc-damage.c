@@ -10,7 +10,8 @@
    the same to the only chunk of a fastbin (its tcache bin full).  It
    prints
    the addresses involved: "victim ADDR" (the damaged chunk's user
-   memory) and "before ADDR" (the block written past, for overflow). */
+   memory) and "before ADDR" (the block written past, for overflow).
+   With a second argument go-on, glibc's mallocs go on instead (below). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,5 +84,14 @@ main (int argc, char **argv)
     }
   else
     return 2;
+  /* `glibc-damage MODE go-on`: glibc's own next mallocs of that size
+     instead of the abort, for the words glibc says (on standard error,
+     then its abort) if it meets the damage; exit 0 if it does not. */
+  if (argc > 2 && strcmp (argv[2], "go-on") == 0)
+    {
+      for (int i = 0; i < 16; i++)
+        kept[i] = malloc (24);
+      return 0;
+    }
   abort ();
 }
