@@ -227,22 +227,22 @@ choose (struct MHD_Connection *c, struct serve_proc *p, struct serve_reply *r)
   return n == 1;
 }
 
-/* A numeric query argument NAME in [0, MAX]: 0 and *OUT (0 if absent),
-   or -1 with R filled (400). */
+/* A numeric query argument NAME in [MIN, MAX]: 0 and *OUT (0 if
+   absent), or -1 with R filled (400). */
 static int
-query_number (struct MHD_Connection *c, const char *name, long max,
-              long *out, struct serve_reply *r)
+query_number (struct MHD_Connection *c, const char *name, long min,
+              long max, long *out, struct serve_reply *r)
 {
   const char *arg = MHD_lookup_connection_value (c, MHD_GET_ARGUMENT_KIND,
                                                  name);
   *out = 0;
   if (!arg)
     return 0;
-  if (number (arg, out) != 0 || *out > max)
+  if (number (arg, out) != 0 || *out < min || *out > max)
     {
       serve_log_refused ("bad query", "%s= out of range", name);
-      serve_reply_text (r, 400, "%s= takes a number from 0 to %ld", name,
-                        max);
+      serve_reply_text (r, 400, "%s= takes a number from %ld to %ld", name,
+                        min, max);
       return -1;
     }
   return 0;
@@ -283,8 +283,10 @@ route (struct MHD_Connection *c, const char *url, struct serve_reply *r,
     {
       int allocs = url[13] == 'a';
       long debug, seconds;
-      if (query_number (c, "debug", 2, &debug, r) != 0
-          || query_number (c, "seconds", SERVE_SECONDS_MAX, &seconds, r) != 0
+      /* ?seconds=0 is no window (Go's pprof refuses it too). */
+      if (query_number (c, "debug", 0, 2, &debug, r) != 0
+          || query_number (c, "seconds", 1, SERVE_SECONDS_MAX, &seconds, r)
+             != 0
           || !choose (c, &p, r))
         return;
       serve_page_pprof (&p, allocs, debug != 0, (unsigned) seconds, r);

@@ -44,7 +44,7 @@ static const char serve_help[] =
   "  --token-file FILE    clients must send Authorization: Bearer TOKEN\n"
   "  --allow-unauthenticated   listen beyond loopback without a token\n"
   "  --pidfile FILE       write the server's pid there\n"
-  "See heapinspect-serve(1).\n";
+  "See heapinspect(1), \"Serving a host's processes over HTTP\".\n";
 
 /* A numeric address and port (A.B.C.D:PORT or [V6]:PORT) into SA: its
    length, or 0. */

@@ -275,8 +275,9 @@ const struct hi_module *hi_model_modules (const struct hi_model *m,
    allocated and freed in between), without the figures at the peak; a
    profile format of hi_report then writes the delta (a chain's in-use
    figures as its allocations less its frees in between, 0 where more
-   was freed).  HI_E_USAGE, LATER unchanged, if EARLIER is no earlier
-   read of the same process. */
+   was freed), its run time the window between the reads (a profile's
+   duration; its time stays LATER's).  HI_E_USAGE, LATER unchanged, if
+   EARLIER is no earlier read of the same process. */
 hi_status hi_model_subtract (struct hi_model *later,
                              const struct hi_model *earlier);
 

@@ -317,7 +317,11 @@ walk_tcache (struct walk *w, uint64_t ptr, struct hi_glibc_tcache *tc)
       /* A bin's chunks are all of one size: 32 + 16 * b. */
       uint64_t size = 32 + 16 * (uint64_t) b;
       /* As many entries as its count, the last one's link empty: a
-         double free makes a cycle, longer than the count. */
+         double free makes a cycle, longer than the count.  Each link is
+         checked before it is followed: one that decodes to an
+         unaligned address (a link written over) is named as glibc
+         names it, past the count too (free's double-free walk and
+         tcache_thread_shutdown follow the list to its end). */
       uint64_t holder = 0;
       while (e && n < counts[b])
         {
@@ -331,10 +335,10 @@ walk_tcache (struct walk *w, uint64_t ptr, struct hi_glibc_tcache *tc)
           holder = e - 16;
           e = w->l->safe_linking ? (e >> 12) ^ link : link;
         }
-      if (e && n < counts[b])
-        broken (w, holder, (e & 15)
-                ? "malloc(): unaligned tcache chunk detected"
-                : "tcache chunk of the wrong size or unreadable");
+      if (e & 15)
+        broken (w, holder, "malloc(): unaligned tcache chunk detected");
+      else if (e && n < counts[b])
+        broken (w, holder, "tcache chunk of the wrong size or unreadable");
       else if (e)
         broken (w, holder, "tcache bin longer than its count (a double "
                 "free?)");
@@ -513,7 +517,8 @@ hi_glibc_load (const struct hi_target *t, struct hi_glibc **out,
     {
       *why = NULL;
       mp = 0;
-      g->found_by = "a search of libc's data (no debug symbols: no tcache)";
+      g->found_by = "a search of libc's data (no debug symbols, so no "
+                    "tcache; Debian: apt-get install libc6-dbg)";
     }
   else
     *why = "libc's debug symbols are not installed (Debian: apt-get "

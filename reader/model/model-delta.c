@@ -41,5 +41,16 @@ hi_model_subtract (struct hi_model *later, const struct hi_model *earlier)
     }
   /* Each chain's figures at the peak are no difference of anything. */
   later->has_time = 0;
+  /* The profile's duration is the window, not the process's life (Go's
+     delta: DurationNanos the window, TimeNanos the second read's): the
+     run times' difference (the monotonic clock's, both reads'), else
+     the reads' wall clocks'; 0 where neither is known. */
+  if (later->run_ns && earlier->run_ns && later->run_ns >= earlier->run_ns)
+    later->run_ns -= earlier->run_ns;
+  else if (later->read_ns && earlier->read_ns
+           && later->read_ns >= earlier->read_ns)
+    later->run_ns = later->read_ns - earlier->read_ns;
+  else
+    later->run_ns = 0;
   return HI_OK;
 }

@@ -72,7 +72,8 @@ struct hi_model
   uint64_t run_ns;           /* how long the process had run then: the
                                 monotonic clocks' difference where both
                                 ends have one (snapshot, live process),
-                                else read_ns - start_realtime_ns */
+                                else read_ns - start_realtime_ns; a
+                                delta's (hi_model_subtract): the window */
   /* Time (format 4 on; see format.h).  has_time 0: the input has none
      (an older format, or its time arenas could not be used: damage), and
      chain_time, timeline are NULL. */

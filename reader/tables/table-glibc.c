@@ -486,13 +486,26 @@ build_verify (const struct hi_target *t, const struct hi_glibc *g,
   char text[200];
   tb->keyvalue = 1;
   tb->threshold = -1;
-  tb->legend = "glibc's own checks, made on every chunk, bin and tcache "
-               "without aborting anything";
+  /* Without the threads' tcaches (no debug symbols, no libthread_db)
+     their chunks were not checked: it says so rather than "the heap". */
+  tb->legend = g->tcache_known
+               ? "glibc's own checks, made on every chunk, bin and tcache "
+                 "without aborting anything"
+               : "glibc's own checks, made on every chunk and bin (the "
+                 "threads' tcaches were not read) without aborting anything";
+  kv (r, tb, "checked", hi_cell_text (g->tcache_known
+                                      ? "every chunk, bin and tcache"
+                                      : "every chunk and bin, no tcache (not "
+                                        "read: that needs libc's debug "
+                                        "symbols and libthread_db)"));
   kv (r, tb, "arenas", hi_cell_count (g->n_arenas));
   kv (r, tb, "problems", hi_cell_count (*problems));
   if (!first.what)
     {
-      kv (r, tb, "first", hi_cell_text ("none: the heap is consistent"));
+      kv (r, tb, "first", hi_cell_text (g->tcache_known
+                                        ? "none: the heap is consistent"
+                                        : "none in the chunks and bins (no "
+                                          "tcache checked)"));
       return HI_OK;
     }
   kv (r, tb, "first", hi_cell_text (first.what));
