@@ -457,6 +457,15 @@ hi_cmd_serve (const struct hi_settings *st, int *written)
   fprintf (stderr, "heapinspect serve: listening on http://%s/ "
            "(%zu monitored process%s%s)\n", name, n, n == 1 ? "" : "es",
            config.token ? "; bearer token required" : "");
+  /* A process named with -p that is not served now: why it may be. */
+  for (size_t i = 0; i < config.n_pids; i++)
+    {
+      struct serve_proc p;
+      if (!serve_proc_find (config.pids[i], &p))
+        fprintf (stderr, "heapinspect serve: process %d is not served now "
+                 "(it has no monitor, is gone, or is not this user's); it "
+                 "is once it runs under the monitor\n", (int) config.pids[i]);
+    }
   fflush (stderr);
   int sig;
   siginfo_t info;
