@@ -454,6 +454,9 @@ attach_run (const struct hi_settings *st, int *written)
           return status;        /* the directory stays for it */
         }
     }
+  /* A program that ended between the read and the detach wrote its
+     snapshot all the same. */
+  unlink (snapshot);
   rmdir (dir);
   return status;
 }
