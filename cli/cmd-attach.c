@@ -5,8 +5,10 @@
    libheapinspect.so and heapinspect_attach, which redirects the malloc
    family through the GOT (libheapinspect(7)), and let go.  The report
    comes when the program ends (from the snapshot the monitor writes at
-   its exit), or at Ctrl-C or --duration (read live, as -p), after which
-   heapinspect_detach is called in it, unless --keep. */
+   its exit, or when SIGTERM, SIGINT or SIGHUP it left default kills
+   it), or at Ctrl-C or --duration (read live, as -p), after which
+   heapinspect_detach is called in it, unless --keep; `heapinspect
+   detach -p PID` calls it later. */
 #define _GNU_SOURCE
 #include "commands.h"
 #include "inject.h"

@@ -31,21 +31,20 @@ hi_process_forked (struct hi_process *p)
     }
 }
 
-/* The flag last, after the times it vouches for: a reader of the live
-   process sees either period whole, or at worst a detach's times with
-   the flag not yet set (the attached time then counts on). */
+/* Called by heapinspect_attach and heapinspect_detach, which the
+   injector calls with every thread stopped: a reader that stops the
+   process too never sees half of it.  For one that does not (serve,
+   --no-stop), the flags come last, after the times they vouch for. */
 void
 hi_process_attached (struct hi_process *p)
 {
   int again = (p->flags & HI_PROCESS_ATTACHED) != 0;
-  __atomic_store_n (&p->flags, p->flags & ~HI_PROCESS_DETACHED,
-                    __ATOMIC_RELEASE);
   /* The first period begins with the record's clocks. */
   p->period_monotonic_ns = again ? hi_prim_monotonic_ns ()
                                  : p->start_monotonic_ns;
+  __atomic_store_n (&p->flags, (p->flags & ~HI_PROCESS_DETACHED)
+                               | HI_PROCESS_ATTACHED, __ATOMIC_RELEASE);
   p->detached_realtime_ns = p->detached_monotonic_ns = 0;
-  __atomic_store_n (&p->flags, p->flags | HI_PROCESS_ATTACHED,
-                    __ATOMIC_RELEASE);
 }
 
 void
@@ -53,10 +52,10 @@ hi_process_detached (struct hi_process *p)
 {
   uint64_t rt, mono;
   hi_prim_clocks (&rt, &mono);
-  if (mono > p->period_monotonic_ns)
-    p->attached_ns += mono - p->period_monotonic_ns;
   p->detached_realtime_ns = rt;
   p->detached_monotonic_ns = mono;
+  if (mono > p->period_monotonic_ns)
+    p->attached_ns += mono - p->period_monotonic_ns;
   __atomic_store_n (&p->flags, p->flags | HI_PROCESS_DETACHED,
                     __ATOMIC_RELEASE);
 }
