@@ -5,8 +5,10 @@
    libheapinspect.so and heapinspect_attach, which redirects the malloc
    family through the GOT (libheapinspect(7)), and let go.  The report
    comes when the program ends (from the snapshot the monitor writes at
-   its exit), or at Ctrl-C or --duration (read live, as -p), after which
-   heapinspect_detach is called in it, unless --keep. */
+   its exit, or when SIGTERM, SIGINT or SIGHUP it left default kills
+   it), or at Ctrl-C or --duration (read live, as -p), after which
+   heapinspect_detach is called in it, unless --keep; `heapinspect
+   detach -p PID` calls it later. */
 #define _GNU_SOURCE
 #include "commands.h"
 #include "inject.h"
@@ -199,8 +201,12 @@ inject (int pid, const char *snapshot, char *why, size_t size)
                 lib, msg);
       st = -1;
     }
+  /* on_signal: SIGTERM, SIGINT and SIGHUP, where the program left them
+     default, write the snapshot before the program dies of them, so
+     that the report comes all the same. */
   char options[PATH_MAX + 64];
-  snprintf (options, sizeof options, "output=%s", snapshot);
+  snprintf (options, sizeof options, "output=%s;on_signal=snapshot",
+            snapshot);
   if (st == 0
       && (st = call (ij, pid, "heapinspect_attach", options, 0, &r, why,
                      size)) == 0
@@ -321,8 +327,26 @@ snapshot_dir (int pid, char *path, size_t size)
   return 0;
 }
 
+static int attach_run (const struct hi_settings *st, int *written);
+
+/* The report written into a pipe that closes (heapinspect attach ... |
+   head) fails with EPIPE instead of killing heapinspect, so that the
+   monitor is detached and the snapshot's directory removed all the
+   same; SIGPIPE's own disposition comes back for the output's last
+   flush. */
 int
 hi_cmd_attach (const struct hi_settings *st, int *written)
+{
+  struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+  sigemptyset (&ign.sa_mask);
+  sigaction (SIGPIPE, &ign, &old);
+  int status = attach_run (st, written);
+  sigaction (SIGPIPE, &old, NULL);
+  return status;
+}
+
+static int
+attach_run (const struct hi_settings *st, int *written)
 {
   int pid = (int) st->src.pid;
   char why[768];
@@ -426,11 +450,103 @@ hi_cmd_attach (const struct hi_settings *st, int *written)
       else if (st->run.keep)
         {
           fprintf (stderr, "heapinspect: process %d stays monitored "
-                   "(--keep): heapinspect -p %d reads it; its snapshot at "
-                   "exit goes to %s\n", pid, pid, snapshot);
+                   "(--keep): heapinspect -p %d reads it, heapinspect "
+                   "detach -p %d detaches it; its snapshot at exit goes to "
+                   "%s\n", pid, pid, pid, snapshot);
           return status;        /* the directory stays for it */
         }
     }
+  /* A program that ended between the read and the detach wrote its
+     snapshot all the same. */
+  unlink (snapshot);
   rmdir (dir);
   return status;
+}
+
+int
+hi_parse_detach (int argc, char **argv, struct hi_settings *st)
+{
+  (void) argv;
+  if (argc > 1)
+    return hi_bad_usage ("detach takes no operand: heapinspect detach -p "
+                         "PID");
+  if (!st->src.pid)
+    return hi_bad_usage ("detach needs -p PID, the program attached to");
+  if (st->src.no_stop || st->src.raw || st->leak_check)
+    return hi_bad_usage ("detach goes with -p PID alone");
+  return -1;
+}
+
+/* The directory of PATH if an attach made it for the monitor's snapshot
+   (TMPDIR/heapinspect-attach.XXXXXX/exit.hip), into DIR: 1, else 0. */
+static int
+attach_dir (const char *path, char *dir, size_t size)
+{
+  const char *slash = strrchr (path, '/');
+  if (!slash || strcmp (slash, "/exit.hip") != 0
+      || (size_t) (slash - path) >= size)
+    return 0;
+  memcpy (dir, path, (size_t) (slash - path));
+  dir[slash - path] = '\0';
+  const char *base = strrchr (dir, '/');
+  return base && strncmp (base + 1, "heapinspect-attach.", 19) == 0
+         && strlen (base + 1) == 19 + 6;
+}
+
+/* `heapinspect detach -p PID`: the monitor an attach left attached
+   (--keep) gives the malloc family back to glibc, as at the end of an
+   attach without --keep; its figures stay readable, frozen, and the
+   directory the attach made for its snapshot goes. */
+int
+hi_cmd_detach (const struct hi_settings *st, int *written)
+{
+  int pid = (int) st->src.pid;
+  uint64_t root;
+  char why[768];
+  *written = 0;
+  if (symbol (pid, "heapinspect_root", &root) != 0)
+    {
+      fprintf (stderr, "heapinspect: process %d: %s\n", pid,
+               maps_object (pid, "libc.so.") < 0
+               ? "no such process, or its memory map cannot be read"
+               : "no monitor in it: nothing to detach");
+      return 1;
+    }
+  int state = maps_object (pid, "libheapinspect-attach.so") == 1
+              ? attach_state (pid) : -1;
+  if (state < 0 || state == 0)
+    {
+      fprintf (stderr, "heapinspect: process %d runs under a monitor "
+               "heapinspect attach did not load (preloaded or linked): it "
+               "cannot be detached\n", pid);
+      return 1;
+    }
+  if (state == 2)
+    {
+      fprintf (stderr, "heapinspect: process %d: its monitor is detached "
+               "already\n", pid);
+      return 1;
+    }
+  /* Where its snapshot would have gone, before detach clears it. */
+  char output[PATH_MAX] = "", dir[PATH_MAX];
+  struct hi_inject *ij;
+  uint64_t r;
+  if (hi_inject_open (pid, &ij, why, sizeof why) == 0)
+    {
+      if (call (ij, pid, "heapinspect_output", NULL, 0, &r, why,
+                sizeof why) == 0 && r)
+        hi_inject_read_string (ij, r, output, sizeof output);
+      hi_inject_close (ij);
+    }
+  if (detach (pid, why, sizeof why) != 0)
+    {
+      fprintf (stderr, "heapinspect: %s\n", why);
+      return 1;
+    }
+  if (attach_dir (output, dir, sizeof dir))
+    rmdir (dir);              /* empty: the process has not ended */
+  fprintf (stderr, "heapinspect: process %d: the monitor is detached; "
+           "heapinspect -p %d reads the figures of its attached time\n",
+           pid, pid);
+  return 0;
 }

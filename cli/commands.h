@@ -103,6 +103,8 @@ hi_parse_fn hi_parse_run;            /* cmd-run.c */
 hi_run_fn hi_cmd_run;
 hi_parse_fn hi_parse_attach;         /* cmd-attach.c */
 hi_run_fn hi_cmd_attach;
+hi_parse_fn hi_parse_detach;         /* cmd-attach.c */
+hi_run_fn hi_cmd_detach;
 hi_parse_fn hi_parse_diff;           /* cmd-diff.c */
 hi_run_fn hi_cmd_diff;
 hi_parse_fn hi_parse_block;          /* cmd-block.c */

@@ -17,6 +17,8 @@ static const struct hi_command commands[] = {
     HI_CMD_ENDS_OPTIONS | HI_CMD_TEXT | HI_CMD_REPORT_STDERR },
   { "diff", hi_parse_diff, hi_cmd_diff, 0 },
   { "attach", hi_parse_attach, hi_cmd_attach, HI_CMD_REPORT_STDERR },
+  { "detach", hi_parse_detach, hi_cmd_detach,
+    HI_CMD_TEXT | HI_CMD_REPORT_STDERR },
   { "flamegraph", hi_parse_flamegraph, hi_cmd_report, 0 },
   { "block", hi_parse_block, hi_cmd_block, HI_CMD_TEXT },
   { "ref", hi_parse_ref, hi_cmd_ref, HI_CMD_TEXT },

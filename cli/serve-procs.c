@@ -70,7 +70,11 @@ proc_line (pid_t pid, const char *name, char *buf, size_t size)
 }
 
 /* 1 if process PID holds the monitor's root, ready (the reader's target
-   of its memory, the root by its symbol and its magic). */
+   of its memory, the root by its symbol and its magic), and recording:
+   a monitor `heapinspect attach` attached and then detached is not
+   served, as an unmonitored process is not (its figures are frozen at
+   the detach: served, they would chart a flat heap while the program's
+   grows; left out, Prometheus marks its series stale). */
 static int
 monitored (pid_t pid)
 {
@@ -82,7 +86,8 @@ monitored (pid_t pid)
       uint64_t addr, magic;
       found = t.ops->lookup_symbol (t.ctx, "heapinspect_root", &addr) == 0
               && t.ops->read_memory (t.ctx, addr, &magic, sizeof magic) == 0
-              && magic == HI_ROOT_MAGIC;
+              && magic == HI_ROOT_MAGIC
+              && hi_target_monitor_detached (&t) == 0;
       hi_target_close (&t);
     }
   serve_reader_unlock ();

@@ -15,6 +15,7 @@ static const char usage_head[] =
   "       heapinspect [OPTIONS] --raw DUMP@ADDRESS [ELF]   a raw memory dump\n"
   "       heapinspect [OPTIONS] run [RUN-OPTIONS] [--] COMMAND [ARGS...]\n"
   "       heapinspect [OPTIONS] attach -p PID [--duration=SECONDS] [--keep]\n"
+  "       heapinspect detach -p PID   an attach's monitor (--keep) detached\n"
   "       heapinspect stat|modules SOURCE...\n"
   "       heapinspect block ADDRESS SOURCE...\n"
   "       heapinspect ref ADDRESS SOURCE...   what points into a block (core, -p, --raw)\n"

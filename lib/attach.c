@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "attach.h"
 #include "modules.h"
+#include "tools.h"
 #include "heapinspect/heapinspect.h"
 
 #include <dlfcn.h>
@@ -685,7 +686,12 @@ heapinspect_attach (const char *options)
       int r = patch_sets ((1u << SET_RELEASE) | (1u << SET_ALLOC)
                           | (1u << SET_DL));
       if (r == 0)
-        atomic_store (&hi_state.attach, HI_ATTACH_ON);
+        {
+          atomic_store (&hi_state.attach, HI_ATTACH_ON);
+          if (hi_state.process)
+            hi_process_attached (hi_state.process);
+          hi_fatal_signals (1);
+        }
       hi_lock_release (&attach_lock);
       return r;
     }
@@ -739,6 +745,9 @@ heapinspect_attach (const char *options)
     {
       /* Nothing patched: the monitor stays, recording nothing. */
       atomic_store (&hi_state.attach, HI_ATTACH_DETACHED);
+      if (hi_state.process)
+        hi_process_detached (hi_state.process);
+      hi_fatal_signals (0);
       hi_lock_release (&attach_lock);
       return -1;
     }
@@ -774,6 +783,18 @@ heapinspect_detach (void)
   pass_init (&ps, PASS_RESTORE, 1u << SET_ALLOC);
   dl_iterate_phdr (patch_object, &ps);
   atomic_store (&hi_state.attach, HI_ATTACH_DETACHED);
+  if (hi_state.process)
+    hi_process_detached (hi_state.process);
+  /* No handler of the monitor's left in the program's place. */
+  hi_fatal_signals (0);
   hi_lock_release (&attach_lock);
   return 0;
+}
+
+/* The snapshot's file name template ("" for none), for `heapinspect
+   detach` to remove the directory an attach made for it. */
+__attribute__ ((visibility ("default"))) const char *
+heapinspect_output (void)
+{
+  return hi_state.output;
 }

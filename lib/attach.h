@@ -32,6 +32,11 @@ HI_HIDDEN int hi_start_attached (void);
 /* init.c: the snapshot's file name template, as HEAPINSPECT_OUTPUT
    gives it ("none": no snapshot at exit or on the signal). */
 HI_HIDDEN void hi_set_output (const char *out);
+/* init.c: HEAPINSPECT_ON_SIGNAL=snapshot's handlers of SIGTERM, SIGINT
+   and SIGHUP: set where the program left the default (CATCH 1), or the
+   default put back where they are still the monitor's (0: a detach,
+   which leaves no handler of its own behind). */
+HI_HIDDEN void hi_fatal_signals (int catch);
 
 /* The attach's state in hi_state.attach: set by heapinspect_attach,
    read by the entry points. */

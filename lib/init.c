@@ -368,7 +368,7 @@ init_once (void)
     {
       hi_process_record (p);
       if (atomic_load (&hi_state.attach) != HI_ATTACH_NONE)
-        p->flags |= HI_PROCESS_ATTACHED;
+        hi_process_attached (p);
       hi_state.process = p;
       r->arenas[HI_A_PROCESS].count = 1;
       hi_state.start_ns = p->start_monotonic_ns;
@@ -388,12 +388,21 @@ install_hooks (void)
     = parse_signal (hi_prim_getenv ("HEAPINSPECT_SIGNAL"));
   if (hi_state.snapshot_signal > 0)
     hi_prim_signal_catch (hi_state.snapshot_signal, on_snapshot_signal);
+  hi_fatal_signals (1);
+}
+
+void
+hi_fatal_signals (int catch)
+{
   static const int fatal[] = { SIGTERM, SIGINT, SIGHUP };
   for (size_t i = 0; hi_state.on_signal && i < sizeof fatal / sizeof *fatal;
        i++)
-    if (fatal[i] != hi_state.snapshot_signal
-        && hi_prim_signal_is_default (fatal[i]))
+    if (fatal[i] == hi_state.snapshot_signal)
+      continue;
+    else if (catch && hi_prim_signal_is_default (fatal[i]))
       hi_prim_signal_catch (fatal[i], on_fatal_signal);
+    else if (!catch && hi_prim_signal_is (fatal[i], on_fatal_signal))
+      hi_prim_signal_default (fatal[i]);
 }
 
 int

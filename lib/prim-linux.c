@@ -841,6 +841,24 @@ hi_prim_signal_is_default (int sig)
          && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL;
 }
 
+int
+hi_prim_signal_is (int sig, void (*handler) (int))
+{
+  struct sigaction old;
+  return sigaction (sig, NULL, &old) == 0
+         && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == handler;
+}
+
+int
+hi_prim_signal_default (int sig)
+{
+  struct sigaction sa;
+  memset (&sa, 0, sizeof sa);
+  sa.sa_handler = SIG_DFL;
+  sigemptyset (&sa.sa_mask);
+  return sigaction (sig, &sa, NULL);
+}
+
 void
 hi_prim_signal_reraise (int sig)
 {

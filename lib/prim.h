@@ -152,6 +152,10 @@ void hi_prim_abort (void) __attribute__ ((noreturn));
 int hi_prim_signal_catch (int sig, void (*handler) (int));
 /* 1 if SIG has its default action now. */
 int hi_prim_signal_is_default (int sig);
+/* 1 if SIG's handler is HANDLER (a plain one, not SA_SIGINFO). */
+int hi_prim_signal_is (int sig, void (*handler) (int));
+/* SIG's default action back. */
+int hi_prim_signal_default (int sig);
 /* Give SIG its default action and send it to this thread again: it is
    delivered once the running handler returns. */
 void hi_prim_signal_reraise (int sig);

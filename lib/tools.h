@@ -11,6 +11,11 @@
    monitor's start); restart P's clocks (in the child of a fork). */
 HI_HIDDEN void hi_process_record (struct hi_process *p);
 HI_HIDDEN void hi_process_forked (struct hi_process *p);
+/* process.c: an attached monitor's periods (format 6): P attached from
+   now (at its first attach too, after hi_process_record), or detached
+   from now. */
+HI_HIDDEN void hi_process_attached (struct hi_process *p);
+HI_HIDDEN void hi_process_detached (struct hi_process *p);
 
 /* snapshot.c: write a snapshot to the file PATH_TEMPLATE names (%p, %%);
    0, or -1 with errno set.  With WARN, the first failure in the process

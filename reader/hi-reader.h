@@ -222,6 +222,13 @@ hi_status hi_target_open_file (const char *path, const char *exe,
 hi_status hi_target_finish (struct hi_target *t);
 void hi_target_close (struct hi_target *t);
 
+/* 1 if the monitor in T's memory (its root by symbol) was attached to
+   the running program (heapinspect attach) and is detached now: its
+   figures are those of the attached time, frozen.  0 if not (recording,
+   preloaded, a format before 6), -1 if its root cannot be read.  Reads
+   the root and the process record only, as a listing needs. */
+int hi_target_monitor_detached (const struct hi_target *t);
+
 /* The monitor's data, copied out of a target and validated: every index
    is in range and every parent link points to an older node, so walks
    terminate.  Entries that fail validation are counted, not used.

@@ -24,9 +24,14 @@
  * corruption (arena HI_ARENA_ERRORS), the quarantine of freed blocks
  * (arena HI_ARENA_QUARANTINE, HI_CHECK_QUARANTINED headers), redzones
  * after blocks, and the client API (types and pools).
- * Readers of version 5 read versions 2, 3 and 4 as well (HI_ROOT_SIZE_V2,
- * HI_ROOT_SIZE_V3, HI_ROOT_SIZE_V4): their roots are the first bytes of
- * this one, their arenas are these but for the ones they lack.
+ * 6 an attached monitor's periods: struct hi_process grows by the time
+ * attached and the detach's time (HI_PROCESS_DETACHED); the root is
+ * version 5's.
+ * Readers of version 6 read versions 2 to 5 as well (HI_ROOT_SIZE_V2,
+ * HI_ROOT_SIZE_V3, HI_ROOT_SIZE_V4, HI_ROOT_SIZE_V5): their roots are the
+ * first bytes of this one, their arenas are these but for the ones they
+ * lack, and their process record is the first HI_PROCESS_SIZE_V5 bytes of
+ * this one.
  */
 #ifndef HEAPINSPECT_FORMAT_H
 #define HEAPINSPECT_FORMAT_H
@@ -35,7 +40,7 @@
 #include <stdint.h>
 
 #define HI_ROOT_MAGIC      UINT64_C(0x31544f4f52504948) /* "HIPROOT1" */
-#define HI_FORMAT_VERSION  5u
+#define HI_FORMAT_VERSION  6u
 #define HI_FORMAT_OLDEST   2u     /* the oldest version readers still read */
 #define HI_ORDER_LITTLE    1u
 #define HI_ORDER_BIG       2u
@@ -186,10 +191,12 @@ struct hi_root
 };
 
 /* The root of version 2: the fields up to `totals`; of version 3: up to
-   snapshot_monotonic_ns; of version 4: up to more_arenas. */
+   snapshot_monotonic_ns; of version 4: up to more_arenas; of version 5:
+   all of it (version 6 changed the process record alone). */
 #define HI_ROOT_SIZE_V2 392u
 #define HI_ROOT_SIZE_V3 408u
 #define HI_ROOT_SIZE_V4 696u
+#define HI_ROOT_SIZE_V5 792u
 
 /* root.time_flags */
 #define HI_TIME_LIFETIMES 1u  /* HEAPINSPECT_LIFETIMES=1: birth stamps and
@@ -204,6 +211,14 @@ struct hi_root
                                        program (heapinspect_attach): the
                                        start times are the attach's, and
                                        blocks from before have no header */
+#define HI_PROCESS_DETACHED   4u    /* with HI_PROCESS_ATTACHED (version 6
+                                       on): heapinspect_detach gave the
+                                       malloc family back to glibc at
+                                       detached_*_ns; the figures are those
+                                       of the attached time, frozen since */
+
+/* The process record of versions 3 to 5: up to cmdline. */
+#define HI_PROCESS_SIZE_V5 4120u
 
 struct hi_process
 {
@@ -214,6 +229,15 @@ struct hi_process
   /* /proc/self/cmdline as it was at start: each argument followed by a
      NUL (the last one's NUL is missing when cut). */
   char     cmdline[HI_CMDLINE_MAX];
+  /* Version 6 on, with HI_PROCESS_ATTACHED: the attach periods (an
+     attach, its detach, another attach...).  start_*_ns are the first
+     attach's. */
+  uint64_t attached_ns;         /* time attached in the periods that
+                                   ended (all of them while detached) */
+  uint64_t period_monotonic_ns; /* CLOCK_MONOTONIC when the latest period
+                                   began */
+  uint64_t detached_realtime_ns;  /* with HI_PROCESS_DETACHED: when the */
+  uint64_t detached_monotonic_ns; /* latest period ended; else 0 */
 };
 
 /* Calling-context tree.  Node 0 is the root (the outermost caller);
@@ -758,7 +782,7 @@ struct hi_snap_region
   uint64_t offset;          /* file offset of the bytes */
 };
 
-/* The layout of version 5, locked: a change here without a new
+/* The layout of version 6, locked: a change here without a new
    HI_FORMAT_VERSION (and new values below) does not compile. */
 #ifdef __cplusplus
 # define HI_LAYOUT(cond) static_assert (cond, #cond)
@@ -766,7 +790,7 @@ struct hi_snap_region
 # define HI_LAYOUT(cond) _Static_assert (cond, #cond)
 #endif
 #define HI_AT(type, field, off) HI_LAYOUT (offsetof (struct type, field) == (off))
-HI_LAYOUT (HI_FORMAT_VERSION == 5u && HI_FORMAT_OLDEST == 2u);
+HI_LAYOUT (HI_FORMAT_VERSION == 6u && HI_FORMAT_OLDEST == 2u);
 HI_LAYOUT (HI_NCALLS == 11 && HI_NBINS == 1026 && HI_THREAD_SITES == 64
            && HI_MAX_ARENAS == 8 && HI_NSIZE_CLASSES == 4
            && HI_PATH_MAX == 440 && HI_BUILD_ID_MAX == 32
@@ -902,12 +926,18 @@ HI_AT (hi_timeline, points_taken, 24);
 HI_AT (hi_timeline, points, 32);
 HI_AT (hi_timeline, detailed, 32 + 1024 * 32);
 
-HI_LAYOUT (sizeof (struct hi_process) == 24 + 4096);
+HI_LAYOUT (sizeof (struct hi_process) == 24 + 4096 + 32);
+HI_LAYOUT (HI_PROCESS_SIZE_V5 == 24 + 4096
+           && HI_ROOT_SIZE_V5 == sizeof (struct hi_root));
 HI_AT (hi_process, start_realtime_ns, 0);
 HI_AT (hi_process, start_monotonic_ns, 8);
 HI_AT (hi_process, flags, 16);
 HI_AT (hi_process, cmdline_len, 20);
 HI_AT (hi_process, cmdline, 24);
+HI_AT (hi_process, attached_ns, 4120);
+HI_AT (hi_process, period_monotonic_ns, 4128);
+HI_AT (hi_process, detached_realtime_ns, 4136);
+HI_AT (hi_process, detached_monotonic_ns, 4144);
 
 HI_LAYOUT (sizeof (struct hi_node) == 16);
 HI_AT (hi_node, ret, 0);

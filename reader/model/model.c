@@ -12,6 +12,7 @@ static uint32_t
 root_size_of (uint32_t version)
 {
   return version == HI_FORMAT_VERSION ? sizeof (struct hi_root)
+         : version == 5 ? HI_ROOT_SIZE_V5
          : version == 4 ? HI_ROOT_SIZE_V4
          : version == 3 ? HI_ROOT_SIZE_V3
          : version == 2 ? HI_ROOT_SIZE_V2 : 0;
@@ -431,31 +432,34 @@ read_types (const struct hi_target *t, struct hi_model *m)
 }
 
 /* The process record (format 3): entry 0 of its arena, if there is one
-   of the right size.  An arena that cannot be read is damage, not a
-   failure: the tables do not need it. */
+   of the right size (HI_PROCESS_SIZE_V5 before format 6: the rest
+   zero).  An arena that cannot be read is damage, not a failure: the
+   tables do not need it. */
 static hi_status
 read_process (const struct hi_target *t, struct hi_model *m,
               const struct hi_target *clock)
 {
   struct hi_process p;
+  memset (&p, 0, sizeof p);
+  size_t size = m->root.version >= 6 ? sizeof p : HI_PROCESS_SIZE_V5;
   int have = 0;
   for (uint32_t i = 0; m->root.version >= 3 && i < m->root.n_arenas; i++)
     {
       const struct hi_arena_desc *a = hi_model_arena_desc (&m->root, i);
       if (a->kind != HI_ARENA_PROCESS || a->count == 0)
         continue;
-      if (!have && hi_budget_grant (m, HI_ARENA_PROCESS, 1, sizeof p) == 0)
+      if (!have && hi_budget_grant (m, HI_ARENA_PROCESS, 1, size) == 0)
         break;                /* the budget's cut, counted there */
       if (have || a->count != 1 || a->capacity < 1
-          || a->entry_size != sizeof p
-          || t->ops->read_memory (t->ctx, a->addr, &p, sizeof p) != 0)
+          || a->entry_size != size
+          || t->ops->read_memory (t->ctx, a->addr, &p, size) != 0)
         {
           m->damage.process++;
           m->damaged++;
           have = 0;
           break;
         }
-      hi_budget_spend (m, sizeof p);
+      hi_budget_spend (m, size);
       have = 1;
     }
   return hi_procinfo_set (m, have ? &p : NULL, clock);

@@ -54,6 +54,14 @@ struct hi_model
                                 process (heapinspect attach): its start
                                 is the attach's, blocks from before are
                                 not in it */
+  int detached;              /* ... and detached since (format 6 on): its
+                                figures are those of the attached time */
+  uint64_t attached_ns;      /* with attached: how long it was attached
+                                until the data was read, the periods
+                                summed (format 6 on; before, run_ns);
+                                0: not known */
+  uint64_t detached_ns;      /* with detached: how long before the read
+                                the detach was; 0: not known */
   /* For an attached monitor, the chunks glibc holds in use that hold no
      block of the monitor's (hi_model_count_foreign, glibc-monitor.c):
      counted (1) with their number and usable bytes, or not (0) and

@@ -5,6 +5,7 @@
 #include "model/model.h"
 #include "hi-reader.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -176,6 +177,39 @@ in_range (struct hi_model *m, uint64_t ns)
   return 0;
 }
 
+/* An attached monitor's periods (format 6; before, one period: the
+   run time): how long it was attached, whether it is detached and
+   since when, as of AT_RT, AT_MONO (the read's clocks, 0 if not
+   known). */
+static void
+periods (struct hi_model *m, const struct hi_process *p, uint64_t at_rt,
+         uint64_t at_mono)
+{
+  m->attached_ns = m->run_ns;
+  if (m->root.version < 6)
+    return;
+  uint64_t sum = in_range (m, p->attached_ns);
+  uint64_t period = in_range (m, p->period_monotonic_ns);
+  if (p->flags & HI_PROCESS_DETACHED)
+    {
+      uint64_t d_rt = in_range (m, p->detached_realtime_ns);
+      uint64_t d_mono = in_range (m, p->detached_monotonic_ns);
+      m->detached = 1;
+      m->attached_ns = sum;
+      if (d_mono && at_mono && at_mono >= d_mono)
+        m->detached_ns = at_mono - d_mono;
+      else if (d_rt && at_rt && at_rt >= d_rt)
+        m->detached_ns = at_rt - d_rt;
+      return;
+    }
+  /* Attached now: the periods that ended, and this one so far. */
+  m->attached_ns = 0;
+  if (period && at_mono && at_mono >= period && sum <= TIME_MAX)
+    m->attached_ns = sum + (at_mono - period);
+  else if (!sum)
+    m->attached_ns = m->run_ns;   /* one period: the run time (a core) */
+}
+
 int
 hi_target_time (const struct hi_target *t, uint64_t *realtime_ns,
                 uint64_t *monotonic_ns)
@@ -241,5 +275,41 @@ hi_procinfo_set (struct hi_model *m, const struct hi_process *p,
     }
   else if (start_rt && at_rt && at_rt >= start_rt)
     m->run_ns = at_rt - start_rt;
+  if (p && m->attached)
+    periods (m, p, at_rt, at_mono);
   return HI_OK;
+}
+
+int
+hi_target_monitor_detached (const struct hi_target *t)
+{
+  uint64_t addr;
+  struct hi_root r;
+  memset (&r, 0, sizeof r);
+  if (t->ops->lookup_symbol (t->ctx, "heapinspect_root", &addr) != 0
+      || t->ops->read_memory (t->ctx, addr, &r, HI_ROOT_SIZE_V2) != 0
+      || r.magic != HI_ROOT_MAGIC)
+    return -1;
+  if (r.version < 6 || r.version > HI_FORMAT_VERSION || !r.ready)
+    return 0;
+  if (r.root_size != sizeof r
+      || t->ops->read_memory (t->ctx, addr, &r, sizeof r) != 0)
+    return -1;
+  uint32_t n = r.n_arenas < HI_MAX_ARENAS + HI_MAX_MORE_ARENAS
+               ? r.n_arenas : HI_MAX_ARENAS + HI_MAX_MORE_ARENAS;
+  for (uint32_t i = 0; i < n; i++)
+    {
+      const struct hi_arena_desc *a = hi_model_arena_desc (&r, i);
+      uint32_t flags;
+      if (a->kind != HI_ARENA_PROCESS || a->count != 1
+          || a->entry_size != sizeof (struct hi_process))
+        continue;
+      if (t->ops->read_memory (t->ctx,
+                               a->addr + offsetof (struct hi_process, flags),
+                               &flags, sizeof flags) != 0)
+        return -1;
+      return (flags & (HI_PROCESS_ATTACHED | HI_PROCESS_DETACHED))
+             == (HI_PROCESS_ATTACHED | HI_PROCESS_DETACHED);
+    }
+  return 0;
 }

@@ -202,6 +202,23 @@ json_summary (const struct hi_summary *s, FILE *f)
   else
     fputs ("null", f);
   fprintf (f, ", \"attached\": %s", s->attached ? "true" : "false");
+  /* Attached: the time attached (the periods summed), and whether the
+     monitor is detached now (the figures those of the attached time)
+     and since how long; null when not known. */
+  if (s->attached)
+    {
+      fputs (", \"attached_ns\": ", f);
+      if (s->attached_ns)
+        fprintf (f, "%" PRIu64, s->attached_ns);
+      else
+        fputs ("null", f);
+      fprintf (f, ", \"detached\": %s, \"detached_ns\": ",
+               s->detached ? "true" : "false");
+      if (s->detached && s->detached_ns)
+        fprintf (f, "%" PRIu64, s->detached_ns);
+      else
+        fputs ("null", f);
+    }
   /* Attached: glibc's chunks no block of the monitor's is in; null
      when not counted (unmonitored_why says why, if asked). */
   if (s->attached && s->foreign_counted)

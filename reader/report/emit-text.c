@@ -609,9 +609,11 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
       fprintf (f, "  command    %s", s->command ? s->command : "(not recorded)");
       if (s->pid)
         fprintf (f, "  (pid %" PRIu64 ")", s->pid);
-      if (s->run_ns)
+      /* Attached: the time attached, the periods summed. */
+      uint64_t ran = s->attached ? s->attached_ns : s->run_ns;
+      if (ran)
         {
-          hi_duration_text (s->run_ns, run, sizeof run);
+          hi_duration_text (ran, run, sizeof run);
           fprintf (f, ", %s %s%s", s->attached ? "attached for" : "ran", run,
                    s->run_until_core ? " until its core was written" : "");
         }
@@ -619,6 +621,22 @@ emit_summary (const struct hi_rmodel *r, const struct hi_emit_options *o,
       if (s->attached)
         fprintf (f, "  attached   while it ran: what it allocated before is "
                  "not counted, and its frees of that are foreign_frees\n");
+      if (s->detached)
+        {
+          char ago[32] = "";
+          if (s->detached_ns)
+            {
+              hi_duration_text (s->detached_ns, ago, sizeof ago);
+              strcat (ago, " ago");
+            }
+          else
+            strcpy (ago, "since");
+          fprintf (f, "  detached   %s%s%s%s: the figures are those of "
+                   "the attached time, not the program's now\n", ago,
+                   s->attached_ns ? ", after " : "",
+                   s->attached_ns ? run : "",
+                   s->attached_ns ? " attached" : "");
+        }
       if (s->attached && s->foreign_counted == 2)
         {
           bytes_text (o, s->foreign_bytes, a, sizeof a);

@@ -341,7 +341,13 @@ struct hi_summary
   uint64_t run_ns;           /* run time until the data was read; 0: not recorded */
   int run_until_core;        /* run_ns ends when the core file was written */
   int attached;              /* recorded since an attach: run_ns is the
-                                time since */
+                                time since the first one */
+  uint64_t attached_ns;      /* with attached: the time attached, the
+                                periods summed; 0: not known */
+  int detached;              /* with attached: detached since, the figures
+                                those of the attached time */
+  uint64_t detached_ns;      /* with detached: how long before the read;
+                                0: not known */
   /* With attached: the chunks glibc holds in use with no block of the
      monitor's in them (made before the attach, or by the loader or
      glibc itself since): foreign_counted 1 with their number and usable

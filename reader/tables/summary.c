@@ -50,6 +50,9 @@ hi_summary_build (const struct hi_model *m, const struct hi_analysis *a,
   s->read_ns = m->read_ns;
   s->run_until_core = m->read_source == HI_READ_CORE_FILE;
   s->attached = m->attached;
+  s->attached_ns = m->attached_ns;
+  s->detached = m->detached;
+  s->detached_ns = m->detached_ns;
   s->foreign_counted = m->foreign_counted;
   s->foreign_blocks = m->foreign_blocks;
   s->foreign_bytes = m->foreign_bytes;

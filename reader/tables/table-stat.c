@@ -191,6 +191,16 @@ stat_table (const struct hi_stat *s, const struct hi_model *m,
       c[0] = hi_cell_text (foreign_keys[i].key);
       c[1] = hi_cell_count (foreign_keys[i].value);
     }
+  /* An attached monitor: detached since (1), its figures those of the
+     attached time, or recording (0). */
+  if (m && m->attached)
+    {
+      struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);
+      if (!c)
+        return HI_E_NOMEM;
+      c[0] = hi_cell_text ("detached");
+      c[1] = hi_cell_count ((uint64_t) m->detached);
+    }
   if (s->chains_instrumented)
     {
       struct hi_cell *c = hi_rmodel_row (r, t, HI_ROW_PLAIN);

@@ -390,7 +390,7 @@ test_versions (void)
       HI_ROOT_SIZE_V3, HI_E_CORRUPT },
     { "version 1: a format this reader does not know", 1, HI_ROOT_SIZE_V2,
       HI_E_VERSION },
-    { "version 6: a format this reader does not know", 6,
+    { "version 7: a format this reader does not know", 7,
       sizeof (struct hi_root), HI_E_VERSION },
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
@@ -404,11 +404,85 @@ test_versions (void)
     }
 }
 
+/* Format 6: an attached monitor's periods, and version 5's shorter
+   process record.  The image's snapshot is at monotonic 3.5e9, its
+   start (the first attach) at 1e9. */
+static void
+test_periods (void)
+{
+  struct image im;
+  struct hi_model *m;
+  struct
+  {
+    const char *name;
+    uint32_t flags;
+    uint64_t sum, period, detached_mono;
+    int detached;
+    uint64_t attached_ns, detached_ns;
+  } c[] = {
+    { "periods: attached once, recording: attached the run time",
+      HI_PROCESS_ATTACHED, 0, UINT64_C(1000000000), 0,
+      0, UINT64_C(2500000000), 0 },
+    { "periods: attached again at 3e9 after 0.4 s: 0.4 s + 0.5 s",
+      HI_PROCESS_ATTACHED, UINT64_C(400000000), UINT64_C(3000000000), 0,
+      0, UINT64_C(900000000), 0 },
+    { "periods: detached at 1.4e9 after 0.4 s: detached 2.1 s before",
+      HI_PROCESS_ATTACHED | HI_PROCESS_DETACHED, UINT64_C(400000000),
+      UINT64_C(1000000000), UINT64_C(1400000000),
+      1, UINT64_C(400000000), UINT64_C(2100000000) },
+    { "periods: not attached: none",
+      HI_PROCESS_DETACHED, UINT64_C(400000000), UINT64_C(1000000000),
+      UINT64_C(1400000000), 0, 0, 0 },
+  };
+  for (size_t i = 0; i < sizeof c / sizeof c[0]; i++)
+    {
+      image_v3 (&im);
+      im.process.flags = c[i].flags;
+      im.process.attached_ns = c[i].sum;
+      im.process.period_monotonic_ns = c[i].period;
+      im.process.detached_monotonic_ns = c[i].detached_mono;
+      im.process.detached_realtime_ns = c[i].detached_mono ? 1 : 0;
+      hi_status s = load (&im, &m);
+      check (s == HI_OK && m->detached == c[i].detached
+             && m->attached_ns == c[i].attached_ns
+             && m->detached_ns == c[i].detached_ns && m->damaged == 0,
+             c[i].name, "%s: detached %d attached %" PRIu64 " detached_ns %"
+             PRIu64, hi_strerror (s), s == HI_OK ? m->detached : -1,
+             s == HI_OK ? m->attached_ns : 0,
+             s == HI_OK ? m->detached_ns : 0);
+      hi_model_free (m);
+    }
+  /* Version 5: a record of HI_PROCESS_SIZE_V5 bytes, its periods
+     unknown (one: the run time); version 6's size in a version 5 root,
+     or version 5's in a version 6 root, is damage. */
+  image_v3 (&im);
+  im.root.version = 5;
+  im.root.arenas[2].entry_size = HI_PROCESS_SIZE_V5;
+  im.process.flags = HI_PROCESS_ATTACHED | HI_PROCESS_DETACHED;
+  im.process.attached_ns = 1;   /* past its record: never read */
+  hi_status s = load (&im, &m);
+  check (s == HI_OK && m->command && strcmp (m->command, "prog 'a b'") == 0
+         && m->attached && !m->detached
+         && m->attached_ns == UINT64_C(2500000000) && m->damaged == 0,
+         "periods: version 5's record read, one period", "%s",
+         hi_strerror (s));
+  hi_model_free (m);
+  image_v3 (&im);
+  im.root.version = 5;
+  expect ("periods: version 6's record in a version 5 root is damage",
+          &im, NULL, 0, 0, UINT64_C(7500000000), HI_READ_SNAPSHOT, 0, 1);
+  image_v3 (&im);
+  im.root.arenas[2].entry_size = HI_PROCESS_SIZE_V5;
+  expect ("periods: version 5's record in a version 6 root is damage",
+          &im, NULL, 0, 0, UINT64_C(7500000000), HI_READ_SNAPSHOT, 0, 1);
+}
+
 int
 main (void)
 {
   test_command_text ();
   test_process_record ();
   test_versions ();
+  test_periods ();
   return failed;
 }
