@@ -76,6 +76,16 @@ maps_object (int pid, const char *base_prefix)
   return found;
 }
 
+/* Why process PID's memory map could not be read: gone, or refused
+   (another user's, a debugger's, Yama), in WHY, after "process PID: ". */
+static const char *
+unreadable (int pid, char *why, size_t size)
+{
+  int gone = kill (pid, 0) != 0 && errno == ESRCH;
+  hi_ptrace_refusal (pid, gone ? ESRCH : EPERM, why, size);
+  return why;
+}
+
 /* 1 if a thread of process PID holds one of glibc's arena locks. */
 static int
 in_malloc (int pid)
@@ -366,8 +376,9 @@ attach_run (const struct hi_settings *st, int *written)
   int libc = maps_object (pid, "libc.so.");
   if (libc != 1)
     {
+      char why[256];
       fprintf (stderr, "heapinspect: process %d: %s\n", pid, libc < 0
-               ? "no such process, or its memory map cannot be read"
+               ? unreadable (pid, why, sizeof why)
                : "it does not use glibc's shared libc (a static program?): "
                  "the monitor cannot be loaded into it");
       return 1;
@@ -508,7 +519,7 @@ hi_cmd_detach (const struct hi_settings *st, int *written)
     {
       fprintf (stderr, "heapinspect: process %d: %s\n", pid,
                maps_object (pid, "libc.so.") < 0
-               ? "no such process, or its memory map cannot be read"
+               ? unreadable (pid, why, sizeof why)
                : "no monitor in it: nothing to detach");
       return 1;
     }

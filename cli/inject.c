@@ -16,6 +16,7 @@
    when the thread is let go. */
 #define _GNU_SOURCE
 #include "inject.h"
+#include "hi-reader.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -80,30 +81,9 @@ seized (const struct hi_inject *ij, int tid)
 static void
 refused (int pid, int err, char *why, size_t size)
 {
-  char path[64], line[256];
-  int tracer = 0, scope = -1;
-  snprintf (path, sizeof path, "/proc/%d/status", pid);
-  FILE *f = fopen (path, "r");
-  while (f && fgets (line, sizeof line, f))
-    sscanf (line, "TracerPid: %d", &tracer);
-  if (f)
-    fclose (f);
-  f = fopen ("/proc/sys/kernel/yama/ptrace_scope", "r");
-  if (f && fscanf (f, "%d", &scope) != 1)
-    scope = -1;
-  if (f)
-    fclose (f);
-  if (err == ESRCH)
-    say (why, size, "no process %d", pid);
-  else if (tracer)
-    say (why, size, "process %d is traced by process %d already (a "
-         "debugger): detach it first", pid, tracer);
-  else if (err == EPERM && scope > 0)
-    say (why, size, "ptrace is not permitted: "
-         "/proc/sys/kernel/yama/ptrace_scope is %d (run as root, or set it "
-         "to 0)", scope);
-  else
-    say (why, size, "cannot trace process %d: %s", pid, strerror (err));
+  char r[200];
+  hi_ptrace_refusal (pid, err, r, sizeof r);
+  say (why, size, "process %d: %s", pid, r);
 }
 
 static void

@@ -153,8 +153,9 @@ hi_status hi_target_open_stopped (int pid, struct hi_target *out);
 hi_status hi_target_open_maps (int pid, struct hi_target *out);
 
 /* Why ptrace (or reading the memory) of process PID failed with errno
-   ERR, as one line saying what to do, in WHY: no such process, traced
-   by a debugger already, another user's, or Yama's ptrace_scope. */
+   ERR, as one line saying what to do, in WHY, to follow "process PID: ":
+   no such process, traced by a debugger already, another user's, or
+   Yama's ptrace_scope. */
 void hi_ptrace_refusal (int pid, int err, char *why, size_t size);
 
 /* In T, a live process: the address of the dynamic loader's pointer to

@@ -47,14 +47,14 @@ hi_ptrace_refusal (int pid, int err, char *why, size_t size)
   status_of (pid, &tracer, &uid);
   int scope = yama_scope ();
   if (err == ESRCH || (err == ENOENT && uid < 0))
-    snprintf (why, size, "no process %d", pid);
+    snprintf (why, size, "no such process");
   else if (tracer && tracer != getpid ())
-    snprintf (why, size, "process %d is traced by process %d already (a "
-              "debugger): detach it first", pid, tracer);
+    snprintf (why, size, "traced by process %d already (a debugger): "
+              "detach it first", tracer);
   else if ((err == EPERM || err == EACCES) && geteuid () != 0 && uid >= 0
            && uid != (long) geteuid ())
-    snprintf (why, size, "process %d is user %ld's: run as that user or "
-              "as root", pid, uid);
+    snprintf (why, size, "user %ld's process: run as that user or as root",
+              uid);
   else if ((err == EPERM || err == EACCES) && scope == 3)
     snprintf (why, size, "ptrace is disabled on this machine "
               "(/proc/sys/kernel/yama/ptrace_scope is 3)");
@@ -63,6 +63,5 @@ hi_ptrace_refusal (int pid, int err, char *why, size_t size)
               "/proc/sys/kernel/yama/ptrace_scope is %d (run as root, or "
               "set it to 0)", scope);
   else
-    snprintf (why, size, "cannot trace process %d: %s", pid,
-              strerror (err));
+    snprintf (why, size, "cannot trace it: %s", strerror (err));
 }
