@@ -26,17 +26,39 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* COMMAND's operands and options: none but -p PID (and, for attach,
+   the report's); WHOM says what the process is.  -1 to go on, else 2. */
+static int
+pid_alone (const char *command, const char *whom, int argc,
+           const struct hi_settings *st, int leak_check_refused)
+{
+  char msg[128];
+  if (argc > 1)
+    {
+      snprintf (msg, sizeof msg, "%s takes no operand: heapinspect %s -p "
+                "PID", command, command);
+      return hi_bad_usage (msg);
+    }
+  if (!st->src.pid)
+    {
+      snprintf (msg, sizeof msg, "%s needs -p PID, %s", command, whom);
+      return hi_bad_usage (msg);
+    }
+  if (st->src.no_stop || st->src.raw || (leak_check_refused && st->leak_check))
+    {
+      snprintf (msg, sizeof msg, "%s goes with -p PID alone", command);
+      return hi_bad_usage (msg);
+    }
+  return -1;
+}
+
 int
 hi_parse_attach (int argc, char **argv, struct hi_settings *st)
 {
   (void) argv;
-  if (argc > 1)
-    return hi_bad_usage ("attach takes no operand: heapinspect attach -p "
-                         "PID");
-  if (!st->src.pid)
-    return hi_bad_usage ("attach needs -p PID, the running program");
-  if (st->src.no_stop || st->src.raw)
-    return hi_bad_usage ("attach goes with -p PID alone");
+  int r = pid_alone ("attach", "the running program", argc, st, 0);
+  if (r != -1)
+    return r;
   static char name[32];
   snprintf (name, sizeof name, "process %ld", st->src.pid);
   st->src.name = name;
@@ -478,14 +500,7 @@ int
 hi_parse_detach (int argc, char **argv, struct hi_settings *st)
 {
   (void) argv;
-  if (argc > 1)
-    return hi_bad_usage ("detach takes no operand: heapinspect detach -p "
-                         "PID");
-  if (!st->src.pid)
-    return hi_bad_usage ("detach needs -p PID, the program attached to");
-  if (st->src.no_stop || st->src.raw || st->leak_check)
-    return hi_bad_usage ("detach goes with -p PID alone");
-  return -1;
+  return pid_alone ("detach", "the program attached to", argc, st, 1);
 }
 
 /* The directory of PATH if an attach made it for the monitor's snapshot

@@ -862,11 +862,7 @@ hi_prim_signal_default (int sig)
 void
 hi_prim_signal_reraise (int sig)
 {
-  struct sigaction sa;
-  memset (&sa, 0, sizeof sa);
-  sa.sa_handler = SIG_DFL;
-  sigemptyset (&sa.sa_mask);
-  sigaction (sig, &sa, NULL);
+  hi_prim_signal_default (sig);
   /* To this thread: blocked while its handler runs, then fatal. */
   syscall (SYS_tgkill, (pid_t) getpid (), (pid_t) syscall (SYS_gettid), sig);
 }
