@@ -111,21 +111,32 @@ report (int wave, int i)
             (unsigned long long) mine->bytes_freed);
 }
 
-static int
-foreign (const char *monitor, const char *out)
+/* dlopen the monitor MONITOR: its handle, heapinspect_attach and
+   heapinspect_snapshot into *ATTACH and *SNAPSHOT; NULL if it cannot be
+   loaded (said on stderr) or lacks either. */
+static void *
+load_monitor (const char *monitor, int (**attach) (const char *),
+              int (**snapshot) (const char *))
 {
-  char *before = malloc (200);
   void *h = dlopen (monitor, RTLD_NOW | RTLD_LOCAL);
   if (!h)
     {
       fprintf (stderr, "dlopen: %s\n", dlerror ());
-      return 4;
+      return NULL;
     }
-  int (*attach) (const char *) = (int (*) (const char *)) dlsym (
-    h, "heapinspect_attach");
-  int (*snapshot) (const char *) = (int (*) (const char *)) dlsym (
-    h, "heapinspect_snapshot");
-  if (!attach || !snapshot || attach ("output=none") != 0)
+  *attach = (int (*) (const char *)) dlsym (h, "heapinspect_attach");
+  *snapshot = (int (*) (const char *)) dlsym (h, "heapinspect_snapshot");
+  return *attach && *snapshot ? h : NULL;
+}
+
+static int
+foreign (const char *monitor, const char *out)
+{
+  char *before = malloc (200);
+  int (*attach) (const char *), (*snapshot) (const char *);
+  if (!load_monitor (monitor, &attach, &snapshot))
+    return 4;
+  if (attach ("output=none") != 0)
     return 5;
   uintptr_t where = (uintptr_t) before;
   for (int k = 0; k < 1000; k++)
@@ -157,18 +168,12 @@ main (int argc, char **argv)
     }
   pthread_barrier_wait (&start);   /* all run, none allocates */
 
-  void *h = dlopen (argv[1], RTLD_NOW | RTLD_LOCAL);
+  int (*attach) (const char *), (*snapshot) (const char *);
+  void *h = load_monitor (argv[1], &attach, &snapshot);
   if (!h)
-    {
-      fprintf (stderr, "dlopen: %s\n", dlerror ());
-      return 4;
-    }
-  int (*attach) (const char *) = (int (*) (const char *)) dlsym (
-    h, "heapinspect_attach");
-  int (*snapshot) (const char *) = (int (*) (const char *)) dlsym (
-    h, "heapinspect_snapshot");
+    return 4;
   root = dlsym (h, "heapinspect_root");
-  if (!attach || !snapshot || !root || attach ("output=none") != 0)
+  if (!root || attach ("output=none") != 0)
     return 5;
 
   pthread_barrier_wait (&start);   /* they allocate */
