@@ -834,19 +834,17 @@ hi_prim_signal_catch (int sig, void (*handler) (int))
 }
 
 int
-hi_prim_signal_is_default (int sig)
-{
-  struct sigaction old;
-  return sigaction (sig, NULL, &old) == 0
-         && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL;
-}
-
-int
 hi_prim_signal_is (int sig, void (*handler) (int))
 {
   struct sigaction old;
   return sigaction (sig, NULL, &old) == 0
          && !(old.sa_flags & SA_SIGINFO) && old.sa_handler == handler;
+}
+
+int
+hi_prim_signal_is_default (int sig)
+{
+  return hi_prim_signal_is (sig, SIG_DFL);
 }
 
 int
