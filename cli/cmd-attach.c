@@ -280,14 +280,19 @@ attach_state (int pid)
   return st == 0 ? (int) (int32_t) r : -1;
 }
 
-/* heapinspect_detach in process PID: 0, or -1 with WHY. */
+/* heapinspect_detach in process PID: 0, or -1 with WHY.  OUTPUT, if not
+   NULL, gets where its snapshot would have gone (OUTPUT_SIZE bytes),
+   read in the same stop before the detach clears it. */
 static int
-detach (int pid, char *why, size_t size)
+detach (int pid, char *output, size_t output_size, char *why, size_t size)
 {
   struct hi_inject *ij;
   if (hi_inject_open (pid, &ij, why, size) != 0)
     return -1;
   uint64_t r;
+  if (output && call (ij, pid, "heapinspect_output", NULL, 0, &r, why,
+                      size) == 0 && r)
+    hi_inject_read_string (ij, r, output, output_size);
   /* Nothing to write at its end: the report is made. */
   int st = call (ij, pid, "heapinspect_set_output", "none", 0, &r, why,
                  size);
@@ -475,7 +480,7 @@ attach_run (const struct hi_settings *st, int *written)
     {
       status = st->leak_check ? hi_cmd_leak_check (&s, written)
                               : hi_cmd_report (&s, written);
-      if (!st->run.keep && detach (pid, why, sizeof why) != 0)
+      if (!st->run.keep && detach (pid, NULL, 0, why, sizeof why) != 0)
         {
           fprintf (stderr, "heapinspect: %s\n", why);
           status = 1;
@@ -553,18 +558,8 @@ hi_cmd_detach (const struct hi_settings *st, int *written)
                "already\n", pid);
       return 1;
     }
-  /* Where its snapshot would have gone, before detach clears it. */
   char output[PATH_MAX] = "", dir[PATH_MAX];
-  struct hi_inject *ij;
-  uint64_t r;
-  if (hi_inject_open (pid, &ij, why, sizeof why) == 0)
-    {
-      if (call (ij, pid, "heapinspect_output", NULL, 0, &r, why,
-                sizeof why) == 0 && r)
-        hi_inject_read_string (ij, r, output, sizeof output);
-      hi_inject_close (ij);
-    }
-  if (detach (pid, why, sizeof why) != 0)
+  if (detach (pid, output, sizeof output, why, sizeof why) != 0)
     {
       fprintf (stderr, "heapinspect: %s\n", why);
       return 1;
